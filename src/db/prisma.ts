@@ -1,0 +1,88 @@
+// The one Prisma client of the process. With DATABASE_URL it talks to PostgreSQL through
+// node-postgres; without it, to PGlite (PostgreSQL compiled to WASM) in this process, so a
+// fresh clone runs with no database server at all. Both speak the same SQL dialect, so there
+// is one schema and one migration history.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { config } from "../config.js";
+import { PrismaClient } from "../generated/prisma/client.js";
+
+/** One database connection used outside Prisma (migrations, maintenance). */
+export interface Session {
+  /** Runs a multi-statement SQL script. */
+  runScript(sql: string): Promise<void>;
+  /** Runs one parameterised statement and returns its rows. */
+  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  kind: "postgres" | "pglite";
+  /** Human-readable location for logs (no credentials). */
+  description: string;
+  /** Runs `work` on one dedicated connection (session-level locks stay with it). */
+  withSession<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+function openPostgres(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: config.DATABASE_POOL_SIZE });
+  // An idle client losing its server (restart, pg_terminate_backend) must not crash the process.
+  pool.on("error", (error) => console.error("[db] idle PostgreSQL connection error:", error.message));
+  const host = new URL(url);
+  const database: Database = {
+    kind: "postgres",
+    description: `PostgreSQL ${host.hostname}:${host.port || 5432}${host.pathname}`,
+    async withSession(work) {
+      const client = await pool.connect();
+      try {
+        return await work({
+          runScript: async (sql) => void (await client.query(sql)),
+          query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
+        });
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+  return { database, adapter: new PrismaPg(pool) };
+}
+
+function openPGlite(dataDir: string) {
+  const inMemory = dataDir.startsWith("memory://");
+  const location = inMemory ? dataDir : path.resolve(dataDir, "pglite");
+  if (!inMemory) mkdirSync(location, { recursive: true });
+  const client = new PGlite(location);
+  const database: Database = {
+    kind: "pglite",
+    description: inMemory ? "embedded PGlite (in memory)" : `embedded PGlite at ${location}`,
+    withSession: (work) =>
+      work({
+        runScript: async (sql) => void (await client.exec(sql)),
+        query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
+      }),
+    close: () => client.close(),
+  };
+  // pglite-prisma-adapter 0.6 (the last line for Prisma 6) is typed against an older
+  // driver-adapter-utils; the runtime protocol is the one Prisma 6.19 speaks.
+  return { database, adapter: new PrismaPGlite(client) as unknown as PrismaPg };
+}
+
+const opened = config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openPGlite(config.DATA_DIR);
+
+export const database: Database = opened.database;
+
+export const prisma = new PrismaClient({
+  adapter: opened.adapter,
+  // Query events are cheap and let tests and benchmarks count the statements a request costs.
+  log: [{ emit: "event", level: "query" }],
+});
+
+export async function closeDatabase() {
+  await prisma.$disconnect();
+  await database.close();
+}

@@ -1,0 +1,51 @@
+// Expected failures. Each is a GraphQLError, so Yoga shows it as is (unexpected errors are
+// masked), and each is also an object type in the schema, returned by mutations as a typed
+// result through the Pothos errors plugin.
+import { GraphQLError } from "graphql";
+
+export type ErrorCode = "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT";
+
+export abstract class AppError extends GraphQLError {
+  abstract readonly code: ErrorCode;
+}
+
+export class NotFoundError extends AppError {
+  readonly code = "NOT_FOUND";
+  constructor(message: string) {
+    super(message, { extensions: { code: "NOT_FOUND" } });
+  }
+
+  static dialog(id: string) {
+    return new NotFoundError(`Dialog ${id} not found`);
+  }
+
+  static response(id: string) {
+    return new NotFoundError(`Response ${id} not found`);
+  }
+}
+
+export interface FieldError {
+  /** Path of the offending input field, e.g. ["input", "2", "toolCall", "args"]. */
+  path: string[];
+  message: string;
+}
+
+export class ValidationError extends AppError {
+  readonly code = "VALIDATION_ERROR";
+  constructor(readonly fieldErrors: FieldError[]) {
+    super(fieldErrors.map((e) => `${e.path.join(".")}: ${e.message}`).join("; "), {
+      extensions: { code: "VALIDATION_ERROR", fieldErrors },
+    });
+  }
+
+  static at(path: (string | number)[], message: string) {
+    return new ValidationError([{ path: path.map(String), message }]);
+  }
+}
+
+export class ConflictError extends AppError {
+  readonly code = "CONFLICT";
+  constructor(message: string) {
+    super(message, { extensions: { code: "CONFLICT" } });
+  }
+}

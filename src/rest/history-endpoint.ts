@@ -1,0 +1,66 @@
+// GET /api/dialogs/{dialog_id}/history — seed 001's endpoint, exactly: snake_case fields,
+// null fields left out, only the seed's four event types, totals counting what is shown.
+// `?response_id=` reads another branch than the head.
+import { prisma } from "../db/prisma.js";
+import type { HistoryEventType } from "../generated/prisma/enums.js";
+import { readContext } from "../services/context.js";
+
+const seedTypes = ["HUMAN", "AI", "REASONING", "TOOL_CALL"] as const satisfies HistoryEventType[];
+
+export const historyRoute = /^\/api\/dialogs\/([^/]+)\/history\/?$/;
+
+type Message = Record<string, unknown>;
+
+export async function handleHistoryRequest(dialogId: string, url: URL): Promise<globalThis.Response> {
+  const responseId = url.searchParams.get("response_id");
+  const dialog = await prisma.dialog.findUnique({ where: { id: dialogId }, select: { headId: true } });
+  if (!dialog) return json(404, { detail: `Dialog ${dialogId} not found` });
+  let tip = dialog.headId;
+  if (responseId) {
+    const response = await prisma.response.findUnique({ where: { id: responseId }, select: { dialogId: true } });
+    if (response?.dialogId !== dialogId) return json(404, { detail: `Response ${responseId} not found` });
+    tip = responseId;
+  }
+  const events = tip ? await readContext(tip, seedTypes) : [];
+  const messages = events.map(toSeedMessage);
+  return json(200, {
+    dialog_id: dialogId,
+    messages,
+    total_messages: messages.length,
+    total_reasoning: messages.filter((m) => m.type === "reasoning").length,
+    total_tool_calls: messages.filter((m) => m.type === "tool_call").length,
+  });
+}
+
+function toSeedMessage(event: {
+  type: HistoryEventType;
+  content: string | null;
+  modelName: string | null;
+  toolName: string | null;
+  args: unknown;
+}): Message {
+  const message: Message = { type: event.type.toLowerCase() };
+  switch (event.type) {
+    case "HUMAN":
+    case "AI":
+      message.content = event.content;
+      break;
+    case "REASONING":
+      message.content = event.content;
+      message.model_name = event.modelName;
+      break;
+    case "TOOL_CALL":
+      message.tool_name = event.toolName;
+      message.args = event.args;
+      break;
+  }
+  // "Fields that are null are excluded from JSON response."
+  return Object.fromEntries(Object.entries(message).filter(([, value]) => value != null));
+}
+
+export function json(status: number, body: unknown) {
+  return new globalThis.Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });
+}

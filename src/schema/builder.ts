@@ -1,0 +1,44 @@
+// Builder configuration and scalars only; the types live in one file each beside this one.
+import SchemaBuilder from "@pothos/core";
+import ErrorsPlugin from "@pothos/plugin-errors";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import RelayPlugin from "@pothos/plugin-relay";
+import { DateTimeResolver, JSONObjectResolver, JSONResolver } from "graphql-scalars";
+import { prisma } from "../db/prisma.js";
+import type PrismaTypes from "../generated/pothos-types.js";
+import { getDatamodel } from "../generated/pothos-types.js";
+import type { Context } from "../server/context.js";
+
+export const builder = new SchemaBuilder<{
+  PrismaTypes: PrismaTypes;
+  Context: Context;
+  DefaultInputFieldRequiredness: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+    JSONObject: { Input: Record<string, unknown>; Output: unknown };
+  };
+}>({
+  plugins: [ErrorsPlugin, PrismaPlugin, RelayPlugin],
+  prisma: {
+    client: prisma,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: process.env.NODE_ENV === "production" ? null : "warn",
+  },
+  relay: {
+    // Ids are the same raw strings everywhere (GraphQL, REST, exports): no global ids, no node().
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+    clientMutationId: "omit",
+    cursorType: "String",
+  },
+  errors: { directResult: true },
+});
+
+builder.addScalarType("DateTime", DateTimeResolver);
+builder.addScalarType("JSON", JSONResolver);
+builder.addScalarType("JSONObject", JSONObjectResolver);
+
+builder.queryType({});
+builder.mutationType({});

@@ -1,0 +1,44 @@
+// Expected failures as schema types: mutations return them as typed results.
+import { AppError, ConflictError, NotFoundError, ValidationError } from "../errors.js";
+import { builder } from "./builder.js";
+
+export const ErrorInterface = builder.interfaceRef<AppError>("Error").implement({
+  description: "A failure the caller can act on. `code` is stable; `message` is for people.",
+  fields: (t) => ({
+    message: t.exposeString("message"),
+    code: t.exposeString("code"),
+  }),
+});
+
+builder.objectType(NotFoundError, {
+  name: "NotFoundError",
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof NotFoundError,
+});
+
+builder.objectType(ConflictError, {
+  name: "ConflictError",
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof ConflictError,
+});
+
+const FieldErrorRef = builder.objectRef<ValidationError["fieldErrors"][number]>("FieldError").implement({
+  fields: (t) => ({
+    path: t.exposeStringList("path", {
+      description: 'Path of the input field, e.g. ["input", "2", "toolCall", "args"].',
+    }),
+    message: t.exposeString("message"),
+  }),
+});
+
+builder.objectType(ValidationError, {
+  name: "ValidationError",
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof ValidationError,
+  fields: (t) => ({
+    fieldErrors: t.field({ type: [FieldErrorRef], resolve: (error) => error.fieldErrors }),
+  }),
+});
+
+/** The error types every write can answer with. */
+export const writeErrors = [NotFoundError, ValidationError, ConflictError];

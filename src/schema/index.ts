@@ -1,0 +1,10 @@
+// The schema is the sum of the type files; importing them registers their types and fields.
+import { lexicographicSortSchema } from "graphql";
+import { builder } from "./builder.js";
+import "./errors.js";
+import "./history-event.js";
+import "./history-connection.js";
+import "./dialog.js";
+import "./response.js";
+
+export const schema = lexicographicSortSchema(builder.toSchema());

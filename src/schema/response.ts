@@ -1,0 +1,139 @@
+// Response: one turn. Its queries and the mutations that write it.
+import { prisma } from "../db/prisma.js";
+import { NotFoundError } from "../errors.js";
+import { ResponseStatus } from "../generated/prisma/enums.js";
+import { createResponse } from "../services/responses.js";
+import { builder } from "./builder.js";
+import { writeErrors } from "./errors.js";
+import { HistoryEventInput } from "./event-inputs.js";
+import { HistoryEvent } from "./history-event.js";
+import { HistoryConnection, historyArgs, resolveHistory } from "./history-connection.js";
+
+export const ResponseStatusEnum = builder.enumType(ResponseStatus, { name: "ResponseStatus" });
+
+interface UsageShape {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  reasoningTokens: number | null;
+  totalTokens: number | null;
+}
+
+const Usage = builder.objectRef<UsageShape>("Usage").implement({
+  fields: (t) => ({
+    inputTokens: t.exposeInt("inputTokens", { nullable: true }),
+    outputTokens: t.exposeInt("outputTokens", { nullable: true }),
+    reasoningTokens: t.exposeInt("reasoningTokens", { nullable: true }),
+    totalTokens: t.exposeInt("totalTokens", { nullable: true }),
+  }),
+});
+
+export const Response = builder.prismaObject("Response", {
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    dialog: t.relation("dialog"),
+    previousResponse: t.relation("previousResponse", { nullable: true }),
+    children: t.relation("children", {
+      description: "Responses chained to this one; more than one means the dialog branches here.",
+      query: { orderBy: { id: "asc" } },
+    }),
+    depth: t.exposeInt("depth", { description: "Number of responses before this one on its chain." }),
+    model: t.exposeString("model", { nullable: true }),
+    status: t.expose("status", { type: ResponseStatusEnum }),
+    usage: t.field({
+      type: Usage,
+      nullable: true,
+      select: { inputTokens: true, outputTokens: true, reasoningTokens: true, totalTokens: true },
+      resolve: (r) =>
+        [r.inputTokens, r.outputTokens, r.reasoningTokens, r.totalTokens].every((n) => n == null) ? null : r,
+    }),
+    error: t.expose("error", { type: "JSON", nullable: true }),
+    metadata: t.expose("metadata", { type: "JSONObject" }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    completedAt: t.expose("completedAt", { type: "DateTime", nullable: true }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true }),
+    input: t.field({
+      type: [HistoryEvent],
+      description: "The events this response was given, in order.",
+      resolve: async (r, _args, ctx) =>
+        (await ctx.loaders.eventsOfResponse.load(r.id)).filter((e) => e.phase === "INPUT"),
+    }),
+    output: t.field({
+      type: [HistoryEvent],
+      description: "The events this response produced, in order.",
+      resolve: async (r, _args, ctx) =>
+        (await ctx.loaders.eventsOfResponse.load(r.id)).filter((e) => e.phase === "OUTPUT"),
+    }),
+    context: t.field({
+      type: HistoryConnection,
+      description:
+        "Every event on this response's chain, root first: previous input + previous output + this input and output.",
+      args: historyArgs,
+      resolve: (r, args) => resolveHistory(r.id, args),
+    }),
+  }),
+});
+
+builder.queryField("response", (t) =>
+  t.prismaField({
+    type: "Response",
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, { id }) => {
+      const response = await prisma.response.findUnique({ ...query, where: { id: String(id) } });
+      if (!response) throw NotFoundError.response(String(id));
+      return response;
+    },
+  }),
+);
+
+const UsageInput = builder.inputType("UsageInput", {
+  fields: (t) => ({
+    inputTokens: t.int(),
+    outputTokens: t.int(),
+    reasoningTokens: t.int(),
+    totalTokens: t.int(),
+  }),
+});
+
+const CreateResponseInput = builder.inputType("CreateResponseInput", {
+  fields: (t) => ({
+    dialogId: t.id({
+      description: "Chain to this dialog's head. Inferred from previousResponseId when that is given.",
+    }),
+    previousResponseId: t.id({ description: "Chain to this response (a new branch if it already has children)." }),
+    model: t.string(),
+    input: t.field({ type: [HistoryEventInput], required: true }),
+    output: t.field({
+      type: [HistoryEventInput],
+      description:
+        "When given, the response is stored complete (status defaults to COMPLETED); otherwise it starts IN_PROGRESS.",
+    }),
+    status: t.field({ type: ResponseStatusEnum }),
+    usage: t.field({ type: UsageInput }),
+    error: t.field({ type: "JSON" }),
+    metadata: t.field({ type: "JSON", description: "A JSON object." }),
+    idempotencyKey: t.string({
+      description:
+        "A retry with the same key and input returns the same response; the same key with another input is a ConflictError.",
+    }),
+  }),
+});
+
+builder.mutationField("createResponse", (t) =>
+  t.prismaField({
+    type: "Response",
+    errors: { types: writeErrors },
+    description:
+      "Store a turn. With previousResponseId it chains to that response; with only dialogId, to the dialog's head; with neither, it starts a new dialog.",
+    args: { input: t.arg({ type: CreateResponseInput, required: true }) },
+    resolve: async (query, _root, { input }) => {
+      const { responseId } = await createResponse({
+        ...input,
+        dialogId: input.dialogId == null ? input.dialogId : String(input.dialogId),
+        previousResponseId:
+          input.previousResponseId == null ? input.previousResponseId : String(input.previousResponseId),
+      });
+      return prisma.response.findUniqueOrThrow({ ...query, where: { id: responseId } });
+    },
+  }),
+);

@@ -1,0 +1,27 @@
+// Per-request context: loaders that batch what many fields of one response ask for.
+import DataLoader from "dataloader";
+import { prisma } from "../db/prisma.js";
+import type { Event } from "../generated/prisma/client.js";
+
+export interface Context {
+  loaders: ReturnType<typeof createLoaders>;
+}
+
+function createLoaders() {
+  return {
+    /** Events of many responses in one query, each list in seq order. */
+    eventsOfResponse: new DataLoader<string, Event[]>(async (responseIds) => {
+      const events = await prisma.event.findMany({
+        where: { responseId: { in: [...responseIds] } },
+        orderBy: { seq: "asc" },
+      });
+      const byResponse = new Map<string, Event[]>(responseIds.map((id) => [id, []]));
+      for (const event of events) byResponse.get(event.responseId)!.push(event);
+      return responseIds.map((id) => byResponse.get(id)!);
+    }),
+  };
+}
+
+export function createContext(): Context {
+  return { loaders: createLoaders() };
+}

@@ -1,0 +1,266 @@
+// Writing turns. A response and its events are stored in one transaction that also hands out
+// the events' dialog-wide sequence numbers: the dialog row is locked, its `lastSeq` bumped by
+// the number of events, and the head moved, so concurrent writers to one dialog queue up on
+// that row and seqs come out gap-free. Nothing is acknowledged before the commit.
+import { createHash } from "node:crypto";
+import stringify from "safe-stable-stringify";
+import { prisma } from "../db/prisma.js";
+import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
+import { Prisma } from "../generated/prisma/client.js";
+import type { ResponseStatus } from "../generated/prisma/enums.js";
+import { newDialogId, newEventId, newResponseId } from "../ids.js";
+import { findToolCallsInContext } from "./context.js";
+import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
+import { type Json, jsonObject, nullableJson } from "./json.js";
+import { transactionOptions, type Tx } from "./transaction.js";
+
+export interface UsageInput {
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  reasoningTokens?: number | null;
+  totalTokens?: number | null;
+}
+
+export interface CreateResponseInput {
+  dialogId?: string | null;
+  previousResponseId?: string | null;
+  model?: string | null;
+  input: HistoryEventInput[];
+  output?: HistoryEventInput[] | null;
+  status?: ResponseStatus | null;
+  usage?: UsageInput | null;
+  error?: Json | null;
+  metadata?: Json | null;
+  idempotencyKey?: string | null;
+}
+
+/** What a committed write changed: enough to publish a history delta. */
+export interface WriteResult {
+  dialogId: string;
+  responseId: string;
+  /** The dialog's last seq before the write, and after it. */
+  previousSeq: number;
+  seq: number;
+}
+
+export async function createResponse(input: CreateResponseInput): Promise<WriteResult> {
+  const events = parseWrite(input);
+  const requestHash = input.idempotencyKey ? hashRequest(input) : null;
+  if (input.idempotencyKey) {
+    const earlier = await findIdempotentResult(input.idempotencyKey, requestHash!);
+    if (earlier) return earlier;
+  }
+  try {
+    return await prisma.$transaction((tx) => writeResponse(tx, input, events, requestHash), transactionOptions);
+  } catch (error) {
+    // Two retries with the same key raced; the loser answers with the winner's response.
+    if (input.idempotencyKey && isUniqueViolation(error)) {
+      const earlier = await findIdempotentResult(input.idempotencyKey, requestHash!);
+      if (earlier) return earlier;
+    }
+    throw error;
+  }
+}
+
+interface ParsedWrite {
+  input: NewEvent[];
+  output: NewEvent[];
+  status: ResponseStatus;
+  metadata: Record<string, unknown>;
+}
+
+function parseWrite(input: CreateResponseInput): ParsedWrite {
+  if (!input.input.length) throw ValidationError.at(["input"], "at least one input event is required");
+  const errors: FieldError[] = [];
+  const collect = (parse: () => NewEvent[]) => {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      errors.push(...error.fieldErrors);
+      return [];
+    }
+  };
+  const parsed = {
+    input: collect(() => parseEventInputs(input.input, ["input"])),
+    output: collect(() => parseEventInputs(input.output ?? [], ["output"])),
+    status: input.status ?? (input.output ? "COMPLETED" : "IN_PROGRESS"),
+    metadata: jsonObject(input.metadata, ["metadata"], errors),
+  } satisfies ParsedWrite;
+  for (const [field, value] of Object.entries(input.usage ?? {})) {
+    if (value != null && (!Number.isInteger(value) || value < 0)) {
+      errors.push({ path: ["usage", field], message: "must be a non-negative integer" });
+    }
+  }
+  if (errors.length) throw new ValidationError(errors);
+  return parsed;
+}
+
+interface Parent {
+  id: string;
+  dialogId: string;
+  depth: number;
+}
+
+async function writeResponse(
+  tx: Tx,
+  request: CreateResponseInput,
+  events: ParsedWrite,
+  requestHash: string | null,
+): Promise<WriteResult> {
+  let parent: Parent | null = null;
+  if (request.previousResponseId) {
+    parent = await tx.response.findUnique({
+      where: { id: request.previousResponseId },
+      select: { id: true, dialogId: true, depth: true },
+    });
+    if (!parent) throw NotFoundError.response(request.previousResponseId);
+    if (request.dialogId && request.dialogId !== parent.dialogId) {
+      throw new ConflictError(
+        `Response ${parent.id} belongs to dialog ${parent.dialogId}, not to dialog ${request.dialogId}`,
+      );
+    }
+  }
+
+  const dialogId = parent?.dialogId ?? request.dialogId ?? newDialogId();
+  let lastSeq = 0;
+  if (parent || request.dialogId) {
+    const dialog = await lockDialog(tx, dialogId);
+    lastSeq = dialog.lastSeq;
+    if (!parent && dialog.headId) parent = { id: dialog.headId, dialogId, depth: dialog.headDepth! };
+  } else {
+    await tx.dialog.create({ data: { id: dialogId } });
+  }
+
+  const all = [...events.input, ...events.output];
+  await checkToolResults(tx, all, events.input.length, parent);
+
+  const responseId = newResponseId();
+  const now = new Date();
+  const usage = request.usage ?? {};
+  await tx.response.create({
+    data: {
+      id: responseId,
+      dialogId,
+      previousResponseId: parent?.id ?? null,
+      depth: parent ? parent.depth + 1 : 0,
+      model: request.model ?? null,
+      status: events.status,
+      inputTokens: usage.inputTokens ?? null,
+      outputTokens: usage.outputTokens ?? null,
+      reasoningTokens: usage.reasoningTokens ?? null,
+      totalTokens: usage.totalTokens ?? null,
+      error: nullableJson(request.error),
+      metadata: events.metadata as Prisma.InputJsonObject,
+      createdAt: now,
+      completedAt: events.status === "IN_PROGRESS" ? null : now,
+      idempotencyKey: request.idempotencyKey ?? null,
+      requestHash,
+    },
+  });
+  await insertEvents(tx, { dialogId, responseId, afterSeq: lastSeq, now }, events.input, "INPUT");
+  await insertEvents(
+    tx,
+    { dialogId, responseId, afterSeq: lastSeq + events.input.length, now },
+    events.output,
+    "OUTPUT",
+  );
+  await tx.dialog.update({ where: { id: dialogId }, data: { lastSeq: lastSeq + all.length, headId: responseId } });
+  return { dialogId, responseId, previousSeq: lastSeq, seq: lastSeq + all.length };
+}
+
+/** Locks the dialog row for the rest of the transaction; seqs and the head change under it. */
+export async function lockDialog(tx: Tx, dialogId: string) {
+  const [dialog] = await tx.$queryRaw<{ lastSeq: number; headId: string | null; headDepth: number | null }[]>`
+    SELECT d."lastSeq", d."headId", h.depth AS "headDepth"
+    FROM "Dialog" d LEFT JOIN "Response" h ON h.id = d."headId"
+    WHERE d.id = ${dialogId} FOR UPDATE OF d`;
+  if (!dialog) throw NotFoundError.dialog(dialogId);
+  return dialog;
+}
+
+export async function insertEvents(
+  tx: Tx,
+  at: { dialogId: string; responseId: string; afterSeq: number; now: Date },
+  events: NewEvent[],
+  phase: "INPUT" | "OUTPUT",
+) {
+  if (!events.length) return;
+  await tx.event.createMany({
+    data: events.map((event, index) => ({
+      id: newEventId(),
+      dialogId: at.dialogId,
+      responseId: at.responseId,
+      seq: at.afterSeq + index + 1,
+      phase,
+      type: event.type,
+      content: event.content,
+      parts: nullableJson(event.parts),
+      modelName: event.modelName,
+      callId: event.callId,
+      toolName: event.toolName,
+      args: nullableJson(event.args),
+      isError: event.isError,
+      metadata: event.metadata as Prisma.InputJsonObject,
+      createdAt: event.createdAt ?? at.now,
+    })),
+  });
+}
+
+/**
+ * A tool result must answer a tool call made earlier in the same write or somewhere in the
+ * context it continues; `pathOffset` maps an index in `events` back to input/output paths.
+ */
+export async function checkToolResults(
+  tx: Tx,
+  events: NewEvent[],
+  inputCount: number,
+  parent: { id: string } | null,
+  pathOf: (index: number) => string[] = (index) =>
+    index < inputCount ? ["input", String(index)] : ["output", String(index - inputCount)],
+) {
+  const seenCalls = new Set<string>();
+  const unanswered: { index: number; callId: string }[] = [];
+  events.forEach((event, index) => {
+    if (event.type === "TOOL_CALL" && event.callId) seenCalls.add(event.callId);
+    if (event.type === "TOOL_RESULT" && event.callId && !seenCalls.has(event.callId)) {
+      unanswered.push({ index, callId: event.callId });
+    }
+  });
+  if (!unanswered.length) return;
+  const inContext = parent
+    ? await findToolCallsInContext(parent.id, [...new Set(unanswered.map((u) => u.callId))], tx)
+    : new Set<string>();
+  const errors = unanswered
+    .filter(({ callId }) => !inContext.has(callId))
+    .map(({ index, callId }) => ({
+      path: [...pathOf(index), "toolResult", "callId"],
+      message: `no tool call with callId ${callId} in the context`,
+    }));
+  if (errors.length) throw new ValidationError(errors);
+}
+
+function hashRequest(input: CreateResponseInput) {
+  const { idempotencyKey: _key, ...request } = input;
+  return createHash("sha256")
+    .update(stringify(request) ?? "")
+    .digest("hex");
+}
+
+async function findIdempotentResult(key: string, requestHash: string): Promise<WriteResult | null> {
+  const earlier = await prisma.response.findUnique({
+    where: { idempotencyKey: key },
+    select: { id: true, dialogId: true, requestHash: true, events: { select: { seq: true }, orderBy: { seq: "asc" } } },
+  });
+  if (!earlier) return null;
+  if (earlier.requestHash !== requestHash) {
+    throw new ConflictError(`idempotencyKey ${key} was already used for a different request`);
+  }
+  const seqs = earlier.events.map((e) => e.seq);
+  const last = seqs.at(-1) ?? 0;
+  return { dialogId: earlier.dialogId, responseId: earlier.id, previousSeq: (seqs[0] ?? 1) - 1, seq: last };
+}
+
+function isUniqueViolation(error: unknown) {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
