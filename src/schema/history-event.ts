@@ -22,7 +22,7 @@ export const BaseHistoryEvent = builder.prismaInterface("Event", {
     type: t.expose("type", { type: HistoryEventTypeEnum }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     metadata: t.expose("metadata", { type: "JSONObject" }),
-    response: t.relation("response"),
+    // `response` is added in response.ts, next to the Response type it returns.
   }),
   resolveType: (event) => typeNames[event.type],
 });

@@ -6,7 +6,7 @@ import { createResponse } from "../services/responses.js";
 import { builder } from "./builder.js";
 import { writeErrors } from "./errors.js";
 import { HistoryEventInput } from "./event-inputs.js";
-import { HistoryEvent } from "./history-event.js";
+import { BaseHistoryEvent, HistoryEvent } from "./history-event.js";
 import { HistoryConnection, historyArgs, resolveHistory } from "./history-connection.js";
 
 export const ResponseStatusEnum = builder.enumType(ResponseStatus, { name: "ResponseStatus" });
@@ -72,6 +72,11 @@ export const Response = builder.prismaObject("Response", {
     }),
   }),
 });
+
+// Events read by the context query are plain rows; their responses load in one batch per request.
+builder.interfaceField(BaseHistoryEvent, "response", (t) =>
+  t.field({ type: Response, resolve: (event, _args, ctx) => ctx.loaders.response.load(event.responseId) }),
+);
 
 builder.queryField("response", (t) =>
   t.prismaField({

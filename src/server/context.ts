@@ -1,7 +1,7 @@
 // Per-request context: loaders that batch what many fields of one response ask for.
 import DataLoader from "dataloader";
 import { prisma } from "../db/prisma.js";
-import type { Event } from "../generated/prisma/client.js";
+import type { Event, Response } from "../generated/prisma/client.js";
 
 export interface Context {
   loaders: ReturnType<typeof createLoaders>;
@@ -9,6 +9,11 @@ export interface Context {
 
 function createLoaders() {
   return {
+    response: new DataLoader<string, Response>(async (ids) => {
+      const rows = await prisma.response.findMany({ where: { id: { in: [...ids] } } });
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) ?? new Error(`Response ${id} not found`));
+    }),
     /** Events of many responses in one query, each list in seq order. */
     eventsOfResponse: new DataLoader<string, Event[]>(async (responseIds) => {
       const events = await prisma.event.findMany({

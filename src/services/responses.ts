@@ -45,21 +45,21 @@ export interface WriteResult {
 
 export async function createResponse(input: CreateResponseInput): Promise<WriteResult> {
   const events = parseWrite(input);
-  const requestHash = input.idempotencyKey ? hashRequest(input) : null;
-  if (input.idempotencyKey) {
-    const earlier = await findIdempotentResult(input.idempotencyKey, requestHash!);
+  const key = input.idempotencyKey;
+  const requestHash = key ? hashRequest(input) : null;
+  if (key) {
+    const earlier = await findIdempotentResult(prisma, key, requestHash!);
     if (earlier) return earlier;
   }
-  try {
-    return await prisma.$transaction((tx) => writeResponse(tx, input, events, requestHash), transactionOptions);
-  } catch (error) {
-    // Two retries with the same key raced; the loser answers with the winner's response.
-    if (input.idempotencyKey && isUniqueViolation(error)) {
-      const earlier = await findIdempotentResult(input.idempotencyKey, requestHash!);
+  return prisma.$transaction(async (tx) => {
+    if (key) {
+      // Retries racing with the same key queue here; the later ones find the first one's response.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+      const earlier = await findIdempotentResult(tx, key, requestHash!);
       if (earlier) return earlier;
     }
-    throw error;
-  }
+    return writeResponse(tx, input, events, requestHash);
+  }, transactionOptions);
 }
 
 interface ParsedWrite {
@@ -127,7 +127,12 @@ async function writeResponse(
   if (parent || request.dialogId) {
     const dialog = await lockDialog(tx, dialogId);
     lastSeq = dialog.lastSeq;
-    if (!parent && dialog.headId) parent = { id: dialog.headId, dialogId, depth: dialog.headDepth! };
+    if (!parent && dialog.headId) {
+      parent = await tx.response.findUniqueOrThrow({
+        where: { id: dialog.headId },
+        select: { id: true, dialogId: true, depth: true },
+      });
+    }
   } else {
     await tx.dialog.create({ data: { id: dialogId } });
   }
@@ -169,12 +174,15 @@ async function writeResponse(
   return { dialogId, responseId, previousSeq: lastSeq, seq: lastSeq + all.length };
 }
 
-/** Locks the dialog row for the rest of the transaction; seqs and the head change under it. */
+/**
+ * Locks the dialog row for the rest of the transaction; seqs and the head change under it.
+ * The head's depth is read by a second statement on purpose: in READ COMMITTED a statement that
+ * waited for the lock re-reads the locked row but not rows joined to it, so a join here would
+ * pair the new head with a stale (invisible) response.
+ */
 export async function lockDialog(tx: Tx, dialogId: string) {
-  const [dialog] = await tx.$queryRaw<{ lastSeq: number; headId: string | null; headDepth: number | null }[]>`
-    SELECT d."lastSeq", d."headId", h.depth AS "headDepth"
-    FROM "Dialog" d LEFT JOIN "Response" h ON h.id = d."headId"
-    WHERE d.id = ${dialogId} FOR UPDATE OF d`;
+  const [dialog] = await tx.$queryRaw<{ lastSeq: number; headId: string | null }[]>`
+    SELECT "lastSeq", "headId" FROM "Dialog" WHERE id = ${dialogId} FOR UPDATE`;
   if (!dialog) throw NotFoundError.dialog(dialogId);
   return dialog;
 }
@@ -247,8 +255,8 @@ function hashRequest(input: CreateResponseInput) {
     .digest("hex");
 }
 
-async function findIdempotentResult(key: string, requestHash: string): Promise<WriteResult | null> {
-  const earlier = await prisma.response.findUnique({
+async function findIdempotentResult(db: Tx, key: string, requestHash: string): Promise<WriteResult | null> {
+  const earlier = await db.response.findUnique({
     where: { idempotencyKey: key },
     select: { id: true, dialogId: true, requestHash: true, events: { select: { seq: true }, orderBy: { seq: "asc" } } },
   });
@@ -259,8 +267,4 @@ async function findIdempotentResult(key: string, requestHash: string): Promise<W
   const seqs = earlier.events.map((e) => e.seq);
   const last = seqs.at(-1) ?? 0;
   return { dialogId: earlier.dialogId, responseId: earlier.id, previousSeq: (seqs[0] ?? 1) - 1, seq: last };
-}
-
-function isUniqueViolation(error: unknown) {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }

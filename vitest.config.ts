@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  // graphql@16 ships CJS (main) and ESM (module) builds. Node loads the CJS one for every
+  // package; Vite would pick the ESM one for our files, and two copies of graphql refuse to mix.
+  resolve: { alias: { graphql: "graphql/index.js" } },
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Each test file gets its own database (see test/support/database.ts).
+    setupFiles: ["test/support/database.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
+  },
+});
