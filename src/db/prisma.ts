@@ -25,6 +25,8 @@ export interface Database {
   description: string;
   /** Runs `work` on one dedicated connection (session-level locks stay with it). */
   withSession<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  /** Runs `work` in one transaction on one connection, outside Prisma. */
+  transaction<T>(work: (session: Session) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,18 @@ function openPostgres(url: string) {
         client.release();
       }
     },
+    transaction: (work) =>
+      database.withSession(async (session) => {
+        await session.runScript("BEGIN");
+        try {
+          const result = await work(session);
+          await session.runScript("COMMIT");
+          return result;
+        } catch (error) {
+          await session.runScript("ROLLBACK");
+          throw error;
+        }
+      }),
     close: () => pool.end(),
   };
   return { database, adapter: new PrismaPg(pool) };
@@ -65,6 +79,13 @@ function openPGlite(dataDir: string) {
         runScript: async (sql) => void (await client.exec(sql)),
         query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
       }),
+    transaction: (work) =>
+      client.transaction((tx) =>
+        work({
+          runScript: async (sql) => void (await tx.exec(sql)),
+          query: async <T>(sql: string, params?: unknown[]) => (await tx.query<T>(sql, params)).rows,
+        }),
+      ),
     close: () => client.close(),
   };
   // pglite-prisma-adapter 0.6 (the last line for Prisma 6) is typed against an older

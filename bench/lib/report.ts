@@ -1,0 +1,24 @@
+// What a scenario reports: figures, each with the raw baseline measured in the same run.
+export interface Figure {
+  scenario: string;
+  metric: string;
+  value: number;
+  unit: string;
+  /** The same work done with the raw library, when there is one. */
+  baseline?: number;
+  /** value / baseline, or baseline / value for throughputs: always "how many times worse". */
+  ratio?: number;
+  /** Human-readable target, e.g. "≤ 10 ms" or "ratio ≥ 0.5". */
+  target?: string;
+  met?: boolean;
+  note?: string;
+}
+
+/** Scenarios print exactly one line starting with this marker, followed by JSON. */
+export const RESULT_MARKER = "BENCH_RESULT ";
+
+export function emit(figures: Figure[]) {
+  process.stdout.write(`${RESULT_MARKER}${JSON.stringify(figures)}\n`);
+}
+
+export const smoke = process.env.BENCH_SMOKE === "1";

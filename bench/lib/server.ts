@@ -1,0 +1,34 @@
+// Starts dialogql in this process on a free loopback port, after applying migrations.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { applyMigrations } from "../../src/db/migrate.js";
+import { closeDatabase, database } from "../../src/db/prisma.js";
+import { buildApp } from "../../src/server/app.js";
+
+export async function startInProcessServer() {
+  await applyMigrations(database);
+  const app = buildApp();
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    app,
+    url: `http://127.0.0.1:${port}/graphql`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await closeDatabase();
+    },
+  };
+}
+
+export async function graphql(url: string, query: string, variables?: Record<string, unknown>) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.json()) as { data?: any; errors?: unknown[] };
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}

@@ -1,0 +1,96 @@
+// `npm run bench [-- --smoke] [-- --only write,read]`: every scenario in a fresh database and a
+// process of its own, on embedded PGlite and — with BENCH_DATABASE_URL / BENCH_REDIS_URL — on
+// PostgreSQL and Redis. Prints a table and writes bench/results/latest.json (smoke runs:
+// smoke.json), each figure with the raw baseline measured in the same run and the ratio.
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { runTs } from "./lib/child.js";
+import { freshDatabase } from "./lib/databases.js";
+import type { Figure } from "./lib/report.js";
+
+const args = process.argv.slice(2);
+const smoke = args.includes("--smoke");
+const only = args
+  .find((a) => a.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
+const here = path.dirname(new URL(import.meta.url).pathname);
+
+interface Scenario {
+  name: string;
+  file: string;
+  /** Runs once, not once per database. */
+  embeddedOnly?: boolean;
+}
+const scenarios: Scenario[] = [
+  { name: "write", file: "scenarios/write.ts" },
+  { name: "read", file: "scenarios/read.ts" },
+  { name: "deep-chain", file: "scenarios/deep-chain.ts" },
+  { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
+].filter((s) => !only || only.includes(s.name));
+
+const databases = [
+  { name: "embedded (PGlite)", serverUrl: undefined as string | undefined },
+  ...(process.env.BENCH_DATABASE_URL ? [{ name: "PostgreSQL", serverUrl: process.env.BENCH_DATABASE_URL }] : []),
+];
+
+const results: (Figure & { database: string })[] = [];
+const started = Date.now();
+for (const db of databases) {
+  for (const scenario of scenarios) {
+    if (scenario.embeddedOnly && db.serverUrl) continue;
+    const database = await freshDatabase(db.serverUrl);
+    process.stderr.write(`[bench] ${scenario.name} on ${db.name}…\n`);
+    try {
+      const figures = await runTs<Figure[]>(path.join(here, scenario.file), {
+        ...database.env,
+        BENCH_SMOKE: smoke ? "1" : "0",
+        REDIS_URL: process.env.BENCH_REDIS_URL ?? "",
+      });
+      results.push(...figures.map((f) => ({ database: db.name, ...f })));
+    } finally {
+      await database.drop();
+    }
+  }
+}
+
+const machine = {
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? "unknown",
+  memoryGb: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+};
+printTable(results);
+console.log(
+  `\n${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}; ${Math.round((Date.now() - started) / 1000)} s${smoke ? " (smoke: small sizes, targets not judged)" : ""}`,
+);
+
+mkdirSync(path.join(here, "results"), { recursive: true });
+const file = path.join(here, "results", smoke ? "smoke.json" : "latest.json");
+writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, results }, null, 2)}\n`);
+console.log(`results: ${path.relative(process.cwd(), file)}`);
+
+function printTable(rows: typeof results) {
+  const header = ["database", "scenario", "metric", "value", "raw baseline", "ratio", "target", smoke ? "" : "met"];
+  const lines = rows.map((r) => [
+    r.database,
+    r.scenario,
+    r.metric,
+    `${r.value} ${r.unit}`,
+    r.baseline === undefined ? "" : `${r.baseline} ${r.unit}`,
+    r.ratio === undefined ? "" : `${r.ratio}×`,
+    r.target ?? "",
+    smoke || r.met === undefined ? "" : r.met ? "yes" : "NO",
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
+  console.log(format(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const line of lines) console.log(format(line));
+}
