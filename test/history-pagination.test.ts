@@ -76,7 +76,14 @@ describe("history pagination", () => {
         toolName: "read_file",
         args: { path: "b.txt" },
       }),
-      expect.objectContaining({ __typename: "ToolResultEvent", callId: "c2", content: "boom", isError: true }),
+      // Written without a tool name, the result takes its call's.
+      expect.objectContaining({
+        __typename: "ToolResultEvent",
+        callId: "c2",
+        toolName: "read_file",
+        content: "boom",
+        isError: true,
+      }),
     ]);
   });
 

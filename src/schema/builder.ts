@@ -13,12 +13,16 @@ export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   Context: Context;
   DefaultInputFieldRequiredness: false;
+  // Output fields are non-null unless a field says `nullable: true`: the schema promises what
+  // the resolvers guarantee, and clients get non-optional types from codegen.
+  DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
     JSONObject: { Input: Record<string, unknown>; Output: unknown };
   };
 }>({
+  defaultFieldNullability: false,
   plugins: [ErrorsPlugin, PrismaPlugin, RelayPlugin],
   prisma: {
     client: prisma,

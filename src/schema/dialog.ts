@@ -19,11 +19,16 @@ export const Dialog = builder.prismaObject("Dialog", {
       description: "The response new turns continue from by default: the newest one created in the dialog.",
     }),
     forkedFrom: t.relation("forkedFrom", { nullable: true }),
-    responses: t.relatedConnection("responses", {
-      cursor: "id",
-      description: "Every response of the dialog, in creation order, whichever branch it is on.",
-      query: { orderBy: { id: "asc" } },
-    }),
+    responses: t.relatedConnection(
+      "responses",
+      {
+        cursor: "id",
+        description: "Every response of the dialog, in creation order, whichever branch it is on.",
+        query: { orderBy: { id: "asc" } },
+      },
+      { name: "ResponseConnection" },
+      { name: "ResponseEdge" },
+    ),
     branches: t.prismaField({
       type: ["Response"],
       description: "Leaf responses: the ends of the dialog's branches, oldest first.",
@@ -63,13 +68,17 @@ builder.queryFields((t) => ({
       return dialog;
     },
   }),
-  dialogs: t.prismaConnection({
-    type: "Dialog",
-    cursor: "id",
-    description: "All dialogs, newest first.",
-    // ULIDs sort by creation time, so the primary key is also the age order.
-    resolve: (query) => prisma.dialog.findMany({ ...query, orderBy: { id: "desc" } }),
-  }),
+  dialogs: t.prismaConnection(
+    {
+      type: "Dialog",
+      cursor: "id",
+      description: "All dialogs, newest first.",
+      // ULIDs sort by creation time, so the primary key is also the age order.
+      resolve: (query) => prisma.dialog.findMany({ ...query, orderBy: { id: "desc" } }),
+    },
+    { name: "DialogConnection" },
+    { name: "DialogEdge" },
+  ),
 }));
 
 const CreateDialogInput = builder.inputType("CreateDialogInput", {

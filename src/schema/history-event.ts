@@ -13,6 +13,9 @@ const typeNames = {
   SYSTEM: "SystemEvent",
 } as const satisfies Record<HistoryEventType, string>;
 
+// Fields that several kinds share (`content`, `callId`, `toolName`) have one type everywhere, so a
+// client can select them from several union members at once without aliases.
+
 // Fields every kind has. An interface as well as the union, so clients can select them once.
 export const BaseHistoryEvent = builder.prismaInterface("Event", {
   name: "BaseHistoryEvent",
@@ -66,7 +69,10 @@ const messageEvent = (type: "HUMAN" | "AI" | "SYSTEM") =>
     variant: typeNames[type],
     interfaces: [BaseHistoryEvent],
     fields: (t) => ({
-      content: t.exposeString("content", { nullable: true }),
+      content: t.string({
+        description: "The text; empty when the message has only `parts`.",
+        resolve: (event) => event.content ?? "",
+      }),
       parts: t.field({
         type: [ContentPart],
         nullable: true,

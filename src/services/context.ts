@@ -74,12 +74,12 @@ export async function countContext(responseId: string, types?: readonly HistoryE
   return totals;
 }
 
-/** Which of `callIds` name a tool call somewhere in the context of `responseId`. */
+/** The tool calls among `callIds` made somewhere in the context of `responseId`: callId → tool name. */
 export async function findToolCallsInContext(responseId: string, callIds: string[], db: Db = prisma) {
-  if (!callIds.length) return new Set<string>();
-  const rows = await db.$queryRaw<{ callId: string }[]>`
+  if (!callIds.length) return new Map<string, string>();
+  const rows = await db.$queryRaw<{ callId: string; toolName: string }[]>`
     ${chainOf(responseId)}
-    SELECT DISTINCT e."callId" FROM "Event" e JOIN chain c ON e."responseId" = c.id
+    SELECT e."callId", e."toolName" FROM "Event" e JOIN chain c ON e."responseId" = c.id
     WHERE e."type" = 'TOOL_CALL' AND e."callId" = ANY(${callIds}::text[])`;
-  return new Set(rows.map((row) => row.callId));
+  return new Map(rows.map((row) => [row.callId, row.toolName]));
 }

@@ -217,7 +217,8 @@ export async function insertEvents(
 
 /**
  * A tool result must answer a tool call made earlier in the same write or somewhere in the
- * context it continues; `pathOffset` maps an index in `events` back to input/output paths.
+ * context it continues. A result written without a tool name takes the name of its call.
+ * `pathOf` maps an index in `events` back to its input path for error messages.
  */
 export async function checkToolResults(
   tx: Tx,
@@ -227,24 +228,28 @@ export async function checkToolResults(
   pathOf: (index: number) => string[] = (index) =>
     index < inputCount ? ["input", String(index)] : ["output", String(index - inputCount)],
 ) {
-  const seenCalls = new Set<string>();
-  const unanswered: { index: number; callId: string }[] = [];
+  const callsInWrite = new Map<string, string>();
+  const unanswered: { index: number; event: NewEvent }[] = [];
   events.forEach((event, index) => {
-    if (event.type === "TOOL_CALL" && event.callId) seenCalls.add(event.callId);
-    if (event.type === "TOOL_RESULT" && event.callId && !seenCalls.has(event.callId)) {
-      unanswered.push({ index, callId: event.callId });
-    }
+    if (event.type === "TOOL_CALL" && event.callId) callsInWrite.set(event.callId, event.toolName ?? "");
+    if (event.type !== "TOOL_RESULT" || !event.callId) return;
+    const name = callsInWrite.get(event.callId);
+    if (name === undefined) unanswered.push({ index, event });
+    else event.toolName ??= name;
   });
   if (!unanswered.length) return;
-  const inContext = parent
-    ? await findToolCallsInContext(parent.id, [...new Set(unanswered.map((u) => u.callId))], tx)
-    : new Set<string>();
-  const errors = unanswered
-    .filter(({ callId }) => !inContext.has(callId))
-    .map(({ index, callId }) => ({
-      path: [...pathOf(index), "toolResult", "callId"],
-      message: `no tool call with callId ${callId} in the context`,
-    }));
+  const callIds = [...new Set(unanswered.map(({ event }) => event.callId!))];
+  const callsInContext = parent ? await findToolCallsInContext(parent.id, callIds, tx) : new Map<string, string>();
+  const errors: FieldError[] = [];
+  for (const { index, event } of unanswered) {
+    const name = callsInContext.get(event.callId!);
+    if (name === undefined) {
+      errors.push({
+        path: [...pathOf(index), "toolResult", "callId"],
+        message: `no tool call with callId ${event.callId} in the context`,
+      });
+    } else event.toolName ??= name;
+  }
   if (errors.length) throw new ValidationError(errors);
 }
 

@@ -1,8 +1,10 @@
 // Story-level helpers: write turns the way a client would, through GraphQL.
+import { graphql } from "../../src/client/generated/index.js";
+import type { CreateResponseInput } from "../../src/client/generated/graphql.js";
 import { prisma } from "../../src/db/prisma.js";
 import { executeOk } from "./graphql.js";
 
-export const CREATE_RESPONSE = /* GraphQL */ `
+export const CREATE_RESPONSE = graphql(`
   mutation CreateResponse($input: CreateResponseInput!) {
     createResponse(input: $input) {
       __typename
@@ -29,16 +31,21 @@ export const CREATE_RESPONSE = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
-export async function createResponse(input: Record<string, unknown>) {
-  const data = await executeOk(CREATE_RESPONSE, { input });
+/**
+ * The typed result, loosened for assertions: tests read fields of whichever member came back.
+ * (Bad-input tests pass deliberately malformed input, hence `Record<string, unknown>` too.)
+ */
+export async function createResponse(input: CreateResponseInput | Record<string, unknown>): Promise<any> {
+  const data = await executeOk(CREATE_RESPONSE, { input: input as CreateResponseInput });
   return data.createResponse;
 }
 
 /** Creates a response and fails unless it was stored. */
-export async function turn(input: Record<string, unknown>): Promise<{ id: string; dialogId: string; status: string }> {
-  const result = await createResponse(input);
+export async function turn(input: CreateResponseInput): Promise<{ id: string; dialogId: string; status: string }> {
+  const data = await executeOk(CREATE_RESPONSE, { input });
+  const result = data.createResponse;
   if (result.__typename !== "Response") throw new Error(`createResponse failed: ${JSON.stringify(result)}`);
   return { id: result.id, dialogId: result.dialog.id, status: result.status };
 }
@@ -65,7 +72,7 @@ export const HISTORY_FIELDS = /* GraphQL */ `
       ... on SystemEvent { content }
       ... on ReasoningEvent { content modelName }
       ... on ToolCallEvent { callId toolName args }
-      ... on ToolResultEvent { callId content isError }
+      ... on ToolResultEvent { callId toolName content isError }
     }
   }
 `;

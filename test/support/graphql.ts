@@ -1,4 +1,7 @@
 // Sends operations through the app's own fetch handler: the full Yoga pipeline, no socket.
+// Documents made with the generated `graphql()` are typed end to end; plain strings give `any`.
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { print } from "graphql";
 import { buildApp } from "../../src/server/app.js";
 
 export const app = buildApp();
@@ -8,7 +11,13 @@ export interface GraphQLResult<T = any> {
   errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
 }
 
-export async function execute<T = any>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResult<T>> {
+type Document<T, V> = TypedDocumentNode<T, V> | string;
+
+export async function execute<T = any, V = Record<string, unknown>>(
+  document: Document<T, V>,
+  variables?: V,
+): Promise<GraphQLResult<T>> {
+  const query = typeof document === "string" ? document : print(document);
   const response = await app.fetch("http://localhost/graphql", {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json" },
@@ -18,8 +27,11 @@ export async function execute<T = any>(query: string, variables?: Record<string,
 }
 
 /** Like execute, but fails the test on any GraphQL error. */
-export async function executeOk<T = any>(query: string, variables?: Record<string, unknown>): Promise<T> {
-  const result = await execute<T>(query, variables);
+export async function executeOk<T = any, V = Record<string, unknown>>(
+  document: Document<T, V>,
+  variables?: V,
+): Promise<T> {
+  const result = await execute<T, V>(document, variables);
   if (result.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
   return result.data!;
 }
