@@ -109,7 +109,10 @@ const eventObjects = {
     interfaces: [BaseHistoryEvent],
     fields: (t) => ({
       callId: t.string({ resolve: (event) => event.callId ?? "" }),
-      toolName: t.exposeString("toolName", { nullable: true }),
+      toolName: t.string({
+        description: "The tool's name: as written, or else the name of the call it answers.",
+        resolve: (event) => event.toolName ?? "",
+      }),
       content: t.string({ resolve: (event) => event.content ?? "" }),
       isError: t.boolean({ resolve: (event) => event.isError ?? false }),
     }),
