@@ -2,7 +2,7 @@
 // and branches never see each other.
 import { describe, expect, it } from "vitest";
 import { executeOk } from "./support/graphql.js";
-import { turn } from "./support/dialogs.js";
+import { createResponse, turn } from "./support/dialogs.js";
 
 const contents = (history: any) => history.edges.map((e: any) => e.node.content);
 
@@ -161,6 +161,10 @@ describe("chaining responses", () => {
     const rootNode = dialog.responses.edges[0].node;
     expect(rootNode.children.map((c: any) => c.id)).toEqual([a.id, b.id]);
 
+    // Continuing the dialog now continues branch B, one level below it.
+    const next = await createResponse({ dialogId: root.dialogId, input: [{ human: { content: "Why?" } }] });
+    expect(next).toMatchObject({ depth: 2, previousResponse: { id: b.id } });
+
     // History of another branch through Dialog.history(responseId:).
     const other = await executeOk(
       `query($id: ID!, $r: ID) { dialog(id: $id) { history(responseId: $r) { edges { node { ... on AiEvent { content } ... on HumanEvent { content } } } } } }`,
@@ -184,6 +188,23 @@ describe("chaining responses", () => {
       },
     );
     expect(page2.dialogs.edges[0].node.id).toBe(older.dialogId);
+  });
+});
+
+describe("event fields", () => {
+  it("keeps a client-supplied createdAt and metadata on each event", async () => {
+    const at = "2024-02-29T23:59:58.123Z";
+    const { id } = await turn({
+      input: [{ human: { content: "Leap day", createdAt: at, metadata: { source: "import", lang: "en" } } }],
+      output: [{ ai: { content: "Indeed" } }],
+    });
+    const { response } = await executeOk(
+      `query($id: ID!) { response(id: $id) { createdAt input { ... on BaseHistoryEvent { createdAt metadata } } output { ... on BaseHistoryEvent { createdAt metadata } } } }`,
+      { id },
+    );
+    expect(response.input).toEqual([{ createdAt: at, metadata: { source: "import", lang: "en" } }]);
+    // Without one, an event is stamped with the write's time, like its response.
+    expect(response.output).toEqual([{ createdAt: response.createdAt, metadata: {} }]);
   });
 });
 

@@ -2,6 +2,8 @@
 // never produce a duplicate or a gap.
 import { describe, expect, it } from "vitest";
 import { prisma } from "../src/db/prisma.js";
+import { newResponseId } from "../src/ids.js";
+import { insertTurn } from "../src/services/write-turn.js";
 import { createResponse, turn } from "./support/dialogs.js";
 
 describe("concurrent writers on one dialog", () => {
@@ -51,5 +53,46 @@ describe("concurrent writers on one dialog", () => {
       (e) => e.seq,
     );
     expect(seqs).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+  });
+});
+
+describe("a write validated against the head", () => {
+  it("is not stored if the head moved before it committed", async () => {
+    const first = await turn({ input: [{ human: { content: "one" } }] });
+    const second = await turn({ dialogId: first.dialogId, input: [{ human: { content: "two" } }] });
+    const before = await prisma.event.count({ where: { dialogId: first.dialogId } });
+    const outcome = await insertTurn({
+      responseId: newResponseId(),
+      dialog: { id: first.dialogId, isNew: false },
+      parent: null,
+      expectedHeadId: first.id, // stale: the head is `second` now
+      model: null,
+      status: "COMPLETED",
+      usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null },
+      error: null,
+      metadata: {},
+      idempotencyKey: null,
+      requestHash: null,
+      input: [
+        {
+          type: "HUMAN",
+          content: "three",
+          parts: null,
+          modelName: null,
+          callId: null,
+          toolName: null,
+          args: null,
+          isError: null,
+          metadata: {},
+          createdAt: null,
+        },
+      ],
+      output: [],
+      now: new Date(),
+    });
+    expect(outcome).toBe("head-moved");
+    expect(await prisma.event.count({ where: { dialogId: first.dialogId } })).toBe(before);
+    const dialog = await prisma.dialog.findUniqueOrThrow({ where: { id: first.dialogId } });
+    expect(dialog).toMatchObject({ headId: second.id, headDepth: 1, lastSeq: before });
   });
 });

@@ -12,7 +12,8 @@ import { newDialogId, newEventId, newResponseId } from "../ids.js";
 import { findToolCallsInContext } from "./context.js";
 import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
 import { type Json, jsonObject, nullableJson } from "./json.js";
-import { transactionOptions, type Tx } from "./transaction.js";
+import type { Tx } from "./transaction.js";
+import { insertTurn, isUniqueViolation } from "./write-turn.js";
 
 export interface UsageInput {
   inputTokens?: number | null;
@@ -44,23 +45,101 @@ export interface WriteResult {
 }
 
 export async function createResponse(input: CreateResponseInput): Promise<WriteResult> {
-  const events = parseWrite(input);
-  const key = input.idempotencyKey;
+  const parsed = parseWrite(input);
+  const key = input.idempotencyKey ?? null;
   const requestHash = key ? hashRequest(input) : null;
   if (key) {
     const earlier = await findIdempotentResult(prisma, key, requestHash!);
     if (earlier) return earlier;
   }
-  return prisma.$transaction(async (tx) => {
-    if (key) {
-      // Retries racing with the same key queue here; the later ones find the first one's response.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
-      const earlier = await findIdempotentResult(tx, key, requestHash!);
+  try {
+    return await storeTurn(input, parsed, requestHash);
+  } catch (error) {
+    // Retries with the same key raced: the statement that lost stored nothing; answer with the winner's.
+    if (key && isUniqueViolation(error)) {
+      const earlier = await findIdempotentResult(prisma, key, requestHash!);
       if (earlier) return earlier;
     }
-    return writeResponse(tx, input, events, requestHash);
-  }, transactionOptions);
+    throw error;
+  }
 }
+
+/** A head that keeps moving under a write that must validate against it is retried this often. */
+const HEAD_RACE_RETRIES = 5;
+
+async function storeTurn(
+  request: CreateResponseInput,
+  parsed: ParsedWrite,
+  requestHash: string | null,
+): Promise<WriteResult> {
+  const parent = request.previousResponseId ? await findParent(request.previousResponseId, request.dialogId) : null;
+  const events = [...parsed.input, ...parsed.output];
+  const existingDialogId = parent?.dialogId ?? request.dialogId ?? null;
+  for (let attempt = 0; ; attempt++) {
+    // Tool results are checked against the context they will continue. Chaining to the head,
+    // that context is the head's, so the write is stored only if the head has not moved since.
+    let checkedHead: string | null | undefined;
+    if (needsContextCheck(events)) {
+      let contextTip = parent;
+      if (!parent && existingDialogId) {
+        checkedHead = await readHead(existingDialogId);
+        contextTip = checkedHead ? { id: checkedHead, dialogId: existingDialogId, depth: 0 } : null;
+      }
+      await checkToolResults(prisma, events, parsed.input.length, contextTip);
+    }
+    const responseId = newResponseId();
+    const dialogId = existingDialogId ?? newDialogId();
+    const usage = request.usage ?? {};
+    const stored = await insertTurn({
+      responseId,
+      dialog: { id: dialogId, isNew: !existingDialogId },
+      parent,
+      expectedHeadId: checkedHead,
+      model: request.model ?? null,
+      status: parsed.status,
+      usage: {
+        inputTokens: usage.inputTokens ?? null,
+        outputTokens: usage.outputTokens ?? null,
+        reasoningTokens: usage.reasoningTokens ?? null,
+        totalTokens: usage.totalTokens ?? null,
+      },
+      error: request.error ?? null,
+      metadata: parsed.metadata,
+      idempotencyKey: request.idempotencyKey ?? null,
+      requestHash,
+      input: parsed.input,
+      output: parsed.output,
+      now: new Date(),
+    });
+    if (stored === "not-found") throw NotFoundError.dialog(dialogId);
+    if (stored === "head-moved") {
+      if (attempt < HEAD_RACE_RETRIES) continue;
+      throw new ConflictError(`Dialog ${dialogId} kept moving while this write was validated; retry it`);
+    }
+    return { dialogId, responseId, previousSeq: stored.previousSeq, seq: stored.previousSeq + events.length };
+  }
+}
+
+/** The explicit parent. Responses never move between dialogs, so this needs no lock. */
+async function findParent(previousResponseId: string, dialogId: string | null | undefined) {
+  const parent = await prisma.response.findUnique({
+    where: { id: previousResponseId },
+    select: { id: true, dialogId: true, depth: true },
+  });
+  if (!parent) throw NotFoundError.response(previousResponseId);
+  if (dialogId && dialogId !== parent.dialogId) {
+    throw new ConflictError(`Response ${parent.id} belongs to dialog ${parent.dialogId}, not to dialog ${dialogId}`);
+  }
+  return parent;
+}
+
+async function readHead(dialogId: string) {
+  const dialog = await prisma.dialog.findUnique({ where: { id: dialogId }, select: { headId: true } });
+  if (!dialog) throw NotFoundError.dialog(dialogId);
+  return dialog.headId;
+}
+
+const needsContextCheck = (events: NewEvent[]) => events.some((event) => event.type === "TOOL_RESULT");
 
 interface ParsedWrite {
   input: NewEvent[];
@@ -94,84 +173,6 @@ function parseWrite(input: CreateResponseInput): ParsedWrite {
   }
   if (errors.length) throw new ValidationError(errors);
   return parsed;
-}
-
-interface Parent {
-  id: string;
-  dialogId: string;
-  depth: number;
-}
-
-async function writeResponse(
-  tx: Tx,
-  request: CreateResponseInput,
-  events: ParsedWrite,
-  requestHash: string | null,
-): Promise<WriteResult> {
-  let parent: Parent | null = null;
-  if (request.previousResponseId) {
-    parent = await tx.response.findUnique({
-      where: { id: request.previousResponseId },
-      select: { id: true, dialogId: true, depth: true },
-    });
-    if (!parent) throw NotFoundError.response(request.previousResponseId);
-    if (request.dialogId && request.dialogId !== parent.dialogId) {
-      throw new ConflictError(
-        `Response ${parent.id} belongs to dialog ${parent.dialogId}, not to dialog ${request.dialogId}`,
-      );
-    }
-  }
-
-  const dialogId = parent?.dialogId ?? request.dialogId ?? newDialogId();
-  let lastSeq = 0;
-  if (parent || request.dialogId) {
-    const dialog = await lockDialog(tx, dialogId);
-    lastSeq = dialog.lastSeq;
-    if (!parent && dialog.headId) {
-      parent = await tx.response.findUniqueOrThrow({
-        where: { id: dialog.headId },
-        select: { id: true, dialogId: true, depth: true },
-      });
-    }
-  } else {
-    await tx.dialog.create({ data: { id: dialogId } });
-  }
-
-  const all = [...events.input, ...events.output];
-  await checkToolResults(tx, all, events.input.length, parent);
-
-  const responseId = newResponseId();
-  const now = new Date();
-  const usage = request.usage ?? {};
-  await tx.response.create({
-    data: {
-      id: responseId,
-      dialogId,
-      previousResponseId: parent?.id ?? null,
-      depth: parent ? parent.depth + 1 : 0,
-      model: request.model ?? null,
-      status: events.status,
-      inputTokens: usage.inputTokens ?? null,
-      outputTokens: usage.outputTokens ?? null,
-      reasoningTokens: usage.reasoningTokens ?? null,
-      totalTokens: usage.totalTokens ?? null,
-      error: nullableJson(request.error),
-      metadata: events.metadata as Prisma.InputJsonObject,
-      createdAt: now,
-      completedAt: events.status === "IN_PROGRESS" ? null : now,
-      idempotencyKey: request.idempotencyKey ?? null,
-      requestHash,
-    },
-  });
-  await insertEvents(tx, { dialogId, responseId, afterSeq: lastSeq, now }, events.input, "INPUT");
-  await insertEvents(
-    tx,
-    { dialogId, responseId, afterSeq: lastSeq + events.input.length, now },
-    events.output,
-    "OUTPUT",
-  );
-  await tx.dialog.update({ where: { id: dialogId }, data: { lastSeq: lastSeq + all.length, headId: responseId } });
-  return { dialogId, responseId, previousSeq: lastSeq, seq: lastSeq + all.length };
 }
 
 /**
@@ -221,7 +222,7 @@ export async function insertEvents(
  * `pathOf` maps an index in `events` back to its input path for error messages.
  */
 export async function checkToolResults(
-  tx: Tx,
+  tx: Tx | typeof prisma,
   events: NewEvent[],
   inputCount: number,
   parent: { id: string } | null,
@@ -260,7 +261,11 @@ function hashRequest(input: CreateResponseInput) {
     .digest("hex");
 }
 
-async function findIdempotentResult(db: Tx, key: string, requestHash: string): Promise<WriteResult | null> {
+async function findIdempotentResult(
+  db: Tx | typeof prisma,
+  key: string,
+  requestHash: string,
+): Promise<WriteResult | null> {
   const earlier = await db.response.findUnique({
     where: { idempotencyKey: key },
     select: { id: true, dialogId: true, requestHash: true, events: { select: { seq: true }, orderBy: { seq: "asc" } } },

@@ -1,0 +1,111 @@
+// Storing a turn in ONE SQL statement: data-modifying CTEs lock the dialog row, insert the
+// response and its events with seqs counted from the locked `lastSeq`, and move the head. One
+// statement is atomic on its own, so no interactive transaction is needed (through Prisma an
+// interactive transaction costs about three times the same SQL sent as one statement), and
+// concurrent writers to a dialog still queue on its row lock, so seqs stay gap-free.
+//
+// Under READ COMMITTED a statement that waited for the lock sees the newest version of the
+// locked row but not rows other writers inserted meanwhile; that is why the head's depth is
+// read from the dialog row (`headDepth`) rather than from the head response.
+import { prisma } from "../db/prisma.js";
+import { Prisma } from "../generated/prisma/client.js";
+import type { ResponseStatus } from "../generated/prisma/enums.js";
+import { newEventId } from "../ids.js";
+import type { NewEvent } from "./event-input.js";
+
+export interface TurnToInsert {
+  responseId: string;
+  /** An existing dialog to lock and continue, or a new one to create with this turn as root. */
+  dialog: { id: string; isNew: boolean };
+  /** The explicit parent; absent means the dialog's head (or none, for a new dialog). */
+  parent: { id: string; depth: number } | null;
+  /**
+   * When chaining to the head: store the turn only if the head is still this one (validation
+   * was done against its context). A moved head makes insertTurn return "head-moved".
+   */
+  expectedHeadId?: string | null;
+  model: string | null;
+  status: ResponseStatus;
+  usage: {
+    inputTokens: number | null;
+    outputTokens: number | null;
+    reasoningTokens: number | null;
+    totalTokens: number | null;
+  };
+  error: unknown;
+  metadata: Record<string, unknown>;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  input: NewEvent[];
+  output: NewEvent[];
+  now: Date;
+}
+
+/**
+ * Returns the dialog's seq before the write and the new response's depth; "not-found" when the
+ * dialog does not exist; "head-moved" when `expectedHeadId` no longer holds (nothing stored).
+ */
+export async function insertTurn(turn: TurnToInsert, db: Pick<typeof prisma, "$queryRaw"> = prisma) {
+  const now = turn.now.toISOString();
+  const events = [
+    ...turn.input.map((event) => eventRow(event, "INPUT")),
+    ...turn.output.map((event) => eventRow(event, "OUTPUT")),
+  ];
+  const { usage, parent } = turn;
+  const dialog = turn.dialog.isNew
+    ? Prisma.sql`INSERT INTO "Dialog" (id, "lastSeq", "headId", "headDepth", "createdAt", "updatedAt")
+        VALUES (${turn.dialog.id}, ${events.length}, ${turn.responseId}, 0, ${now}::timestamp, ${now}::timestamp)
+        RETURNING id, 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth"`
+    : Prisma.sql`SELECT id, "lastSeq", "headId", "headDepth" FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
+  const moveHead = turn.dialog.isNew
+    ? Prisma.empty
+    : Prisma.sql`, u AS (
+        UPDATE "Dialog" SET "lastSeq" = d."lastSeq" + ${events.length}, "headId" = r.id, "headDepth" = r.depth,
+          "updatedAt" = ${now}::timestamp
+        FROM d, r WHERE "Dialog".id = d.id)`;
+  const rows = await db.$queryRaw<{ previousSeq: number; depth: number | null }[]>`
+    WITH d AS (${dialog}),
+    r AS (
+      INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
+        "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "idempotencyKey", "requestHash")
+      SELECT ${turn.responseId}, d.id, COALESCE(${parent?.id ?? null}::text, d."headId"),
+        COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0),
+        ${turn.model}, ${turn.status}::"ResponseStatus", ${usage.inputTokens}::int, ${usage.outputTokens}::int,
+        ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${jsonOrNull(turn.error)}::jsonb,
+        ${JSON.stringify(turn.metadata)}::jsonb, ${now}::timestamp,
+        ${turn.status === "IN_PROGRESS" ? null : now}::timestamp, ${turn.idempotencyKey}, ${turn.requestHash}
+      FROM d
+      ${turn.expectedHeadId !== undefined ? Prisma.sql`WHERE d."headId" IS NOT DISTINCT FROM ${turn.expectedHeadId}::text` : Prisma.empty}
+      RETURNING id, depth),
+    e AS (
+      INSERT INTO "Event" (id, "dialogId", "responseId", seq, phase, type, content, parts, "modelName", "callId",
+        "toolName", args, "isError", metadata, "createdAt")
+      SELECT ev->>'id', d.id, r.id, d."lastSeq" + t.ord, (ev->>'phase')::"EventPhase", (ev->>'type')::"HistoryEventType",
+        ev->>'content', NULLIF(ev->'parts', 'null'), ev->>'modelName', ev->>'callId', ev->>'toolName',
+        NULLIF(ev->'args', 'null'), (ev->>'isError')::boolean, ev->'metadata',
+        COALESCE((ev->>'createdAt')::timestamp, ${now}::timestamp)
+      FROM d, r, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS t(ev, ord))
+    ${moveHead}
+    SELECT d."lastSeq" AS "previousSeq", r.depth FROM d LEFT JOIN r ON TRUE`;
+  const row = rows[0];
+  if (!row) return "not-found" as const;
+  if (row.depth === null) return "head-moved" as const;
+  return { previousSeq: row.previousSeq, depth: row.depth };
+}
+
+function eventRow(event: NewEvent, phase: "INPUT" | "OUTPUT") {
+  // Timestamps travel as UTC ISO strings; the cast to `timestamp` keeps their UTC wall-clock
+  // time, which is how Prisma stores DateTime.
+  return { ...event, id: newEventId(), phase, createdAt: event.createdAt?.toISOString() ?? null };
+}
+
+const jsonOrNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
+
+/** SQLSTATE 23505; the two driver adapters report it in different fields. */
+export function isUniqueViolation(error: unknown) {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2002") return true;
+  const cause = (error.meta?.driverAdapterError as { cause?: { code?: string; originalCode?: string } } | undefined)
+    ?.cause;
+  return cause?.code === "23505" || cause?.originalCode === "23505";
+}
