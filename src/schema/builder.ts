@@ -42,3 +42,4 @@ builder.addScalarType("JSONObject", JSONObjectResolver);
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});
