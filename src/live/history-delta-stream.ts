@@ -39,14 +39,15 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
     for await (const update of updates) {
       const statusOnly = update.seq === update.previousSeq;
       if (update.seq <= sent && !statusOnly) continue; // already sent
+      // A gap before this write: read it from the database first.
+      if (update.previousSeq > sent) await catchUp(update.previousSeq);
       if (update.previousSeq === sent || (statusOnly && update.seq <= sent)) {
         await push(update);
         sent = Math.max(sent, update.seq);
-        continue;
+      } else {
+        // It overlaps what was sent (or the gap could not be read): read the part not yet sent.
+        await catchUp(update.seq);
       }
-      // A gap before this write: read everything up to its end (its own events included).
-      await catchUp(update.seq);
-      if (statusOnly) await push(update);
     }
     stop();
   });
