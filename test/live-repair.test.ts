@@ -78,6 +78,36 @@ describe("historyDelta repairs what pub/sub loses", () => {
   });
 });
 
+describe("status changes on resume", () => {
+  const statusOf = ({ historyDelta: d }: DeltaData) => [d.previousSeq, d.seq, d.status, d.append.length];
+
+  it("a client that missed a completion (a write with no event) is told when it resumes", async () => {
+    const { dialogId, responseId, deltas } = await watchedDialog();
+    await deltas.return?.(); // the client goes away with seq 1
+    await write.appendEvents({ responseId, events: [ai("e2")] });
+    await write.completeResponse({ responseId });
+    // It comes back having seen seq 2, but not the completion made at seq 2.
+    const resumed = wsClient(server).iterate<DeltaData>({ query: HISTORY_DELTA, variables: { dialogId, afterSeq: 2 } });
+    expect((await take(resumed, 1)).map(statusOf)).toEqual([[2, 2, "COMPLETED", 0]]);
+    // The next write is the next delta: nothing else was queued before it.
+    await write.createResponse({ dialogId, input: [{ human: { content: "e3" } }] });
+    expect(ranges(await take(resumed, 1))).toEqual([[2, 3, ["e3"]]]);
+    await resumed.return?.();
+  });
+
+  it("a replay whose events already show the final status adds no status-only delta", async () => {
+    const { dialogId, responseId, deltas } = await watchedDialog();
+    await deltas.return?.();
+    await write.appendEvents({ responseId, events: [ai("e2")] });
+    await write.completeResponse({ responseId });
+    const resumed = wsClient(server).iterate<DeltaData>({ query: HISTORY_DELTA, variables: { dialogId, afterSeq: 1 } });
+    expect((await take(resumed, 1)).map(statusOf)).toEqual([[1, 2, "COMPLETED", 1]]);
+    await write.createResponse({ dialogId, input: [{ human: { content: "e3" } }] });
+    expect(ranges(await take(resumed, 1))).toEqual([[2, 3, ["e3"]]]);
+    await resumed.return?.();
+  });
+});
+
 describe("historyDelta reads", () => {
   async function statementsForOneDelta(subscriberCount: number) {
     const { dialogId, responseId, deltas } = await watchedDialog();

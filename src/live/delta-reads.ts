@@ -54,10 +54,19 @@ const REPLAY_BATCH = 1_000;
 
 /**
  * Every event of the dialog with after < seq <= upTo, as deltas: one per run of consecutive
- * events of one response, read REPLAY_BATCH events per query. Each delta's status is its
- * response's status now.
+ * events of one response, read REPLAY_BATCH events per query; each delta's status is its
+ * response's status now. With `statusChangesFrom`, responses that got their final status at a
+ * seq from there to upTo but have no event in the range (so no delta above would show it) get a
+ * status-only delta, in seq order among the others.
  */
-export async function* readDeltasBetween(dialogId: string, after: number, upTo: number) {
+export async function* readDeltasBetween(
+  dialogId: string,
+  after: number,
+  upTo: number,
+  statusChangesFrom?: number,
+): AsyncGenerator<HistoryDeltaView> {
+  const statusChanges =
+    statusChangesFrom == null ? [] : await readStatusChanges(dialogId, statusChangesFrom, after, upTo);
   // Bounded: each round moves `after` forward by at least one event or stops.
   while (after < upTo) {
     const events = await prisma.event.findMany({
@@ -66,10 +75,11 @@ export async function* readDeltasBetween(dialogId: string, after: number, upTo: 
       take: REPLAY_BATCH,
       include: { response: true },
     });
-    if (!events.length) return; // deleted meanwhile
+    if (!events.length) break; // deleted meanwhile
     for (const run of runsByResponse(events)) {
+      while (statusChanges[0] && statusChanges[0].seq <= run[0]!.seq - 1) yield statusChanges.shift()!;
       const response = run[0]!.response;
-      const delta: HistoryDeltaView = {
+      yield {
         dialogId,
         responseId: response.id,
         previousSeq: run[0]!.seq - 1,
@@ -78,10 +88,30 @@ export async function* readDeltasBetween(dialogId: string, after: number, upTo: 
         events: run.map(({ response: _response, ...event }) => event),
         response,
       };
-      yield delta;
     }
     after = events.at(-1)!.seq;
   }
+  yield* statusChanges;
+}
+
+async function readStatusChanges(dialogId: string, from: number, after: number, upTo: number) {
+  const finished = await prisma.response.findMany({
+    where: {
+      dialogId,
+      finishedAtSeq: { gte: from, lte: upTo },
+      events: { none: { seq: { gt: after, lte: upTo } } },
+    },
+    orderBy: [{ finishedAtSeq: "asc" }, { id: "asc" }],
+  });
+  return finished.map((response): HistoryDeltaView => ({
+    dialogId,
+    responseId: response.id,
+    previousSeq: response.finishedAtSeq!,
+    seq: response.finishedAtSeq!,
+    status: response.status,
+    events: [],
+    response,
+  }));
 }
 
 function runsByResponse<T extends { responseId: string }>(events: T[]): T[][] {

@@ -23,25 +23,33 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
       return updates.return?.();
     });
     let sent = afterSeq ?? 0;
-    const catchUp = async (upTo: number) => {
-      for await (const delta of readDeltasBetween(dialogId, sent, upTo)) {
+    // A status change read from the database may also arrive live: send each one once.
+    const statusChangesSent = new Set<string>();
+    // Reads what was committed after `sent` up to `upTo`, with the status changes from
+    // `statusChangesFrom` on (status-only writes move no seq, so they are found by their own).
+    const catchUp = async (upTo: number, statusChangesFrom: number | undefined = sent + 1) => {
+      for await (const delta of readDeltasBetween(dialogId, sent, upTo, statusChangesFrom)) {
         if (stopped) return;
+        if (delta.seq === delta.previousSeq) statusChangesSent.add(statusKey(delta));
         await push(delta);
-        sent = delta.seq;
+        sent = Math.max(sent, delta.seq);
       }
     };
 
     const dialog = await prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true } });
     if (!dialog) return stop();
     if (afterSeq == null) sent = dialog.lastSeq;
-    await catchUp(dialog.lastSeq);
+    // A client resuming at n may have missed a status change made at n itself: include it.
+    await catchUp(dialog.lastSeq, afterSeq ?? undefined);
 
     for await (const update of updates) {
       const statusOnly = update.seq === update.previousSeq;
       if (update.seq <= sent && !statusOnly) continue; // already sent
       // A gap before this write: read it from the database first.
       if (update.previousSeq > sent) await catchUp(update.previousSeq);
+      if (statusOnly && statusChangesSent.has(statusKey(update))) continue;
       if (update.previousSeq === sent || (statusOnly && update.seq <= sent)) {
+        if (statusOnly) statusChangesSent.add(statusKey(update));
         await push(update);
         sent = Math.max(sent, update.seq);
       } else {
@@ -52,3 +60,5 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
     stop();
   });
 }
+
+const statusKey = (delta: DeltaPayload) => `${delta.responseId}@${delta.seq}`;

@@ -145,7 +145,7 @@ async function writeEvents(
   if (events.length) {
     await tx.dialog.update({ where: { id: at.dialogId }, data: { lastSeq: at.lastSeq + events.length } });
   }
-  if (change.status) change.completedAt = now;
+  if (change.status) Object.assign(change, { completedAt: now, finishedAtSeq: at.lastSeq + events.length });
   if (Object.keys(change).length) await tx.response.update({ where: { id: at.responseId }, data: change });
   return {
     dialogId: at.dialogId,

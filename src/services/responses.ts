@@ -165,6 +165,7 @@ async function writeResponse(
       metadata: events.metadata as Prisma.InputJsonObject,
       createdAt: now,
       completedAt: events.status === "IN_PROGRESS" ? null : now,
+      finishedAtSeq: events.status === "IN_PROGRESS" ? null : lastSeq + all.length,
       idempotencyKey: request.idempotencyKey ?? null,
       requestHash,
     },
