@@ -175,3 +175,26 @@ describe("responseUpdated", () => {
     await results.return?.();
   });
 });
+
+describe("shutdown", () => {
+  it("ends open WebSocket and SSE subscriptions and stops listening", async () => {
+    const doomed = await startTestServer();
+    const started = await writer(httpExecutor(doomed)).createResponse({ input: [{ human: { content: "hi" } }] });
+    const variables = { dialogId: started.dialog.id, afterSeq: 0 };
+    const overWs = wsClient(doomed).iterate<DeltaData>({ query: HISTORY_DELTA, variables });
+    const overSse = sseClient(doomed).iterate<DeltaData>({ query: HISTORY_DELTA, variables });
+    await take(overWs, 1);
+    await take(overSse, 1);
+
+    await doomed.close();
+    // Each stream ends, by completing or by reporting the closed connection; neither hangs.
+    const ends = (results: AsyncIterator<unknown>) =>
+      results.next().then(
+        (result) => (result.done ? "completed" : "received"),
+        () => "closed",
+      );
+    expect(await ends(overWs)).not.toBe("received");
+    expect(await ends(overSse)).not.toBe("received");
+    await expect(fetch(`${doomed.url}/graphql`)).rejects.toThrow();
+  });
+});

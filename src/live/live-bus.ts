@@ -7,6 +7,7 @@ import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import { createPubSub, type PubSubEvent, Repeater, SlidingBuffer } from "graphql-yoga";
 import { Redis } from "ioredis";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
+import { logger } from "../server/logger.js";
 
 /** What one committed write changed, as published. */
 export interface DeltaPayload {
@@ -49,6 +50,7 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
       })
     : new EventTarget();
   const pubSub = createPubSub<Topics>({ eventTarget });
+  const listening = new Set<Repeater<DeltaPayload>>();
 
   return {
     publish(write) {
@@ -75,7 +77,9 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
         registered();
         await stop;
         eventTarget.removeEventListener(channel, listener);
+        listening.delete(payloads);
       }, new SlidingBuffer(LISTENER_BUFFER));
+      listening.add(payloads);
       // The executor runs on the first next(): take that call now and hand its result out first.
       let started: Promise<IteratorResult<DeltaPayload>> | null = payloads.next();
       await ready;
@@ -94,6 +98,9 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
     },
 
     async close() {
+      // Release every listener first: with Redis each release sends UNSUBSCRIBE, which must go
+      // out before QUIT (a command on a closed connection fails, unawaited, in the event target).
+      await Promise.all([...listening].map((payloads) => payloads.return()));
       if (redis) await Promise.all([redis.publisher.quit(), redis.subscriber.quit()]);
     },
   };
@@ -103,6 +110,10 @@ function connectRedis(url: string) {
   // Retry forever instead of failing a command: the event target does not await its publish and
   // subscribe calls, so a rejected one would be an unhandled rejection. A payload delivered late
   // is harmless; one lost while Redis was away is refilled from the database at the next delta.
-  const options = { maxRetriesPerRequest: null, lazyConnect: false };
-  return { publisher: new Redis(url, options), subscriber: new Redis(url, options) };
+  const options = { maxRetriesPerRequest: null };
+  const [publisher, subscriber] = [new Redis(url, options), new Redis(url, options)];
+  for (const client of [publisher, subscriber]) {
+    client.on("error", (error: Error) => logger.warn(`[live] Redis: ${error.message}`));
+  }
+  return { publisher, subscriber };
 }

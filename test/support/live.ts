@@ -12,8 +12,12 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-export async function startTestServer(options: { redisUrl?: string } = {}): Promise<RunningServer> {
-  const server = await startServer({ port: 0, redisUrl: options.redisUrl });
+/**
+ * A server on a free loopback port. With TEST_REDIS_URL set its live fan-out goes through Redis
+ * (channels are per dialog, and dialog ids are unique, so test files never hear each other).
+ */
+export async function startTestServer(): Promise<RunningServer> {
+  const server = await startServer({ port: 0, redisUrl: process.env.TEST_REDIS_URL });
   cleanups.push(() => server.close());
   return server;
 }
