@@ -133,6 +133,24 @@ describe.each(transports)("historyDelta over %s", (_name, connect) => {
   });
 });
 
+describe("historyDelta arguments", () => {
+  it("an afterSeq past the dialog's last seq is a VALIDATION_ERROR", async () => {
+    const started = await write.createResponse({ input: [{ human: { content: "one event" } }] });
+    const results = wsClient(server).iterate({
+      query: HISTORY_DELTA,
+      variables: { dialogId: started.dialog.id, afterSeq: 5 },
+    });
+    const { value } = await results.next();
+    expect(value.errors).toEqual([
+      expect.objectContaining({
+        message: "afterSeq: must be between 0 and the dialog's last seq (1)",
+        extensions: expect.objectContaining({ code: "VALIDATION_ERROR" }),
+      }),
+    ]);
+    await results.return?.();
+  });
+});
+
 describe("responseUpdated", () => {
   const RESPONSE_UPDATED = /* GraphQL */ `
     subscription ($responseId: ID!) {
