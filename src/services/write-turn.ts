@@ -67,13 +67,15 @@ export async function insertTurn(turn: TurnToInsert, db: Pick<typeof prisma, "$q
     WITH d AS (${dialog}),
     r AS (
       INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
-        "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "idempotencyKey", "requestHash")
+        "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
+        "requestHash")
       SELECT ${turn.responseId}, d.id, COALESCE(${parent?.id ?? null}::text, d."headId"),
         COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0),
         ${turn.model}, ${turn.status}::"ResponseStatus", ${usage.inputTokens}::int, ${usage.outputTokens}::int,
         ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${jsonOrNull(turn.error)}::jsonb,
         ${JSON.stringify(turn.metadata)}::jsonb, ${now}::timestamp,
-        ${turn.status === "IN_PROGRESS" ? null : now}::timestamp, ${turn.idempotencyKey}, ${turn.requestHash}
+        ${turn.status === "IN_PROGRESS" ? null : now}::timestamp,
+        ${turn.status === "IN_PROGRESS" ? null : events.length}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash}
       FROM d
       ${turn.expectedHeadId !== undefined ? Prisma.sql`WHERE d."headId" IS NOT DISTINCT FROM ${turn.expectedHeadId}::text` : Prisma.empty}
       RETURNING id, depth),
