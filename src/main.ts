@@ -5,6 +5,7 @@ import { applyMigrations } from "./db/migrate.js";
 import { closeDatabase, database } from "./db/prisma.js";
 import { buildApp } from "./server/app.js";
 import { logger } from "./server/logger.js";
+import { startSweeper } from "./services/retention.js";
 
 const { applied } = await applyMigrations(database);
 if (applied.length) logger.info(`applied migrations: ${applied.join(", ")}`);
@@ -18,6 +19,10 @@ server.listen(config.PORT, config.HOST, () => {
   logger.info(`GraphQL and GraphiQL: http://localhost:${port}/graphql`);
 });
 
+// With RETENTION set, expired dialogs are deleted in the background (null when kept forever).
+const sweeper = startSweeper();
+if (sweeper) logger.info(`retention: dialogs idle for ${process.env.RETENTION} are deleted`);
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
@@ -25,6 +30,7 @@ async function shutdown(signal: string) {
   logger.info(`${signal}: closing`);
   server.closeIdleConnections?.();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await sweeper?.stop();
   await closeDatabase();
   process.exit(0);
 }

@@ -6,5 +6,6 @@ import "./history-event.js";
 import "./history-connection.js";
 import "./dialog.js";
 import "./response.js";
+import "./messages.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

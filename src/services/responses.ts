@@ -2,16 +2,16 @@
 // the events' dialog-wide sequence numbers: the dialog row is locked, its `lastSeq` bumped by
 // the number of events, and the head moved, so concurrent writers to one dialog queue up on
 // that row and seqs come out gap-free. Nothing is acknowledged before the commit.
-import { createHash } from "node:crypto";
-import stringify from "safe-stable-stringify";
 import { prisma } from "../db/prisma.js";
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
 import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newDialogId, newEventId, newResponseId } from "../ids.js";
 import { findToolCallsInContext } from "./context.js";
+import { findIdempotentResult, hashRequest } from "./idempotency.js";
 import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
 import { type Json, jsonObject, nullableJson } from "./json.js";
+import { chainTargetNotFound, dialogExpired, isExpired, responseExpired } from "./retention.js";
 import { transactionOptions, type Tx } from "./transaction.js";
 
 export interface UsageInput {
@@ -108,35 +108,7 @@ async function writeResponse(
   events: ParsedWrite,
   requestHash: string | null,
 ): Promise<WriteResult> {
-  let parent: Parent | null = null;
-  if (request.previousResponseId) {
-    parent = await tx.response.findUnique({
-      where: { id: request.previousResponseId },
-      select: { id: true, dialogId: true, depth: true },
-    });
-    if (!parent) throw NotFoundError.response(request.previousResponseId);
-    if (request.dialogId && request.dialogId !== parent.dialogId) {
-      throw new ConflictError(
-        `Response ${parent.id} belongs to dialog ${parent.dialogId}, not to dialog ${request.dialogId}`,
-      );
-    }
-  }
-
-  const dialogId = parent?.dialogId ?? request.dialogId ?? newDialogId();
-  let lastSeq = 0;
-  if (parent || request.dialogId) {
-    const dialog = await lockDialog(tx, dialogId);
-    lastSeq = dialog.lastSeq;
-    if (!parent && dialog.headId) {
-      parent = await tx.response.findUniqueOrThrow({
-        where: { id: dialog.headId },
-        select: { id: true, dialogId: true, depth: true },
-      });
-    }
-  } else {
-    await tx.dialog.create({ data: { id: dialogId } });
-  }
-
+  const { dialogId, parent, lastSeq } = await openChain(tx, request);
   const all = [...events.input, ...events.output];
   await checkToolResults(tx, all, events.input.length, parent);
 
@@ -174,58 +146,118 @@ async function writeResponse(
   return { dialogId, responseId, previousSeq: lastSeq, seq: lastSeq + all.length };
 }
 
+/** Where a write lands: its dialog, the response it continues, and the dialog's last seq. */
+export interface WritePlace {
+  dialogId: string;
+  parent: Parent | null;
+  lastSeq: number;
+}
+
+/**
+ * Resolves where a write chained by `previousResponseId` or `dialogId` lands and locks its dialog
+ * for the rest of the transaction — or, when neither is given, creates a new dialog. A response
+ * or dialog past its retention is treated as gone.
+ */
+export async function openChain(
+  tx: Tx,
+  request: { dialogId?: string | null; previousResponseId?: string | null },
+  now = new Date(),
+): Promise<WritePlace> {
+  let parent: Parent | null = null;
+  if (request.previousResponseId) {
+    const found = await tx.response.findUnique({
+      where: { id: request.previousResponseId },
+      select: { id: true, dialogId: true, depth: true, dialog: { select: { updatedAt: true } } },
+    });
+    if (!found) throw chainTargetNotFound(request.previousResponseId);
+    if (isExpired(found.dialog.updatedAt, now)) throw responseExpired(found.id);
+    if (request.dialogId && request.dialogId !== found.dialogId) {
+      throw new ConflictError(
+        `Response ${found.id} belongs to dialog ${found.dialogId}, not to dialog ${request.dialogId}`,
+      );
+    }
+    parent = { id: found.id, dialogId: found.dialogId, depth: found.depth };
+  }
+
+  const dialogId = parent?.dialogId ?? request.dialogId ?? newDialogId();
+  let lastSeq = 0;
+  if (parent || request.dialogId) {
+    const dialog = await lockDialog(tx, dialogId, now);
+    lastSeq = dialog.lastSeq;
+    if (!parent && dialog.headId) {
+      parent = await tx.response.findUniqueOrThrow({
+        where: { id: dialog.headId },
+        select: { id: true, dialogId: true, depth: true },
+      });
+    }
+  } else {
+    await tx.dialog.create({ data: { id: dialogId } });
+  }
+  return { dialogId, parent, lastSeq };
+}
+
 /**
  * Locks the dialog row for the rest of the transaction; seqs and the head change under it.
  * The head's depth is read by a second statement on purpose: in READ COMMITTED a statement that
  * waited for the lock re-reads the locked row but not rows joined to it, so a join here would
  * pair the new head with a stale (invisible) response.
  */
-export async function lockDialog(tx: Tx, dialogId: string) {
-  const [dialog] = await tx.$queryRaw<{ lastSeq: number; headId: string | null }[]>`
-    SELECT "lastSeq", "headId" FROM "Dialog" WHERE id = ${dialogId} FOR UPDATE`;
+export async function lockDialog(tx: Tx, dialogId: string, now = new Date()) {
+  const [dialog] = await tx.$queryRaw<{ lastSeq: number; headId: string | null; updatedAt: Date }[]>`
+    SELECT "lastSeq", "headId", "updatedAt" FROM "Dialog" WHERE id = ${dialogId} FOR UPDATE`;
   if (!dialog) throw NotFoundError.dialog(dialogId);
+  if (isExpired(dialog.updatedAt, now)) throw dialogExpired(dialogId);
   return dialog;
 }
 
-export async function insertEvents(
-  tx: Tx,
-  at: { dialogId: string; responseId: string; afterSeq: number; now: Date },
-  events: NewEvent[],
-  phase: "INPUT" | "OUTPUT",
-) {
+export interface EventPlace {
+  dialogId: string;
+  responseId: string;
+  afterSeq: number;
+  now: Date;
+}
+
+export async function insertEvents(tx: Tx, at: EventPlace, events: NewEvent[], phase: "INPUT" | "OUTPUT") {
   if (!events.length) return;
-  await tx.event.createMany({
-    data: events.map((event, index) => ({
-      id: newEventId(),
-      dialogId: at.dialogId,
-      responseId: at.responseId,
-      seq: at.afterSeq + index + 1,
-      phase,
-      type: event.type,
-      content: event.content,
-      parts: nullableJson(event.parts),
-      modelName: event.modelName,
-      callId: event.callId,
-      toolName: event.toolName,
-      args: nullableJson(event.args),
-      isError: event.isError,
-      metadata: event.metadata as Prisma.InputJsonObject,
-      createdAt: event.createdAt ?? at.now,
-    })),
-  });
+  await tx.event.createMany({ data: eventRows(at, events, phase) });
+}
+
+/** The rows for `events`, numbered from `at.afterSeq + 1`: several writes' rows can go in one INSERT. */
+export function eventRows(at: EventPlace, events: NewEvent[], phase: "INPUT" | "OUTPUT") {
+  return events.map((event, index): Prisma.EventCreateManyInput => ({
+    id: newEventId(),
+    dialogId: at.dialogId,
+    responseId: at.responseId,
+    seq: at.afterSeq + index + 1,
+    phase,
+    type: event.type,
+    content: event.content,
+    parts: nullableJson(event.parts),
+    modelName: event.modelName,
+    callId: event.callId,
+    toolName: event.toolName,
+    args: nullableJson(event.args),
+    isError: event.isError,
+    metadata: event.metadata as Prisma.InputJsonObject,
+    providerFields: nullableJson(event.providerFields),
+    createdAt: event.createdAt ?? at.now,
+  }));
 }
 
 /**
  * A tool result must answer a tool call made earlier in the same write or somewhere in the
- * context it continues; `pathOffset` maps an index in `events` back to input/output paths.
+ * context it continues; `callIdPathOf` maps an index in `events` to the input field naming the call.
  */
 export async function checkToolResults(
   tx: Tx,
   events: NewEvent[],
   inputCount: number,
   parent: { id: string } | null,
-  pathOf: (index: number) => string[] = (index) =>
-    index < inputCount ? ["input", String(index)] : ["output", String(index - inputCount)],
+  callIdPathOf: (index: number) => string[] = (index) => [
+    ...(index < inputCount ? ["input", String(index)] : ["output", String(index - inputCount)]),
+    "toolResult",
+    "callId",
+  ],
 ) {
   const seenCalls = new Set<string>();
   const unanswered: { index: number; callId: string }[] = [];
@@ -242,29 +274,8 @@ export async function checkToolResults(
   const errors = unanswered
     .filter(({ callId }) => !inContext.has(callId))
     .map(({ index, callId }) => ({
-      path: [...pathOf(index), "toolResult", "callId"],
+      path: callIdPathOf(index),
       message: `no tool call with callId ${callId} in the context`,
     }));
   if (errors.length) throw new ValidationError(errors);
-}
-
-function hashRequest(input: CreateResponseInput) {
-  const { idempotencyKey: _key, ...request } = input;
-  return createHash("sha256")
-    .update(stringify(request) ?? "")
-    .digest("hex");
-}
-
-async function findIdempotentResult(db: Tx, key: string, requestHash: string): Promise<WriteResult | null> {
-  const earlier = await db.response.findUnique({
-    where: { idempotencyKey: key },
-    select: { id: true, dialogId: true, requestHash: true, events: { select: { seq: true }, orderBy: { seq: "asc" } } },
-  });
-  if (!earlier) return null;
-  if (earlier.requestHash !== requestHash) {
-    throw new ConflictError(`idempotencyKey ${key} was already used for a different request`);
-  }
-  const seqs = earlier.events.map((e) => e.seq);
-  const last = seqs.at(-1) ?? 0;
-  return { dialogId: earlier.dialogId, responseId: earlier.id, previousSeq: (seqs[0] ?? 1) - 1, seq: last };
 }
