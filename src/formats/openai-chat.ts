@@ -3,7 +3,7 @@
 // message), tool messages answering them. Metadata and timestamps are left out; reasoning only on
 // request, as `reasoning_content` (the field OpenAI-compatible reasoning servers use).
 // test/openai-sdk-types.test-d.ts checks these types against the `openai` package.
-import { toChatPart } from "./parts.js";
+import { toChatPart, toChatTextPart } from "./parts.js";
 import { extraFor, readProviderFields } from "./provider-fields.js";
 import { messageParts, partsOf, type StoredEvent } from "./stored-event.js";
 
@@ -130,20 +130,23 @@ export function toChatMessages(events: readonly StoredEvent[], options: ChatExpo
 }
 
 function givenMessage(event: StoredEvent, role: "developer" | undefined): ChatMessage {
-  const parts = messageParts(event)?.map(toChatPart);
   switch (event.type) {
-    case "SYSTEM":
-      return { role: role ?? "system", content: (parts as ChatTextPart[]) ?? event.content ?? "" };
-    case "HUMAN":
-      return { role: "user", content: (parts as ChatUserPart[]) ?? event.content ?? "" };
+    case "SYSTEM": {
+      const parts = messageParts(event)?.map((part) => toChatTextPart(part)) as ChatTextPart[] | undefined;
+      return { role: role ?? "system", content: parts ?? event.content ?? "" };
+    }
+    case "HUMAN": {
+      const parts = messageParts(event)?.map(toChatPart) as ChatUserPart[] | undefined;
+      return { role: "user", content: parts ?? event.content ?? "" };
+    }
     default: {
-      const output = partsOf(event)?.map(toChatPart) as ChatTextPart[] | undefined;
-      return { role: "tool", tool_call_id: event.callId ?? "", content: output ?? event.content ?? "" };
+      const parts = partsOf(event)?.map((part) => toChatTextPart(part)) as ChatTextPart[] | undefined;
+      return { role: "tool", tool_call_id: event.callId ?? "", content: parts ?? event.content ?? "" };
     }
   }
 }
 
 function assistantContent(event: StoredEvent): ChatAssistantMessage["content"] {
-  const parts = messageParts(event);
-  return parts ? (parts.map(toChatPart) as (ChatTextPart | ChatRefusalPart)[]) : event.content;
+  const parts = messageParts(event)?.map((part) => toChatTextPart(part, { keepRefusal: true }));
+  return (parts as (ChatTextPart | ChatRefusalPart)[] | undefined) ?? event.content;
 }

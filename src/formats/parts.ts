@@ -153,6 +153,20 @@ export function toResponsesInputPart(part: Part): Part {
   }
 }
 
+/**
+ * A part where chat allows text only (system and tool messages; assistant text also keeps
+ * refusals): anything else becomes a note naming it.
+ */
+export function toChatTextPart(part: Part, { keepRefusal = false } = {}): Part {
+  const chat = toChatPart(part);
+  if (chat.type === "text" || (keepRefusal && chat.type === "refusal")) return chat;
+  const text = partText(chat);
+  if (text != null) return { type: "text", text };
+  const url: string | undefined = chat.type === "image_url" ? chat.image_url.url : undefined;
+  // A data: URL can be megabytes; the note names the image without it.
+  return url && !url.startsWith("data:") ? note(`image ${url}`) : { type: "text", text: describePart(chat) };
+}
+
 /** How a part reads in a one-line transcript. */
 export function describePart(part: Part): string {
   const chat = toChatPart(part);
