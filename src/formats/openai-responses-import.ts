@@ -36,7 +36,7 @@ const outputMessageSchema = z.looseObject({
   status: itemStatus,
 });
 const reasoningSchema = z.looseObject({
-  id: z.string().min(1, "a reasoning item needs its id"),
+  id: z.string({ error: "a reasoning item needs the id the API gave it (rs_…)" }).min(1),
   summary: z.array(summaryPartSchema),
   encrypted_content: z.string().nullish(),
   content: z.array(z.looseObject({ type: z.literal("reasoning_text"), text: z.string() })).optional(),
