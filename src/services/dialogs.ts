@@ -5,6 +5,7 @@ import type { Prisma } from "../generated/prisma/client.js";
 import { newDialogId } from "../ids.js";
 import { type Json, jsonObject } from "./json.js";
 import { lockDialog, type WriteResult } from "./responses.js";
+import { dialogExpired, retentionMs } from "./retention.js";
 import { transactionOptions } from "./transaction.js";
 
 export interface DialogFieldsInput {
@@ -31,12 +32,17 @@ export async function createDialog(input: DialogFieldsInput) {
 
 export async function updateDialog(id: string, input: DialogFieldsInput) {
   const { title, metadata } = parseDialogFields(input);
+  const now = new Date();
   const { count } = await prisma.dialog.updateMany({
-    where: { id },
-    // `title: null` clears the title; an absent field leaves it alone.
+    // An expired dialog is gone for writes, even before the sweeper deletes it.
+    where: { id, ...(retentionMs != null && { updatedAt: { gt: new Date(now.getTime() - retentionMs) } }) },
+    // `title: null` clears the title; an absent field leaves it alone. Either way updatedAt moves.
     data: { ...(input.title !== undefined && { title }), ...(metadata !== undefined && { metadata }) },
   });
-  if (!count) throw NotFoundError.dialog(id);
+  if (!count) {
+    const exists = await prisma.dialog.count({ where: { id } });
+    throw exists ? dialogExpired(id) : NotFoundError.dialog(id);
+  }
   return { id };
 }
 
