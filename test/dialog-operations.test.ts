@@ -2,7 +2,7 @@
 // message (lastEvent), filter_by_role (types), per-event metadata and timestamps, str() (transcript).
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../src/db/prisma.js";
-import { rowCounts, turn } from "./support/dialogs.js";
+import { historyOf, rowCounts, turn } from "./support/dialogs.js";
 import { execute, executeOk } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";
 import { dialogMessages } from "./support/formats.js";
@@ -152,17 +152,6 @@ const FORK = /* GraphQL */ `
     }
   }
 `;
-
-async function historyOf(dialogId: string) {
-  const { dialog } = await executeOk(
-    `query($id: ID!) { dialog(id: $id) { history(first: 100) { edges { node { __typename
-      ... on BaseHistoryEvent { id seq createdAt metadata response { id model status metadata usage { inputTokens outputTokens } } }
-      ... on HumanEvent { content } ... on AiEvent { content } ... on SystemEvent { content } ... on ReasoningEvent { content }
-      ... on ToolCallEvent { callId toolName args } ... on ToolResultEvent { callId content } } } } } }`,
-    { id: dialogId },
-  );
-  return dialog.history.edges.map((e: any) => e.node);
-}
 
 describe("forkDialog", () => {
   it("copies the context of a response into a new dialog with new ids, seqs 1..n and forkedFrom", async () => {

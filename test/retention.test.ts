@@ -92,6 +92,14 @@ describe("an expired dialog, before the sweeper comes", () => {
       `mutation($id: ID!) { updateDialog(input: {id: $id, title: "Back?"}) { __typename ... on Error { message } } }`,
       { id: old.dialogId },
     );
+    const forked = await executeOk(
+      `mutation($r: ID!) { forkDialog(input: {responseId: $r}) { __typename ... on Error { message } } }`,
+      { r: old.id },
+    );
+    expect(forked.forkDialog).toEqual({
+      __typename: "NotFoundError",
+      message: `Response ${old.id} not found (it has expired)`,
+    });
     expect(renamed.updateDialog).toEqual({
       __typename: "NotFoundError",
       message: `Dialog ${old.dialogId} not found (it has expired)`,

@@ -8,7 +8,7 @@ import { newDialogId, newEventId, newResponseId } from "../ids.js";
 import { readChain, readContextEventIds } from "./context.js";
 import { parseDialogFields } from "./dialogs.js";
 import { lockDialog, type WriteResult } from "./responses.js";
-import { chainTargetNotFound, isExpired, responseExpired } from "./retention.js";
+import { chainTargetNotFound, responseExpired } from "./retention.js";
 import { transactionOptions, type Tx } from "./transaction.js";
 
 export interface ForkDialogInput {
@@ -25,15 +25,13 @@ export interface ForkResult extends WriteResult {
 export async function forkDialog(input: ForkDialogInput): Promise<ForkResult> {
   const { title } = parseDialogFields({ title: input.title });
   return prisma.$transaction(async (tx) => {
-    const now = new Date();
     const source = await tx.response.findUnique({
       where: { id: input.responseId },
-      select: { dialogId: true, dialog: { select: { title: true, metadata: true, updatedAt: true } } },
+      select: { dialogId: true, dialog: { select: { title: true, metadata: true } } },
     });
     if (!source) throw chainTargetNotFound(input.responseId);
-    if (isExpired(source.dialog.updatedAt, now)) throw responseExpired(input.responseId);
     // Holds off a concurrent clearDialog or deleteDialog of the original while it is read.
-    await lockDialog(tx, source.dialogId, now);
+    await lockDialog(tx, source.dialogId, { whenExpired: () => responseExpired(input.responseId) });
 
     const chain = await readChain(input.responseId, tx);
     const responseIds = chain.map(() => newResponseId());

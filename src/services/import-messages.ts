@@ -92,9 +92,10 @@ export async function importMessages(input: ImportMessagesInput): Promise<Import
   }, transactionOptions);
 }
 
-/** Each message is held to the size limit of the events it becomes. */
+/** Each message is held to the size limit of the events it becomes (and each makes at least one). */
 function checkMessageSizes(messages: unknown) {
   if (!Array.isArray(messages)) return; // the format reports it
+  checkEventCount(messages.length, ["messages"]);
   const errors: FieldError[] = [];
   messages.forEach((message, index) => checkEventSize(message, ["messages", String(index)], errors));
   if (errors.length) throw new ValidationError(errors);

@@ -8,8 +8,8 @@ import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newDialogId, newEventId, newResponseId } from "../ids.js";
 import { findToolCallsInContext } from "./context.js";
-import { findIdempotentResult, hashRequest } from "./idempotency.js";
 import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
+import { findIdempotentResult, hashRequest } from "./idempotency.js";
 import { type Json, jsonObject, nullableJson } from "./json.js";
 import { chainTargetNotFound, dialogExpired, isExpired, responseExpired } from "./retention.js";
 import { transactionOptions, type Tx } from "./transaction.js";
@@ -167,22 +167,25 @@ export async function openChain(
   if (request.previousResponseId) {
     const found = await tx.response.findUnique({
       where: { id: request.previousResponseId },
-      select: { id: true, dialogId: true, depth: true, dialog: { select: { updatedAt: true } } },
+      select: { id: true, dialogId: true, depth: true },
     });
     if (!found) throw chainTargetNotFound(request.previousResponseId);
-    if (isExpired(found.dialog.updatedAt, now)) throw responseExpired(found.id);
     if (request.dialogId && request.dialogId !== found.dialogId) {
       throw new ConflictError(
         `Response ${found.id} belongs to dialog ${found.dialogId}, not to dialog ${request.dialogId}`,
       );
     }
-    parent = { id: found.id, dialogId: found.dialogId, depth: found.depth };
+    parent = found;
   }
 
   const dialogId = parent?.dialogId ?? request.dialogId ?? newDialogId();
   let lastSeq = 0;
   if (parent || request.dialogId) {
-    const dialog = await lockDialog(tx, dialogId, now);
+    const chainedTo = parent?.id;
+    const dialog = await lockDialog(tx, dialogId, {
+      now,
+      whenExpired: chainedTo ? () => responseExpired(chainedTo) : undefined,
+    });
     lastSeq = dialog.lastSeq;
     if (!parent && dialog.headId) {
       parent = await tx.response.findUniqueOrThrow({
@@ -202,11 +205,16 @@ export async function openChain(
  * waited for the lock re-reads the locked row but not rows joined to it, so a join here would
  * pair the new head with a stale (invisible) response.
  */
-export async function lockDialog(tx: Tx, dialogId: string, now = new Date()) {
+export async function lockDialog(
+  tx: Tx,
+  dialogId: string,
+  { now = new Date(), whenExpired = () => dialogExpired(dialogId) }: { now?: Date; whenExpired?: () => Error } = {},
+) {
   const [dialog] = await tx.$queryRaw<{ lastSeq: number; headId: string | null; updatedAt: Date }[]>`
     SELECT "lastSeq", "headId", "updatedAt" FROM "Dialog" WHERE id = ${dialogId} FOR UPDATE`;
   if (!dialog) throw NotFoundError.dialog(dialogId);
-  if (isExpired(dialog.updatedAt, now)) throw dialogExpired(dialogId);
+  // An expired dialog is gone for writes even before the retention sweeper deletes it.
+  if (isExpired(dialog.updatedAt, now)) throw whenExpired();
   return dialog;
 }
 
