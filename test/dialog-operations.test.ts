@@ -2,7 +2,7 @@
 // message (lastEvent), filter_by_role (types), per-event metadata and timestamps, str() (transcript).
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../src/db/prisma.js";
-import { historyOf, rowCounts, turn } from "./support/dialogs.js";
+import { createResponse, historyOf, rowCounts, turn } from "./support/dialogs.js";
 import { execute, executeOk } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";
 import { dialogMessages } from "./support/formats.js";
@@ -186,7 +186,8 @@ describe("forkDialog", () => {
     expect(copy.some((e: any) => originalIds.has(e.id) || originalIds.has(e.response.id))).toBe(false);
 
     // The copy lives on its own: continuing it leaves the original untouched.
-    await turn({ dialogId: fork.id, input: [{ human: { content: "Only in the fork" } }] });
+    const onFork = await createResponse({ dialogId: fork.id, input: [{ human: { content: "Only in the fork" } }] });
+    expect(onFork).toMatchObject({ depth: 2, previousResponse: { id: fork.head.id } });
     expect(await historyOf(root.dialogId)).toEqual(originalBefore);
     expect((await historyOf(fork.id)).at(-1)).toMatchObject({ seq: 9, content: "Only in the fork" });
   });
@@ -272,13 +273,15 @@ describe("clearDialog", () => {
     expect(await prisma.event.count({ where: { dialogId: first.dialogId } })).toBe(0);
 
     // Seqs are never reused: a live client that saw seq 3 will not be shown another event 3.
-    const fresh = await turn({ dialogId: first.dialogId, input: [{ human: { content: "fresh start" } }] });
+    const fresh = await createResponse({ dialogId: first.dialogId, input: [{ human: { content: "fresh start" } }] });
+    // …as a new root: nothing left to chain to.
+    expect(fresh).toMatchObject({ depth: 0, previousResponse: null });
     const { dialog } = await executeOk(
       `query($id: ID!) { dialog(id: $id) { lastSeq history { edges { node { ... on HumanEvent { seq content } } } } } }`,
       { id: first.dialogId },
     );
     expect(dialog.history.edges.map((e: any) => e.node)).toEqual([{ seq: 4, content: "fresh start" }]);
-    expect(fresh.dialogId).toBe(first.dialogId);
+    expect(fresh.dialog.id).toBe(first.dialogId);
 
     // A fork keeps its copy; its provenance is gone with the response it pointed at.
     const forked = await executeOk(`query($id: ID!) { dialog(id: $id) { forkedFrom { id } eventCount } }`, {

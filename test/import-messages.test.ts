@@ -108,12 +108,12 @@ describe("importMessages", () => {
       { role: "assistant", content: "Noted!" },
     ];
     const imported = await importOk({ format: "OPENAI_CHAT", messages: conversation });
-    const next = await turn({
+    const next = await createResponse({
       dialogId: imported.dialogId,
       input: [{ human: { content: "What is my favourite language?" } }],
       output: [{ ai: { content: "Elixir." } }],
     });
-    expect(next.dialogId).toBe(imported.dialogId);
+    expect(next).toMatchObject({ depth: 1, previousResponse: { id: imported.id }, dialog: { id: imported.dialogId } });
     expect(await dialogMessages(imported.dialogId, "OPENAI_CHAT")).toEqual([
       ...conversation,
       { role: "user", content: "What is my favourite language?" },
