@@ -20,7 +20,7 @@ describe("importMessages while a client watches", () => {
       output: [{ ai: { content: "Ok" } }],
     });
     const dialogId = started.dialog.id;
-    const deltas = wsClient(server).iterate({ query: HISTORY_DELTA, variables: { dialogId, afterSeq: 1 } });
+    const deltas = wsClient(server).iterate<DeltaData>({ query: HISTORY_DELTA, variables: { dialogId, afterSeq: 1 } });
     await take<DeltaData>(deltas, 1); // the replay of seq 2: the subscription is live
 
     const imported = await run(
