@@ -22,12 +22,15 @@ interface Scenario {
   file: string;
   /** Runs once, not once per database. */
   embeddedOnly?: boolean;
+  /** Runs only with BENCH_REDIS_URL. */
+  needsRedis?: boolean;
 }
 const scenarios: Scenario[] = [
   { name: "write", file: "scenarios/write.ts" },
   { name: "read", file: "scenarios/read.ts" },
   { name: "deep-chain", file: "scenarios/deep-chain.ts" },
   { name: "fanout", file: "scenarios/fanout.ts" },
+  { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
 ].filter((s) => !only || only.includes(s.name));
 
@@ -41,6 +44,7 @@ const started = Date.now();
 for (const db of databases) {
   for (const scenario of scenarios) {
     if (scenario.embeddedOnly && db.serverUrl) continue;
+    if (scenario.needsRedis && !process.env.BENCH_REDIS_URL) continue;
     const database = await freshDatabase(db.serverUrl);
     process.stderr.write(`[bench] ${scenario.name} on ${db.name}…\n`);
     try {

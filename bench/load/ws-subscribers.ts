@@ -2,7 +2,6 @@
 // historyDelta on dialogql (MODE=graphql-ws) or plain sockets to a raw `ws` broadcaster
 // (MODE=raw, the baseline). The parent tells it over IPC when each write committed; it answers
 // with delivery latencies and, per write, how many subscribers got it missing or twice.
-import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { summarize } from "../lib/stats.js";
 
@@ -47,22 +46,37 @@ function connect(index: number) {
     closers.push(() => socket.close());
     return;
   }
-  const client = createClient({ url, webSocketImpl: WebSocket, lazy: false, retryAttempts: 0 });
-  client.subscribe<{ historyDelta: { seq: number } }>(
-    { query: SUBSCRIPTION, variables: { dialogId, afterSeq } },
-    {
-      next: (result) => received(index, result.data!.historyDelta.seq),
-      error: (error) => console.error(`[graphql-ws ${index}]`, error),
-      complete: () => undefined,
-    },
-  );
-  closers.push(() => void client.dispose());
+  // The graphql-transport-ws protocol spoken directly: a full client state machine per socket
+  // would make this process, not the server, the bottleneck at thousands of subscribers.
+  const socket = new WebSocket(url, "graphql-transport-ws");
+  socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init" })));
+  socket.on("message", (data) => {
+    const message = JSON.parse(data.toString()) as { type: string; payload?: any };
+    if (message.type === "connection_ack") {
+      socket.send(
+        JSON.stringify({
+          id: "1",
+          type: "subscribe",
+          payload: { query: SUBSCRIPTION, variables: { dialogId, afterSeq } },
+        }),
+      );
+    } else if (message.type === "next") {
+      if (message.payload.errors) console.error(`[graphql-ws ${index}]`, JSON.stringify(message.payload.errors));
+      else received(index, message.payload.data.historyDelta.seq);
+    } else if (message.type === "ping") socket.send(JSON.stringify({ type: "pong" }));
+  });
+  socket.on("error", (error) => console.error(`[graphql-ws ${index}]`, error.message));
+  closers.push(() => socket.close());
 }
 
-// Open the sockets in batches so the server's accept queue is not flooded.
-for (let i = 0; i < subscribers; i += 250) {
-  for (let j = i; j < Math.min(subscribers, i + 250); j++) connect(j);
-  await new Promise((resolve) => setTimeout(resolve, 20));
+// Open the sockets in batches, each once the previous one is live, so neither the server's
+// accept queue nor its start-of-subscription reads are flooded.
+const BATCH = 200;
+for (let i = 0; i < subscribers; i += BATCH) {
+  for (let j = i; j < Math.min(subscribers, i + BATCH); j++) connect(j);
+  for (let waited = 0; ready < Math.min(subscribers, i + BATCH) && waited < 30_000; waited += 10) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 const committedAt = new Map<number, number>();

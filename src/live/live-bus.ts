@@ -3,6 +3,7 @@
 // without a subscriber ever showing wrong data (src/live/history-delta-stream.ts repairs gaps).
 // In-process by default; with REDIS_URL every instance publishes to and listens on Redis, so a
 // write on any instance reaches subscribers on all of them.
+import { setMaxListeners } from "node:events";
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import { createPubSub, type PubSubEvent, Repeater, SlidingBuffer } from "graphql-yoga";
 import { Redis } from "ioredis";
@@ -49,6 +50,9 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
         subscribeClient: redis.subscriber,
       })
     : new EventTarget();
+  // Thousands of subscribers listening to one dialog is the point, not a leak. (The Redis target
+  // keeps its own listener sets and is no Node EventTarget.)
+  if (eventTarget instanceof EventTarget) setMaxListeners(0, eventTarget);
   const pubSub = createPubSub<Topics>({ eventTarget });
   const listening = new Set<Repeater<DeltaPayload>>();
 

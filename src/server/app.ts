@@ -6,6 +6,7 @@ import { createYoga, type Plugin } from "graphql-yoga";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { handleHistoryRequest, historyRoute, json } from "../rest/history-endpoint.js";
 import { schema } from "../schema/index.js";
+import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
 import { contextFactory } from "./context.js";
 import { logger } from "./logger.js";
 
@@ -25,7 +26,7 @@ export function buildApp(options: AppOptions = {}) {
     graphiql: { title: "dialogql", defaultQuery: exampleQuery },
     // Expected errors are GraphQLErrors and pass through; anything else is logged and masked.
     maskedErrors: true,
-    plugins: [useRestEndpoints()],
+    plugins: [useRestEndpoints(), useSharedSubscriptionResults()],
   });
 
   return yoga;
