@@ -10,7 +10,9 @@ const schema = z.object({
   /** Where the embedded database lives; "memory://" keeps it in memory (tests). */
   DATA_DIR: z.string().default("./data"),
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
-  REDIS_URL: z.string().optional(),
+  /** redis://… to fan live history out through Redis, so several instances serve one dialog's
+   * subscribers; unset keeps it in this process. */
+  REDIS_URL: z.string().url().optional(),
   MAX_EVENTS_PER_WRITE: z.coerce.number().int().positive().default(1000),
   /** Largest serialized event (content, parts, args, metadata) accepted, in bytes. */
   MAX_EVENT_BYTES: z.coerce

@@ -1,30 +1,28 @@
 // `npm start`: apply pending migrations, then serve on PORT (default 4000).
-import { createServer } from "node:http";
 import { config } from "./config.js";
 import { applyMigrations } from "./db/migrate.js";
 import { closeDatabase, database } from "./db/prisma.js";
-import { buildApp } from "./server/app.js";
+import { startServer } from "./server/http-server.js";
 import { logger } from "./server/logger.js";
 
 const { applied } = await applyMigrations(database);
 if (applied.length) logger.info(`applied migrations: ${applied.join(", ")}`);
 
-const app = buildApp();
-const server = createServer(app);
-server.listen(config.PORT, config.HOST, () => {
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.PORT;
-  logger.info(`dialogql on ${database.description}`);
-  logger.info(`GraphQL and GraphiQL: http://localhost:${port}/graphql`);
-});
+const server = await startServer({ port: config.PORT, host: config.HOST, redisUrl: config.REDIS_URL });
+logger.info(`dialogql on ${database.description}`);
+logger.info(`live history: ${config.REDIS_URL ? "through Redis" : "in-process"}`);
+logger.info(
+  `GraphQL and GraphiQL: http://localhost:${server.port}/graphql (WebSocket: ws://localhost:${server.port}/graphql)`,
+);
+// One line a supervisor (or a test) can read the address from.
+logger.info(`listening on ${server.url}`);
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info(`${signal}: closing`);
-  server.closeIdleConnections?.();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await closeDatabase();
   process.exit(0);
 }

@@ -46,3 +46,4 @@ builder.addScalarType("JSONObject", JSONObjectResolver);
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});

@@ -6,5 +6,7 @@ import "./history-event.js";
 import "./history-connection.js";
 import "./dialog.js";
 import "./response.js";
+import "./response-lifecycle.js";
+import "./history-delta.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

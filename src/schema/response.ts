@@ -91,7 +91,7 @@ builder.queryField("response", (t) =>
   }),
 );
 
-const UsageInput = builder.inputType("UsageInput", {
+export const UsageInput = builder.inputType("UsageInput", {
   fields: (t) => ({
     inputTokens: t.int(),
     outputTokens: t.int(),
@@ -131,14 +131,15 @@ builder.mutationField("createResponse", (t) =>
     description:
       "Store a turn. With previousResponseId it chains to that response; with only dialogId, to the dialog's head; with neither, it starts a new dialog.",
     args: { input: t.arg({ type: CreateResponseInput, required: true }) },
-    resolve: async (query, _root, { input }) => {
-      const { responseId } = await createResponse({
+    resolve: async (query, _root, { input }, ctx) => {
+      const write = await createResponse({
         ...input,
         dialogId: input.dialogId == null ? input.dialogId : String(input.dialogId),
         previousResponseId:
           input.previousResponseId == null ? input.previousResponseId : String(input.previousResponseId),
       });
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id: responseId } });
+      ctx.live.publish(write); // committed: createResponse returns after the commit
+      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
     },
   }),
 );

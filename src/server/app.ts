@@ -1,15 +1,24 @@
 // buildApp(): the whole HTTP surface as one Yoga instance, used by the server and by tests
-// (`app.fetch`). GraphQL and GraphiQL on /graphql; seed 001's REST endpoint as a Yoga plugin.
+// (`app.fetch`). GraphQL and GraphiQL on /graphql (subscriptions over SSE here, and over
+// graphql-ws once src/server/http-server.ts attaches a WebSocket server); seed 001's REST
+// endpoint as a Yoga plugin.
 import { createYoga, type Plugin } from "graphql-yoga";
+import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { handleHistoryRequest, historyRoute, json } from "../rest/history-endpoint.js";
 import { schema } from "../schema/index.js";
-import { createContext } from "./context.js";
+import { contextFactory } from "./context.js";
 import { logger } from "./logger.js";
 
-export function buildApp() {
+export interface AppOptions {
+  /** Where mutations publish and subscriptions listen; in-process when not given. */
+  live?: LiveBus;
+}
+
+export function buildApp(options: AppOptions = {}) {
+  const live = options.live ?? createLiveBus();
   const yoga = createYoga({
     schema,
-    context: createContext,
+    context: contextFactory(live),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     logging: logger,
@@ -42,6 +51,7 @@ function useRestEndpoints(): Plugin {
 
 const exampleQuery = /* GraphQL */ `
   # Welcome to dialogql. Write a turn, then read the history back.
+  # Watch a dialog live: run WatchDialog with its id here, then write to it from another tab.
   mutation Start {
     createResponse(
       input: { model: "gpt-4o", input: [{ human: { content: "Hello" } }], output: [{ ai: { content: "Hi!" } }] }
@@ -55,6 +65,26 @@ const exampleQuery = /* GraphQL */ `
       ... on Error {
         message
         code
+      }
+    }
+  }
+
+  subscription WatchDialog {
+    historyDelta(dialogId: "<dialog id>", afterSeq: 0) {
+      seq
+      previousSeq
+      status
+      append {
+        __typename
+        ... on BaseHistoryEvent {
+          seq
+        }
+        ... on HumanEvent {
+          content
+        }
+        ... on AiEvent {
+          content
+        }
       }
     }
   }

@@ -1,9 +1,12 @@
-// Per-request context: loaders that batch what many fields of one response ask for.
+// Per-request context: the live bus subscriptions listen on and mutations publish to, and
+// loaders that batch what many fields of one response ask for.
 import DataLoader from "dataloader";
 import { prisma } from "../db/prisma.js";
 import type { Event, Response } from "../generated/prisma/client.js";
+import type { LiveBus } from "../live/live-bus.js";
 
 export interface Context {
+  live: LiveBus;
   loaders: ReturnType<typeof createLoaders>;
 }
 
@@ -27,6 +30,14 @@ function createLoaders() {
   };
 }
 
-export function createContext(): Context {
-  return { loaders: createLoaders() };
+export function contextFactory(live: LiveBus) {
+  return (): Context => ({ live, loaders: createLoaders() });
+}
+
+/**
+ * A subscription keeps one context for its whole life, and loaders cache forever: each event it
+ * delivers starts with fresh loaders so it never shows a response as it was at an earlier event.
+ */
+export function renewLoaders(context: Context) {
+  context.loaders = createLoaders();
 }

@@ -38,9 +38,11 @@ export interface CreateResponseInput {
 export interface WriteResult {
   dialogId: string;
   responseId: string;
-  /** The dialog's last seq before the write, and after it. */
+  /** The dialog's last seq before the write, and after it (equal when no event was written). */
   previousSeq: number;
   seq: number;
+  /** The response's status once the write committed. */
+  status: ResponseStatus;
 }
 
 export async function createResponse(input: CreateResponseInput): Promise<WriteResult> {
@@ -87,13 +89,17 @@ function parseWrite(input: CreateResponseInput): ParsedWrite {
     status: input.status ?? (input.output ? "COMPLETED" : "IN_PROGRESS"),
     metadata: jsonObject(input.metadata, ["metadata"], errors),
   } satisfies ParsedWrite;
-  for (const [field, value] of Object.entries(input.usage ?? {})) {
+  checkUsage(input.usage, errors);
+  if (errors.length) throw new ValidationError(errors);
+  return parsed;
+}
+
+export function checkUsage(usage: UsageInput | null | undefined, errors: FieldError[]) {
+  for (const [field, value] of Object.entries(usage ?? {})) {
     if (value != null && (!Number.isInteger(value) || value < 0)) {
       errors.push({ path: ["usage", field], message: "must be a non-negative integer" });
     }
   }
-  if (errors.length) throw new ValidationError(errors);
-  return parsed;
 }
 
 interface Parent {
@@ -171,7 +177,7 @@ async function writeResponse(
     "OUTPUT",
   );
   await tx.dialog.update({ where: { id: dialogId }, data: { lastSeq: lastSeq + all.length, headId: responseId } });
-  return { dialogId, responseId, previousSeq: lastSeq, seq: lastSeq + all.length };
+  return { dialogId, responseId, previousSeq: lastSeq, seq: lastSeq + all.length, status: events.status };
 }
 
 /**
@@ -263,13 +269,29 @@ function hashRequest(input: CreateResponseInput) {
 async function findIdempotentResult(db: Tx, key: string, requestHash: string): Promise<WriteResult | null> {
   const earlier = await db.response.findUnique({
     where: { idempotencyKey: key },
-    select: { id: true, dialogId: true, requestHash: true, events: { select: { seq: true }, orderBy: { seq: "asc" } } },
+    select: {
+      id: true,
+      dialogId: true,
+      status: true,
+      requestHash: true,
+      events: { select: { seq: true }, orderBy: { seq: "asc" } },
+    },
   });
   if (!earlier) return null;
   if (earlier.requestHash !== requestHash) {
     throw new ConflictError(`idempotencyKey ${key} was already used for a different request`);
   }
+  // The first write's events are one contiguous run of seqs; events appended later may follow
+  // other responses' events, and a delta must never claim a range it does not wholly cover.
   const seqs = earlier.events.map((e) => e.seq);
-  const last = seqs.at(-1) ?? 0;
-  return { dialogId: earlier.dialogId, responseId: earlier.id, previousSeq: (seqs[0] ?? 1) - 1, seq: last };
+  const first = seqs[0] ?? 0;
+  let last = first;
+  while (seqs[last - first + 1] === last + 1) last++;
+  return {
+    dialogId: earlier.dialogId,
+    responseId: earlier.id,
+    previousSeq: Math.max(first - 1, 0),
+    seq: last,
+    status: earlier.status,
+  };
 }

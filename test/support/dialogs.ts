@@ -76,3 +76,27 @@ export const HISTORY_FIELDS = /* GraphQL */ `
     }
   }
 `;
+
+const WRITE_RESULT = /* GraphQL */ `
+  __typename
+  ... on Response { id status dialog { id } }
+  ... on Error { message code }
+  ... on ValidationError { fieldErrors { path message } }
+`;
+
+type Run = (query: string, variables?: Record<string, unknown>) => Promise<any>;
+
+/**
+ * The write mutations as a client sends them, through `run` (by default the in-memory app; pass
+ * a real server's HTTP executor when subscribers listen on that server).
+ */
+export function writer(run: Run = executeOk) {
+  const mutation = (name: string, inputType: string) => async (input: Record<string, unknown>) =>
+    (await run(`mutation($input: ${inputType}!) { ${name}(input: $input) { ${WRITE_RESULT} } }`, { input }))[name];
+  return {
+    createResponse: mutation("createResponse", "CreateResponseInput"),
+    appendEvents: mutation("appendEvents", "AppendEventsInput"),
+    completeResponse: mutation("completeResponse", "CompleteResponseInput"),
+    interruptResponse: mutation("interruptResponse", "InterruptResponseInput"),
+  };
+}

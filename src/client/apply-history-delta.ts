@@ -1,0 +1,47 @@
+// applyHistoryDelta: seed 004's DefaultHistoryHandler for dialogql's historyDelta subscription.
+// The caller owns the list of events; each delta is appended to it at most once and never out of
+// order. Dependency-free on purpose, so a browser app can import it without the server.
+
+/** The least an event needs for this helper: its dialog-wide seq. */
+export interface SeqEvent {
+  seq: number;
+}
+
+/** The fields of a HistoryDelta this helper reads (select at least these). */
+export interface HistoryDeltaLike<E extends SeqEvent = SeqEvent> {
+  previousSeq: number;
+  seq: number;
+  append: readonly E[];
+}
+
+export type ApplyHistoryDeltaResult =
+  /** The delta's new events were appended (none for a status-only delta). */
+  | { status: "applied"; appended: number; lastSeq: number }
+  /** Every event of the delta was already in the list; nothing changed. */
+  | { status: "duplicate"; lastSeq: number }
+  /**
+   * Events between the list and the delta are missing (seqs `missingFrom`..`missingTo`);
+   * nothing changed. Resubscribe with `afterSeq: lastSeq` to have them replayed.
+   */
+  | { status: "gap"; lastSeq: number; missingFrom: number; missingTo: number };
+
+/**
+ * Appends `delta.append` to `history` when the delta continues it. `history` holds a dialog's
+ * events in seq order as this stream delivers them (for a dialog without branches, exactly
+ * `Dialog.history`); its last event's seq is what the client has seen.
+ */
+export function applyHistoryDelta<E extends SeqEvent>(
+  history: E[],
+  delta: HistoryDeltaLike<E>,
+): ApplyHistoryDeltaResult {
+  const lastSeq = history.at(-1)?.seq ?? 0;
+  if (delta.previousSeq > lastSeq) {
+    return { status: "gap", lastSeq, missingFrom: lastSeq + 1, missingTo: delta.previousSeq };
+  }
+  const isStatusOnly = delta.append.length === 0;
+  if (delta.seq <= lastSeq && !isStatusOnly) return { status: "duplicate", lastSeq };
+  // A delta overlapping what the list has contributes only its newer events.
+  const fresh = delta.append.filter((event) => event.seq > lastSeq);
+  history.push(...fresh);
+  return { status: "applied", appended: fresh.length, lastSeq: history.at(-1)?.seq ?? 0 };
+}

@@ -1,0 +1,103 @@
+// Writing a turn step by step (seed 004): appendEvents while the agent works, then
+// completeResponse or interruptResponse; responseUpdated follows one response live.
+import { prisma } from "../db/prisma.js";
+import { NotFoundError } from "../errors.js";
+import { responseUpdatesStream } from "../live/response-updates-stream.js";
+import { appendEvents, completeResponse, interruptResponse } from "../services/response-lifecycle.js";
+import { renewLoaders } from "../server/context.js";
+import { builder } from "./builder.js";
+import { writeErrors } from "./errors.js";
+import { HistoryEventInput } from "./event-inputs.js";
+import { ResponseStatusEnum, UsageInput } from "./response.js";
+
+const AppendEventsInput = builder.inputType("AppendEventsInput", {
+  fields: (t) => ({
+    responseId: t.id({ required: true, description: "An IN_PROGRESS response." }),
+    events: t.field({ type: [HistoryEventInput], required: true, description: "Output events, in order." }),
+    expectedSeq: t.int({
+      description: "The dialog's last seq as the caller knows it; if another write came first, a ConflictError.",
+    }),
+  }),
+});
+
+const CompleteResponseInput = builder.inputType("CompleteResponseInput", {
+  fields: (t) => ({
+    responseId: t.id({ required: true }),
+    status: t.field({ type: ResponseStatusEnum, description: "The final status; COMPLETED by default." }),
+    usage: t.field({ type: UsageInput }),
+    error: t.field({ type: "JSON", description: "What went wrong, for a FAILED response." }),
+  }),
+});
+
+const InterruptBehavior = builder.enumType("InterruptBehavior", {
+  description: "What an interrupted response keeps of the answer it was writing (seed 004).",
+  values: {
+    SAVE_PARTIAL: { description: "Keep the partial text as an AI message; the response ends INCOMPLETE." },
+    SAVE_MARKED: {
+      description: "Keep it with metadata {interrupted: true}; the response ends INCOMPLETE.",
+    },
+    DISCARD: { description: "Keep nothing; the response ends CANCELLED." },
+  } as const,
+});
+
+const InterruptResponseInput = builder.inputType("InterruptResponseInput", {
+  fields: (t) => ({
+    responseId: t.id({ required: true }),
+    behavior: t.field({ type: InterruptBehavior, required: true }),
+    partialText: t.string({ description: "The answer so far; required unless behavior is DISCARD." }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  appendEvents: t.prismaField({
+    type: "Response",
+    errors: { types: writeErrors },
+    description: "Add output events to an IN_PROGRESS response as the agent's steps complete.",
+    args: { input: t.arg({ type: AppendEventsInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const write = await appendEvents({ ...input, responseId: String(input.responseId) });
+      ctx.live.publish(write);
+      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+    },
+  }),
+  completeResponse: t.prismaField({
+    type: "Response",
+    errors: { types: writeErrors },
+    description: "Finish an IN_PROGRESS response with its final status, usage and error.",
+    args: { input: t.arg({ type: CompleteResponseInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const write = await completeResponse({ ...input, responseId: String(input.responseId) });
+      ctx.live.publish(write);
+      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+    },
+  }),
+  interruptResponse: t.prismaField({
+    type: "Response",
+    errors: { types: writeErrors },
+    description: "Stop an IN_PROGRESS response, keeping its partial answer or not (seed 004).",
+    args: { input: t.arg({ type: InterruptResponseInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const write = await interruptResponse({ ...input, responseId: String(input.responseId) });
+      ctx.live.publish(write);
+      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+    },
+  }),
+}));
+
+builder.subscriptionField("responseUpdated", (t) =>
+  t.prismaField({
+    type: "Response",
+    description: "One response: its state now, then again after every committed write to it; ends once it is finished.",
+    args: { responseId: t.arg.id({ required: true }) },
+    subscribe: async (_root, { responseId }, ctx) => {
+      const id = String(responseId);
+      const exists = await prisma.response.count({ where: { id } });
+      if (!exists) throw NotFoundError.response(id);
+      return responseUpdatesStream(ctx.live, id);
+    },
+    resolve: (query, id: string, _args, ctx) => {
+      renewLoaders(ctx);
+      return prisma.response.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+);
