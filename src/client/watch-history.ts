@@ -282,8 +282,10 @@ class HistoryFollower implements HistoryWatcher {
 function asError(error: unknown): Error {
   if (error instanceof Error) return error;
   if (typeof error === "string") return new Error(error);
-  // graphql-ws ends a subscription on a closed socket with the CloseEvent itself.
-  const close = error as { code?: number; reason?: string };
-  if (typeof close?.code === "number") return new Error(`connection closed (${close.code} ${close.reason ?? ""})`.trim());
-  return new Error(String(error));
+  // graphql-ws ends a subscription on a closed socket with the CloseEvent itself, and on a failed
+  // one with an ErrorEvent; neither is an Error.
+  const event = error as { code?: number; reason?: string; message?: string; type?: string };
+  if (typeof event?.code === "number") return new Error(`connection closed (${event.code} ${event.reason ?? ""})`.trim());
+  if (typeof event?.message === "string" && event.message) return new Error(event.message);
+  return new Error(event?.type ? `connection ${event.type}` : String(error));
 }
