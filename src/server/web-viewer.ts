@@ -31,7 +31,7 @@ export function useWebViewer(options: { root?: string; apiPaths: string[] }): Pl
   };
 }
 
-async function serveViewer(root: string, pathname: string): Promise<Response> {
+export async function serveViewer(root: string, pathname: string): Promise<Response> {
   let relative: string;
   try {
     relative = decodeURIComponent(pathname);

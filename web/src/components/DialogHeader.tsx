@@ -1,7 +1,7 @@
 // Above the timeline: the dialog's title and id, whether the page is live, what it shows.
 import type { DialogQuery, HistoryState } from "../../../src/client/index.js";
 import { dialogPath } from "../hooks/use-route.js";
-import { formatTime } from "../lib/format.js";
+import { formatTime, plural } from "../lib/format.js";
 import { Link } from "./Link.js";
 import { LiveIndicator } from "./LiveIndicator.js";
 
@@ -22,7 +22,7 @@ export function DialogHeader({ dialog, history, pinned }: Props) {
       <p className="dialog-header-meta">
         <code>{history.dialogId}</code>
         {dialog && <span>created {formatTime(dialog.createdAt)}</span>}
-        <span data-testid="event-count">{history.events.length} events</span>
+        <span data-testid="event-count">{plural(history.events.length, "event")}</span>
         {branches > 1 && <span>{branches} branches</span>}
         {pinned ? (
           <span className="pinned">

@@ -1,6 +1,6 @@
 import type { DialogSummaryFragment } from "../../../src/client/index.js";
 import { dialogPath } from "../hooks/use-route.js";
-import { formatAge } from "../lib/format.js";
+import { formatAge, plural } from "../lib/format.js";
 import { Link } from "./Link.js";
 import { StatusBadge } from "./StatusBadge.js";
 
@@ -11,7 +11,7 @@ export function DialogListItem({ dialog, selected }: { dialog: DialogSummaryFrag
         <span className="dialog-title">{dialog.title || "Untitled dialog"}</span>
         <span className="dialog-meta">
           <span title={dialog.updatedAt}>{formatAge(dialog.updatedAt)}</span>
-          <span>{dialog.lastSeq} events</span>
+          <span>{plural(dialog.lastSeq, "event")}</span>
           {dialog.head && <StatusBadge status={dialog.head.status} />}
         </span>
         <code className="dialog-id">{dialog.id}</code>

@@ -38,3 +38,7 @@ export function prettyIfJson(text: string): string {
     return text;
   }
 }
+
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
