@@ -7,6 +7,7 @@ import {
   CreateDialogDocument,
   CreateResponseDocument,
   type CreateResponseInput,
+  DialogHeadDocument,
   type DialogqlClient,
 } from "../src/client/index.js";
 import type { RunningServer } from "../src/server/http-server.js";
@@ -164,6 +165,27 @@ describe.skipIf(!hasChromium)("the web viewer", () => {
     await page.locator(`[data-response-id="${blue.id}"] [data-branch-id="${green.id}"]`).click();
     await page.getByText("Green, then.").waitFor({ timeout: 10_000 });
     expect(new URL(page.url()).pathname).toBe(`/dialogs/${dialogId}`);
+    expect(errors).toEqual([]);
+  });
+
+  it("stores a human message typed into the page as a new turn, and shows it", async () => {
+    const { dialogId, responseId } = await createSeedDialog("Asked from the page");
+    const { page, errors } = await openPage(dialogUrl(dialogId));
+    await page.locator("[data-testid=event]").nth(4).waitFor({ timeout: 10_000 });
+
+    await page.getByLabel("Human message").fill("Now summarise it in *one* line");
+    await page.getByRole("button", { name: "Send" }).click();
+    const asked = page.locator('[data-event-type="HUMAN"][data-seq="6"]');
+    await asked.waitFor({ timeout: 10_000 });
+    expect(await asked.locator(".event-body").textContent()).toBe("Now summarise it in one line");
+    expect(await page.getByLabel("Human message").inputValue()).toBe("");
+
+    // Stored through useCreateResponse: a new IN_PROGRESS turn continuing the seed's response.
+    const head = await client.request(DialogHeadDocument, { id: dialogId });
+    expect(head.dialog?.head).toMatchObject({ status: "IN_PROGRESS", previousResponse: { id: responseId } });
+    const boundary = page.locator(`[data-response-id="${head.dialog!.head!.id}"]`);
+    expect(await boundary.locator(".status").textContent()).toBe("in progress");
+    await screenshot(page, "viewer-composer");
     expect(errors).toEqual([]);
   });
 

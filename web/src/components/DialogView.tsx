@@ -4,6 +4,7 @@ import { useQuery } from "urql";
 import { DialogDocument } from "../../../src/client/index.js";
 import { useDialogHistory } from "../../../src/client/react/index.js";
 import { useBranchTree } from "../hooks/use-branch-tree.js";
+import { Composer } from "./Composer.js";
 import { DialogHeader } from "./DialogHeader.js";
 import { NotFound } from "./NotFound.js";
 import { Timeline } from "./Timeline.js";
@@ -26,7 +27,10 @@ export function DialogView({ dialogId, responseId }: { dialogId: string; respons
       {history.status === "loading" ? (
         <p className="muted pad">Loading history…</p>
       ) : (
-        <Timeline dialogId={dialogId} history={history} tree={tree} headId={data?.dialog?.head?.id ?? null} />
+        <>
+          <Timeline dialogId={dialogId} history={history} tree={tree} headId={data?.dialog?.head?.id ?? null} />
+          <Composer dialogId={dialogId} previousResponseId={responseId ? history.responseId : null} />
+        </>
       )}
     </section>
   );
