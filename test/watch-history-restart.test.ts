@@ -80,7 +80,9 @@ describe.each(transports)("watchHistory over %s across a server restart", (trans
     // writing; the watcher can only learn of these from the replay after its afterSeq.
     if (onPostgres) {
       for (let step = 11; step <= 13; step++) {
-        await executeOk(AppendEventsDocument, { input: { responseId: turn.id, events: [{ ai: { content: `step ${step}` } }] } });
+        await executeOk(AppendEventsDocument, {
+          input: { responseId: turn.id, events: [{ ai: { content: `step ${step}` } }] },
+        });
       }
     }
 

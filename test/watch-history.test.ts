@@ -102,5 +102,3 @@ describe.each(transports)("watchHistory over %s", (transport) => {
     expect(state.events).toEqual([]);
   });
 });
-
-

@@ -157,7 +157,12 @@ describe.skipIf(!hasChromium)("the web viewer", () => {
     await switcher.locator(`[data-branch-id="${blue.id}"]`).click();
     await page.getByText("It is calm.").waitFor({ timeout: 10_000 });
     expect(new URL(page.url()).search).toBe(`?response=${blue.id}`);
-    expect((await timelineEvents(page)).map((e) => e.text)).toEqual(["Pick a colour", "Blue", "Why blue?", "It is calm."]);
+    expect((await timelineEvents(page)).map((e) => e.text)).toEqual([
+      "Pick a colour",
+      "Blue",
+      "Why blue?",
+      "It is calm.",
+    ]);
     expect(await page.locator(`[data-response-id="${blue.id}"] .branch.current`).textContent()).toBe("1");
     await screenshot(page, "viewer-branch-switch");
 

@@ -4,7 +4,8 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { httpExecute } from "./http-execute.js";
 import { sseSubscriptions } from "./sse-subscriptions.js";
 import { dataOf, type Transport } from "./transport.js";
-import { followHistory, type HistoryWatcher, type WatchHistoryOptions } from "./watch-history.js";
+import type { HistoryWatcher, WatchHistoryOptions } from "./history-watcher.js";
+import { followHistory } from "./watch-history.js";
 import { wsSubscriptions } from "./ws-subscriptions.js";
 
 export interface DialogqlClientOptions {
@@ -57,10 +58,7 @@ export type WatchHistoryConnection =
  *     const watcher = watchHistory(dialogId, { url: "http://localhost:4000/graphql", transport: "sse",
  *       onChange: (state) => render(state.events) });
  */
-export function watchHistory(
-  dialogId: string,
-  options: WatchHistoryOptions & WatchHistoryConnection,
-): HistoryWatcher {
+export function watchHistory(dialogId: string, options: WatchHistoryOptions & WatchHistoryConnection): HistoryWatcher {
   if ("client" in options) return followHistory(options.client, dialogId, options);
   const client = createDialogqlClient(options);
   return followHistory(client, dialogId, options, () => void client.dispose());

@@ -17,7 +17,12 @@ export { graphql, type DocumentType } from "./generated/index.js";
 // Every typed document (DialogsDocument, CreateResponseDocument, HistoryDeltaDocument, …) and the
 // schema's types. The operations are written in ./operations/*.ts; codegen turns them into these.
 export * from "./generated/graphql.js";
-export { readHistorySnapshot, type HistoryEvent, type HistorySnapshot, type ResponseSummary } from "./read-history-snapshot.js";
+export {
+  readHistorySnapshot,
+  type HistoryEvent,
+  type HistorySnapshot,
+  type ResponseSummary,
+} from "./read-history-snapshot.js";
 export {
   DialogqlError,
   dataOf,
@@ -27,11 +32,11 @@ export {
   type ResultSink,
   type Transport,
 } from "./transport.js";
-export {
-  followHistory,
-  type HistoryDelta,
-  type HistoryState,
-  type HistoryWatcher,
-  type WatchHistoryOptions,
-  type WatchStatus,
-} from "./watch-history.js";
+export type {
+  HistoryDelta,
+  HistoryState,
+  HistoryWatcher,
+  WatchHistoryOptions,
+  WatchStatus,
+} from "./history-watcher.js";
+export { followHistory } from "./watch-history.js";

@@ -4,11 +4,7 @@
 // The reads are ordered on purpose. lastSeq is read first, the tip after it, the history last, so
 // everything read is at least as new as lastSeq: a delta after lastSeq may repeat an event already
 // read (the watcher drops it by id) but nothing committed up to lastSeq can be missing.
-import type {
-  DialogHistoryQuery,
-  HistoryEventFieldsFragment,
-  ResponseSummaryFragment,
-} from "./generated/graphql.js";
+import type { DialogHistoryQuery, HistoryEventFieldsFragment, ResponseSummaryFragment } from "./generated/graphql.js";
 import {
   DialogHeadDocument,
   DialogHistoryDocument,

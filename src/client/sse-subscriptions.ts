@@ -20,10 +20,13 @@ export function sseSubscriptions(options: SseOptions) {
     retryAttempts: 0,
   });
   const subscribe: Transport["subscribe"] = (document, variables, sink) =>
-    client.subscribe({ ...printDocument(document), variables: variables as Record<string, unknown> }, {
-      next: (result) => sink.next(result as never),
-      error: (error) => sink.error(error),
-      complete: () => sink.complete(),
-    });
+    client.subscribe(
+      { ...printDocument(document), variables: variables as Record<string, unknown> },
+      {
+        next: (result) => sink.next(result as never),
+        error: (error) => sink.error(error),
+        complete: () => sink.complete(),
+      },
+    );
   return { subscribe, dispose: () => client.dispose() };
 }

@@ -3,53 +3,13 @@
 // and applies each delta. After a dropped connection it resumes from the last seq it holds; when
 // a delta does not fit what it holds (a gap, a write to an earlier response, the head moving to
 // another branch) it reads the history again rather than guess.
+import { applyHistoryDelta, type SeqEvent } from "./apply-history-delta.js";
 import type { HistoryDeltaSubscription } from "./generated/graphql.js";
+import type { HistoryDelta, HistoryState, HistoryWatcher, WatchHistoryOptions } from "./history-watcher.js";
 import { DialogLastSeqDocument } from "./operations/queries.js";
 import { HistoryDeltaDocument } from "./operations/subscriptions.js";
-import {
-  type HistoryEvent,
-  type HistorySnapshot,
-  type ResponseSummary,
-  readHistorySnapshot,
-} from "./read-history-snapshot.js";
+import { type HistoryEvent, type HistorySnapshot, readHistorySnapshot } from "./read-history-snapshot.js";
 import { DialogqlError, dataOf, errorCode, type ExecutionResult, type Transport } from "./transport.js";
-
-export type HistoryDelta = HistoryDeltaSubscription["historyDelta"];
-
-export type WatchStatus = "loading" | "live" | "reconnecting" | "not-found" | "closed";
-
-export interface HistoryState {
-  dialogId: string;
-  status: WatchStatus;
-  /** The response whose context `events` is: the head, or the pinned response. */
-  responseId: string | null;
-  /** The context, root first, exactly as `Dialog.history(responseId)` serves it. */
-  events: readonly HistoryEvent[];
-  /** The responses of the context, by id, with their latest status and usage. */
-  responses: Readonly<Record<string, ResponseSummary>>;
-  /** The dialog-wide seq the watcher has caught up to (any branch). */
-  lastSeq: number;
-  /** The last failure, while reconnecting or once not found. */
-  error: Error | null;
-}
-
-export interface WatchHistoryOptions {
-  /** Follow this response's context instead of the head's. */
-  responseId?: string | null;
-  /** Called with every new state (a new object each time, so it can be handed to React). */
-  onChange?: (state: HistoryState) => void;
-  /** Milliseconds to wait before reconnect attempt `attempt` (1, 2, …). */
-  retryDelay?: (attempt: number) => number;
-}
-
-export interface HistoryWatcher {
-  readonly state: HistoryState;
-  /** Calls `listener` with every new state; returns the function that stops it. */
-  onChange(listener: (state: HistoryState) => void): () => void;
-  /** The first state, now or later, that passes `test`; rejects after `timeoutMs` or on close. */
-  until(test: (state: HistoryState) => boolean, timeoutMs?: number): Promise<HistoryState>;
-  close(): void;
-}
 
 const defaultRetryDelay = (attempt: number) => Math.min(250 * 2 ** (attempt - 1), 5_000);
 // A subscription that lived this long before dropping was healthy: start the backoff again.
@@ -210,12 +170,17 @@ class HistoryFollower implements HistoryWatcher {
 
   private async apply(delta: HistoryDelta) {
     const { lastSeq, responseId: tip } = this.state;
-    const statusOnly = delta.seq === delta.previousSeq;
+    // Whether the delta continues what the watcher has seen is applyHistoryDelta's rule, applied
+    // to the dialog-wide seq (deltas of every branch arrive); which list its events join, if any,
+    // is decided below.
+    const seen: SeqEvent[] = [{ seq: lastSeq }];
+    const outcome = applyHistoryDelta(seen, delta);
     // Something between what we hold and this delta never reached us: read it from the server.
-    if (delta.previousSeq > lastSeq) return this.resync();
-    if (!statusOnly && delta.seq <= lastSeq) return; // already held
-    const position = { lastSeq: Math.max(lastSeq, delta.seq) };
-    const fresh = delta.append.filter((event) => !this.eventIds.has(event.id));
+    if (outcome.status === "gap") return this.resync();
+    if (outcome.status === "duplicate") return;
+    const position = { lastSeq: outcome.lastSeq };
+    // By id too: a snapshot may already hold events of deltas after its lastSeq.
+    const fresh = (seen.slice(1) as HistoryEvent[]).filter((event) => !this.eventIds.has(event.id));
 
     if (delta.responseId === tip) return this.extend(delta, fresh, position);
     const parentId = delta.response.previousResponse?.id ?? null;
@@ -285,7 +250,8 @@ function asError(error: unknown): Error {
   // graphql-ws ends a subscription on a closed socket with the CloseEvent itself, and on a failed
   // one with an ErrorEvent; neither is an Error.
   const event = error as { code?: number; reason?: string; message?: string; type?: string };
-  if (typeof event?.code === "number") return new Error(`connection closed (${event.code} ${event.reason ?? ""})`.trim());
+  if (typeof event?.code === "number")
+    return new Error(`connection closed (${event.code} ${event.reason ?? ""})`.trim());
   if (typeof event?.message === "string" && event.message) return new Error(event.message);
   return new Error(event?.type ? `connection ${event.type}` : String(error));
 }

@@ -14,7 +14,9 @@ export interface WsOptions {
 export function wsSubscriptions(options: WsOptions) {
   const webSocketImpl = options.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
   if (!webSocketImpl) {
-    throw new Error("No WebSocket here: pass webSocketImpl (e.g. `import WebSocket from \"ws\"`) or use transport: \"sse\"");
+    throw new Error(
+      'No WebSocket here: pass webSocketImpl (e.g. `import WebSocket from "ws"`) or use transport: "sse"',
+    );
   }
   const client = createClient({
     url: options.url,
@@ -26,10 +28,13 @@ export function wsSubscriptions(options: WsOptions) {
     lazy: true,
   });
   const subscribe: Transport["subscribe"] = (document, variables, sink) =>
-    client.subscribe({ ...printDocument(document), variables: variables as Record<string, unknown> }, {
-      next: (result) => sink.next(result as never),
-      error: (error) => sink.error(error),
-      complete: () => sink.complete(),
-    });
+    client.subscribe(
+      { ...printDocument(document), variables: variables as Record<string, unknown> },
+      {
+        next: (result) => sink.next(result as never),
+        error: (error) => sink.error(error),
+        complete: () => sink.complete(),
+      },
+    );
   return { subscribe, dispose: () => client.dispose() };
 }

@@ -11,9 +11,6 @@ export interface DialogqlProviderProps extends DialogqlUrqlOptions {
 }
 
 export function DialogqlProvider({ client, url, webSocketImpl, children }: DialogqlProviderProps) {
-  const value = useMemo(
-    () => client ?? createDialogqlUrqlClient({ url, webSocketImpl }),
-    [client, url, webSocketImpl],
-  );
+  const value = useMemo(() => client ?? createDialogqlUrqlClient({ url, webSocketImpl }), [client, url, webSocketImpl]);
   return createElement(Provider, { value }, children);
 }

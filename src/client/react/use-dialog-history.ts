@@ -2,7 +2,8 @@
 // `responseId`'s) that stays live: watchHistory over the urql Client in context.
 import { useEffect, useState } from "react";
 import { useClient } from "urql";
-import { followHistory, type HistoryState } from "../watch-history.js";
+import type { HistoryState } from "../history-watcher.js";
+import { followHistory } from "../watch-history.js";
 import { urqlTransport } from "./urql-transport.js";
 
 const loading = (dialogId: string, responseId: string | null): HistoryState => ({

@@ -19,7 +19,9 @@ export function ContentParts({ parts }: { parts: Parts }) {
               <code>{part.url}</code>
             ))}
           {part.__typename === "AudioPart" && <span className="tag">audio · {part.format}</span>}
-          {part.__typename === "FilePart" && <span className="tag">file · {part.filename ?? part.fileId ?? "inline"}</span>}
+          {part.__typename === "FilePart" && (
+            <span className="tag">file · {part.filename ?? part.fileId ?? "inline"}</span>
+          )}
         </li>
       ))}
     </ul>

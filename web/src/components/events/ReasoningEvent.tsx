@@ -6,11 +6,7 @@ import { EventFrame } from "./EventFrame.js";
 type Reasoning = Extract<HistoryEvent, { __typename: "ReasoningEvent" }>;
 
 export function ReasoningEvent({ event }: { event: Reasoning }) {
-  const label = (
-    <>
-      Reasoning{event.modelName && <span className="model">{event.modelName}</span>}
-    </>
-  );
+  const label = <>Reasoning{event.modelName && <span className="model">{event.modelName}</span>}</>;
   return (
     <EventFrame event={event} kind="reasoning" label={label}>
       <details>
@@ -22,6 +18,9 @@ export function ReasoningEvent({ event }: { event: Reasoning }) {
 }
 
 function firstLine(text: string) {
-  const line = text.trim().split("\n")[0]!.replace(/[*_#`]/g, "");
+  const line = text
+    .trim()
+    .split("\n")[0]!
+    .replace(/[*_#`]/g, "");
   return line.length > 90 ? `${line.slice(0, 90)}…` : line || "Show reasoning";
 }
