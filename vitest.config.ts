@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     // Each test file gets its own database (see test/support/database.ts).
     setupFiles: ["test/support/database.ts"],
+    // The browser tests serve web/dist: rebuilt first when the viewer's sources are newer.
+    globalSetup: ["test/support/build-viewer.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },

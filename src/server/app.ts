@@ -1,7 +1,7 @@
 // buildApp(): the whole HTTP surface as one Yoga instance, used by the server and by tests
 // (`app.fetch`). GraphQL and GraphiQL on /graphql (subscriptions over SSE here, and over
 // graphql-ws once src/server/http-server.ts attaches a WebSocket server); seed 001's REST
-// endpoint as a Yoga plugin.
+// endpoint as a Yoga plugin; the web viewer's static build on every other path.
 import { createYoga, type Plugin } from "graphql-yoga";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { handleHistoryRequest, historyRoute, json } from "../rest/history-endpoint.js";
@@ -9,6 +9,7 @@ import { schema } from "../schema/index.js";
 import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
 import { contextFactory } from "./context.js";
 import { logger } from "./logger.js";
+import { useWebViewer } from "./web-viewer.js";
 
 export interface AppOptions {
   /** Where mutations publish and subscriptions listen; in-process when not given. */
@@ -26,7 +27,7 @@ export function buildApp(options: AppOptions = {}) {
     graphiql: { title: "dialogql", defaultQuery: exampleQuery },
     // Expected errors are GraphQLErrors and pass through; anything else is logged and masked.
     maskedErrors: true,
-    plugins: [useRestEndpoints(), useSharedSubscriptionResults()],
+    plugins: [useRestEndpoints(), useSharedSubscriptionResults(), useWebViewer({ apiPaths: ["/graphql", "/api/"] })],
   });
 
   return yoga;
@@ -37,7 +38,6 @@ export type App = ReturnType<typeof buildApp>;
 function useRestEndpoints(): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
-      if (url.pathname === "/") return endResponse(Response.redirect(new URL("/graphql", url), 302));
       const history = historyRoute.exec(url.pathname);
       if (!history || request.method !== "GET") return;
       try {

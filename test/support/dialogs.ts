@@ -5,7 +5,7 @@ import { prisma } from "../../src/db/prisma.js";
 import { executeOk } from "./graphql.js";
 
 export const CREATE_RESPONSE = graphql(`
-  mutation CreateResponse($input: CreateResponseInput!) {
+  mutation WriteTurn($input: CreateResponseInput!) {
     createResponse(input: $input) {
       __typename
       ... on Response {

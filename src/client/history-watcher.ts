@@ -1,0 +1,40 @@
+// The public shape of watchHistory: what a watcher holds and how it is driven.
+import type { HistoryDeltaSubscription } from "./generated/graphql.js";
+import type { HistoryEvent, ResponseSummary } from "./read-history-snapshot.js";
+
+export type HistoryDelta = HistoryDeltaSubscription["historyDelta"];
+
+export type WatchStatus = "loading" | "live" | "reconnecting" | "not-found" | "closed";
+
+export interface HistoryState {
+  dialogId: string;
+  status: WatchStatus;
+  /** The response whose context `events` is: the head, or the pinned response. */
+  responseId: string | null;
+  /** The context, root first, exactly as `Dialog.history(responseId)` serves it. */
+  events: readonly HistoryEvent[];
+  /** The responses of the context, by id, with their latest status and usage. */
+  responses: Readonly<Record<string, ResponseSummary>>;
+  /** The dialog-wide seq the watcher has caught up to (any branch). */
+  lastSeq: number;
+  /** The last failure, while reconnecting or once not found. */
+  error: Error | null;
+}
+
+export interface WatchHistoryOptions {
+  /** Follow this response's context instead of the head's. */
+  responseId?: string | null;
+  /** Called with every new state (a new object each time, so it can be handed to React). */
+  onChange?: (state: HistoryState) => void;
+  /** Milliseconds to wait before reconnect attempt `attempt` (1, 2, …). */
+  retryDelay?: (attempt: number) => number;
+}
+
+export interface HistoryWatcher {
+  readonly state: HistoryState;
+  /** Calls `listener` with every new state; returns the function that stops it. */
+  onChange(listener: (state: HistoryState) => void): () => void;
+  /** The first state, now or later, that passes `test`; rejects after `timeoutMs` or on close. */
+  until(test: (state: HistoryState) => boolean, timeoutMs?: number): Promise<HistoryState>;
+  close(): void;
+}

@@ -1,0 +1,257 @@
+// watchHistory: a dialog's history (the context of its head, or of a pinned response) that stays
+// equal to the server's. It reads a snapshot, subscribes to historyDelta after the snapshot's seq,
+// and applies each delta. After a dropped connection it resumes from the last seq it holds; when
+// a delta does not fit what it holds (a gap, a write to an earlier response, the head moving to
+// another branch) it reads the history again rather than guess.
+import { applyHistoryDelta, type SeqEvent } from "./apply-history-delta.js";
+import type { HistoryDeltaSubscription } from "./generated/graphql.js";
+import type { HistoryDelta, HistoryState, HistoryWatcher, WatchHistoryOptions } from "./history-watcher.js";
+import { DialogLastSeqDocument } from "./operations/queries.js";
+import { HistoryDeltaDocument } from "./operations/subscriptions.js";
+import { type HistoryEvent, type HistorySnapshot, readHistorySnapshot } from "./read-history-snapshot.js";
+import { DialogqlError, dataOf, errorCode, type ExecutionResult, type Transport } from "./transport.js";
+
+const defaultRetryDelay = (attempt: number) => Math.min(250 * 2 ** (attempt - 1), 5_000);
+// A subscription that lived this long before dropping was healthy: start the backoff again.
+const HEALTHY_SUBSCRIPTION_MS = 10_000;
+
+export function followHistory(
+  transport: Transport,
+  dialogId: string,
+  options: WatchHistoryOptions = {},
+  onClose?: () => void,
+): HistoryWatcher {
+  return new HistoryFollower(transport, dialogId, options, onClose);
+}
+
+class HistoryFollower implements HistoryWatcher {
+  state: HistoryState;
+  private readonly listeners = new Set<(state: HistoryState) => void>();
+  private readonly pinned: string | null;
+  private eventIds = new Set<string>();
+  // Responses whose events are in the list, and the tip: a write to one of them changes the list.
+  private chain = new Set<string>();
+  // Deltas, drops and re-reads run one at a time, in arrival order.
+  private queue: Promise<void> = Promise.resolve();
+  private subscription: { generation: number; end: () => void; startedAt: number } | null = null;
+  private generation = 0;
+  private attempts = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly transport: Transport,
+    dialogId: string,
+    private readonly options: WatchHistoryOptions,
+    private readonly onClose?: () => void,
+  ) {
+    this.pinned = options.responseId || null;
+    this.state = {
+      dialogId,
+      status: "loading",
+      responseId: this.pinned,
+      events: [],
+      responses: {},
+      lastSeq: 0,
+      error: null,
+    };
+    if (options.onChange) this.listeners.add(options.onChange);
+    this.enqueue(() => this.restart());
+  }
+
+  onChange(listener: (state: HistoryState) => void) {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  until(test: (state: HistoryState) => boolean, timeoutMs = 10_000): Promise<HistoryState> {
+    if (test(this.state)) return Promise.resolve(this.state);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        stop();
+        reject(new Error(`watchHistory: condition not met within ${timeoutMs} ms (status ${this.state.status})`));
+      }, timeoutMs);
+      const stop = this.onChange((state) => {
+        if (test(state)) resolve(state);
+        else if (state.status === "closed") reject(new Error("watchHistory: closed"));
+        else return;
+        clearTimeout(timer);
+        stop();
+      });
+    });
+  }
+
+  close() {
+    if (this.state.status === "closed") return;
+    this.endSubscription();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.update({ status: "closed" });
+    this.listeners.clear();
+    this.onClose?.();
+  }
+
+  private get stopped() {
+    return this.state.status === "closed" || this.state.status === "not-found";
+  }
+
+  private enqueue(task: () => Promise<void>) {
+    this.queue = this.queue.then(() => (this.stopped ? undefined : task())).catch((error) => this.failed(error));
+  }
+
+  /** Reads everything again, then follows from there. */
+  private async restart() {
+    await this.resync();
+    this.openSubscription();
+  }
+
+  /** After a drop: checks the server is back and still has what we hold, then resumes. */
+  private async resume() {
+    const { dialog } = dataOf(await this.transport.execute(DialogLastSeqDocument, { id: this.state.dialogId }));
+    // The dialog's seq went backwards (restored database): what we hold is no longer true.
+    if (!dialog || dialog.lastSeq < this.state.lastSeq) return this.restart();
+    this.openSubscription();
+  }
+
+  private async resync() {
+    const snapshot = await readHistorySnapshot(this.transport, this.state.dialogId, this.pinned);
+    this.adopt(snapshot);
+  }
+
+  private adopt(snapshot: HistorySnapshot) {
+    this.eventIds = new Set(snapshot.events.map((event) => event.id));
+    this.chain = new Set(Object.keys(snapshot.responses));
+    this.update({
+      responseId: snapshot.tip?.id ?? null,
+      events: snapshot.events,
+      responses: snapshot.responses,
+      lastSeq: Math.max(snapshot.lastSeq, this.state.lastSeq),
+    });
+  }
+
+  private openSubscription() {
+    this.endSubscription();
+    const generation = ++this.generation;
+    const current = () => this.subscription?.generation === generation;
+    const end = this.transport.subscribe(
+      HistoryDeltaDocument,
+      { dialogId: this.state.dialogId, afterSeq: this.state.lastSeq },
+      {
+        next: (result) => this.enqueue(async () => (current() ? this.received(result) : undefined)),
+        error: (error) => this.enqueue(async () => (current() ? this.dropped(error) : undefined)),
+        complete: () => this.enqueue(async () => (current() ? this.dropped(null) : undefined)),
+      },
+    );
+    this.subscription = { generation, end, startedAt: Date.now() };
+    this.update({ status: "live", error: null });
+  }
+
+  private endSubscription() {
+    const subscription = this.subscription;
+    this.subscription = null;
+    subscription?.end();
+  }
+
+  private async received(result: ExecutionResult<HistoryDeltaSubscription>) {
+    if (result.errors?.length) {
+      const code = errorCode(result.errors);
+      // afterSeq past the dialog's seq: the server lost writes we saw; start over from its state.
+      if (code === "VALIDATION_ERROR") return this.restartAfterError(result.errors[0]!.message);
+      return this.failed(new DialogqlError(result.errors));
+    }
+    if (!result.data) return;
+    this.attempts = 0;
+    await this.apply(result.data.historyDelta);
+  }
+
+  private async restartAfterError(message: string) {
+    this.endSubscription();
+    this.update({ error: new Error(message) });
+    await this.restart();
+  }
+
+  private async apply(delta: HistoryDelta) {
+    const { lastSeq, responseId: tip } = this.state;
+    // Whether the delta continues what the watcher has seen is applyHistoryDelta's rule, applied
+    // to the dialog-wide seq (deltas of every branch arrive); which list its events join, if any,
+    // is decided below.
+    const seen: SeqEvent[] = [{ seq: lastSeq }];
+    const outcome = applyHistoryDelta(seen, delta);
+    // Something between what we hold and this delta never reached us: read it from the server.
+    if (outcome.status === "gap") return this.resync();
+    if (outcome.status === "duplicate") return;
+    const position = { lastSeq: outcome.lastSeq };
+    // By id too: a snapshot may already hold events of deltas after its lastSeq.
+    const fresh = (seen.slice(1) as HistoryEvent[]).filter((event) => !this.eventIds.has(event.id));
+
+    if (delta.responseId === tip) return this.extend(delta, fresh, position);
+    const parentId = delta.response.previousResponse?.id ?? null;
+    // A new turn on the head's branch: it is the new head, and its events follow ours.
+    if (!this.pinned && parentId === tip) return this.extend(delta, fresh, position);
+    if (this.chain.has(delta.responseId)) {
+      // Events written to an earlier response of the context sit before later responses' events.
+      if (fresh.length) return this.resync();
+      return this.update({ ...position, responses: { ...this.state.responses, [delta.responseId]: delta.response } });
+    }
+    // Another branch. Following the head, it may have become the head; pinned, it matters only if
+    // it could be an ancestor the list has no event of yet.
+    const tipDepth = tip ? (this.state.responses[tip]?.depth ?? 0) : 0;
+    if (!this.pinned || (fresh.length && delta.response.depth < tipDepth)) return this.resync();
+    this.update(position);
+  }
+
+  private extend(delta: HistoryDelta, fresh: HistoryEvent[], position: { lastSeq: number }) {
+    for (const event of fresh) this.eventIds.add(event.id);
+    this.chain.add(delta.responseId);
+    this.update({
+      ...position,
+      responseId: delta.responseId,
+      events: fresh.length ? [...this.state.events, ...fresh] : this.state.events,
+      responses: { ...this.state.responses, [delta.responseId]: delta.response },
+    });
+  }
+
+  private async dropped(error: unknown) {
+    const lived = Date.now() - (this.subscription?.startedAt ?? Date.now());
+    this.endSubscription();
+    if (lived > HEALTHY_SUBSCRIPTION_MS) this.attempts = 0;
+    this.retryLater(() => this.resume(), asError(error ?? "the subscription ended"));
+  }
+
+  /** Any failure: not found is final, anything else is retried from a fresh read. */
+  private failed(error: unknown) {
+    if (this.state.status === "closed") return;
+    if (errorCode((error as { errors?: [] }).errors) === "NOT_FOUND") {
+      this.endSubscription();
+      return this.update({ status: "not-found", error: asError(error) });
+    }
+    this.endSubscription();
+    this.retryLater(() => this.restart(), asError(error));
+  }
+
+  private retryLater(task: () => Promise<void>, error: Error) {
+    if (this.stopped) return;
+    this.update({ status: "reconnecting", error });
+    const delay = (this.options.retryDelay ?? defaultRetryDelay)(++this.attempts);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.enqueue(task);
+    }, delay);
+  }
+
+  private update(patch: Partial<HistoryState>) {
+    this.state = { ...this.state, ...patch };
+    for (const listener of [...this.listeners]) listener(this.state);
+  }
+}
+
+function asError(error: unknown): Error {
+  if (error instanceof Error) return error;
+  if (typeof error === "string") return new Error(error);
+  // graphql-ws ends a subscription on a closed socket with the CloseEvent itself, and on a failed
+  // one with an ErrorEvent; neither is an Error.
+  const event = error as { code?: number; reason?: string; message?: string; type?: string };
+  if (typeof event?.code === "number")
+    return new Error(`connection closed (${event.code} ${event.reason ?? ""})`.trim());
+  if (typeof event?.message === "string" && event.message) return new Error(event.message);
+  return new Error(event?.type ? `connection ${event.type}` : String(error));
+}

@@ -1,0 +1,69 @@
+// The web viewer at `/`: the static build in web/dist (made by `npm run build:web`, which
+// `npm install` runs). Paths without a file extension get index.html, so a deep link such as
+// /dialogs/<id> opens the viewer there. Nothing is built at start-up, to keep start-up fast.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Plugin } from "graphql-yoga";
+
+export const DEFAULT_VIEWER_ROOT = path.resolve(import.meta.dirname, "../../web/dist");
+
+const contentTypes: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".json": "application/json",
+  ".map": "application/json",
+  ".woff2": "font/woff2",
+};
+
+/** Serves the viewer for every GET/HEAD outside the API's own paths. */
+export function useWebViewer(options: { root?: string; apiPaths: string[] }): Plugin {
+  const root = options.root ?? DEFAULT_VIEWER_ROOT;
+  const isApi = (pathname: string) => options.apiPaths.some((prefix) => pathname.startsWith(prefix));
+  return {
+    async onRequest({ request, url, endResponse }) {
+      if ((request.method !== "GET" && request.method !== "HEAD") || isApi(url.pathname)) return;
+      endResponse(await serveViewer(root, url.pathname));
+    },
+  };
+}
+
+export async function serveViewer(root: string, pathname: string): Promise<Response> {
+  let relative: string;
+  try {
+    relative = decodeURIComponent(pathname);
+  } catch {
+    return new Response("Bad path", { status: 400 });
+  }
+  const file = path.resolve(root, `.${relative}`);
+  if (file !== root && !file.startsWith(root + path.sep)) return new Response("Not found", { status: 404 });
+
+  const extension = path.extname(file);
+  if (extension) {
+    const body = await readFile(file).catch(() => null);
+    if (!body) return new Response("Not found", { status: 404 });
+    // Vite names built assets by content hash: they never change under one name.
+    const immutable = relative.startsWith("/assets/");
+    return new Response(body, {
+      headers: {
+        "content-type": contentTypes[extension] ?? "application/octet-stream",
+        "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
+      },
+    });
+  }
+
+  const index = await readFile(path.join(root, "index.html")).catch(() => null);
+  if (!index) return notBuilt();
+  return new Response(index, { headers: { "content-type": contentTypes[".html"]!, "cache-control": "no-cache" } });
+}
+
+function notBuilt() {
+  const page = `<!doctype html><meta charset="utf-8"><title>dialogql</title>
+<h1>dialogql</h1>
+<p>The web viewer has not been built here. Run <code>npm run build:web</code> (<code>npm install</code> does it)
+and reload.</p><p>GraphQL and GraphiQL: <a href="/graphql">/graphql</a></p>`;
+  return new Response(page, { status: 503, headers: { "content-type": contentTypes[".html"]! } });
+}

@@ -1,0 +1,40 @@
+// Shown where the dialog branches: one link per sibling response, leading to where that branch
+// ends now (or back to following the head, for the head's own branch).
+import { dialogPath } from "../hooks/use-route.js";
+import { type BranchTree, latestLeafUnder } from "../lib/branch-tree.js";
+import { Link } from "./Link.js";
+
+interface Props {
+  dialogId: string;
+  currentId: string;
+  siblings: readonly { id: string; model: string | null; createdAt: string }[];
+  tree: BranchTree;
+  headId: string | null;
+}
+
+export function BranchSwitcher({ dialogId, currentId, siblings, tree, headId }: Props) {
+  const index = siblings.findIndex((sibling) => sibling.id === currentId);
+  return (
+    <nav className="branch-switcher" data-testid="branch-switcher" aria-label="Branches">
+      <span>
+        branch {index + 1} of {siblings.length}
+      </span>
+      {siblings.map((sibling, i) => {
+        const leaf = latestLeafUnder(tree, sibling.id);
+        const current = sibling.id === currentId;
+        return (
+          <Link
+            key={sibling.id}
+            href={dialogPath(dialogId, leaf === headId ? null : leaf)}
+            className={current ? "branch current" : "branch"}
+            aria-current={current ? "true" : undefined}
+            data-branch-id={sibling.id}
+            title={`${sibling.id}${sibling.model ? ` · ${sibling.model}` : ""}`}
+          >
+            {i + 1}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

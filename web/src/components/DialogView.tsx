@@ -1,0 +1,37 @@
+// One dialog: its header and its history as a timeline, live.
+import { useMemo } from "react";
+import { useQuery } from "urql";
+import { DialogDocument } from "../../../src/client/index.js";
+import { useDialogHistory } from "../../../src/client/react/index.js";
+import { useBranchTree } from "../hooks/use-branch-tree.js";
+import { Composer } from "./Composer.js";
+import { DialogHeader } from "./DialogHeader.js";
+import { NotFound } from "./NotFound.js";
+import { Timeline } from "./Timeline.js";
+
+export function DialogView({ dialogId, responseId }: { dialogId: string; responseId: string | null }) {
+  const history = useDialogHistory(dialogId, responseId);
+  // Re-read when the history moves, so the header's head and the branch tree stay current.
+  const version = `${history.lastSeq}:${history.responseId}`;
+  // urql runs the query again when its context changes identity: a new version is a new read.
+  const context = useMemo(() => ({ requestPolicy: "network-only" as const, version }), [version]);
+  const [{ data }] = useQuery({ query: DialogDocument, variables: { id: dialogId }, context });
+  const tree = useBranchTree(dialogId, version);
+
+  if (history.status === "not-found") {
+    return <NotFound message={history.error?.message ?? `Dialog ${dialogId} not found`} />;
+  }
+  return (
+    <section className="dialog-view" data-testid="dialog-view" data-watch-status={history.status}>
+      <DialogHeader dialog={data?.dialog ?? null} history={history} pinned={Boolean(responseId)} />
+      {history.status === "loading" ? (
+        <p className="muted pad">Loading history…</p>
+      ) : (
+        <>
+          <Timeline dialogId={dialogId} history={history} tree={tree} headId={data?.dialog?.head?.id ?? null} />
+          <Composer dialogId={dialogId} previousResponseId={responseId ? history.responseId : null} />
+        </>
+      )}
+    </section>
+  );
+}
