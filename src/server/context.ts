@@ -4,8 +4,11 @@ import DataLoader from "dataloader";
 import { prisma } from "../db/prisma.js";
 import type { Event, Response } from "../generated/prisma/client.js";
 import type { LiveBus } from "../live/live-bus.js";
+import { requestIdOf } from "./request-id.js";
 
 export interface Context {
+  /** Echoed in the x-request-id header and in unexpected errors (src/server/request-id.ts). */
+  requestId: string;
   live: LiveBus;
   loaders: ReturnType<typeof createLoaders>;
 }
@@ -31,7 +34,11 @@ function createLoaders() {
 }
 
 export function contextFactory(live: LiveBus) {
-  return (): Context => ({ live, loaders: createLoaders() });
+  return ({ request }: { request?: object }): Context => ({
+    requestId: requestIdOf(request),
+    live,
+    loaders: createLoaders(),
+  });
 }
 
 /**

@@ -1,0 +1,89 @@
+// graphql-ws on the GraphQL path. Operations run through `yoga.getEnveloped`, so WebSocket and
+// HTTP share plugins, context, limits and error masking. The socket-level limits live here: the
+// largest message, the time allowed before connection_init, and how many operations one
+// connection may run at once.
+import type { Server } from "node:http";
+import type { ExecutionArgs } from "graphql";
+import { GraphQLError } from "graphql";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer } from "ws";
+import type { App } from "./app.js";
+import type { Context as AppContext } from "./context.js";
+import { requestIdOf } from "./request-id.js";
+
+// graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
+// same envelop pipeline (plugins, context, error masking) as HTTP ones.
+interface EnvelopedArgs extends ExecutionArgs {
+  rootValue: { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
+}
+
+export interface GraphqlWsOptions {
+  keepAliveMs: number;
+  /** Called for each accepted WebSocket (to watch it for slow reading). */
+  onSocket?: (socket: import("node:net").Socket) => void;
+}
+
+export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOptions) {
+  const { limits } = yoga;
+  const sockets = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: limits.bodyBytes });
+  sockets.on("connection", (_socket, request) => options.onSocket?.(request.socket));
+
+  const graphqlWs = useServer(
+    {
+      connectionInitWaitTimeout: limits.wsConnectionInitTimeoutMs,
+      execute: (args) => (args as EnvelopedArgs).rootValue.execute(args) as never,
+      subscribe: (args) => (args as EnvelopedArgs).rootValue.subscribe(args) as never,
+      onSubscribe: async (ctx, id, payload) => {
+        // graphql-ws has already counted this operation.
+        if (Object.keys(ctx.subscriptions).length > limits.subscriptionsPerConnection) {
+          return [tooManyOperations(limits.subscriptionsPerConnection)];
+        }
+        const request = ctx.extra.request;
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: request,
+          request,
+          socket: ctx.extra.socket,
+          params: payload,
+        });
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
+        const contextValue = (await contextFactory()) as AppContext;
+        // One id per operation, grouped under the connection's.
+        contextValue.requestId = `${requestIdOf(request)}/${id}`;
+        const args: EnvelopedArgs = {
+          schema,
+          operationName: payload.operationName,
+          document,
+          variableValues: payload.variables,
+          contextValue,
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        return errors.length ? errors : args;
+      },
+    },
+    sockets,
+    options.keepAliveMs,
+  );
+
+  return {
+    sockets,
+    async dispose() {
+      // Completes every WebSocket subscription and closes the sockets (code 1001, going away).
+      await graphqlWs.dispose();
+      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+    },
+  };
+}
+
+function tooManyOperations(limit: number) {
+  return new GraphQLError(`At most ${limit} operations may run at once on one connection`, {
+    extensions: { code: "TOO_MANY_SUBSCRIPTIONS", limit },
+  });
+}
