@@ -3,6 +3,7 @@
 // `?response_id=` reads another branch than the head.
 import { prisma } from "../db/prisma.js";
 import type { HistoryEventType } from "../generated/prisma/enums.js";
+import { isStorableText } from "../server/storable-text.js";
 import { readContext } from "../services/context.js";
 
 const seedTypes = ["HUMAN", "AI", "REASONING", "TOOL_CALL"] as const satisfies HistoryEventType[];
@@ -13,6 +14,9 @@ type Message = Record<string, unknown>;
 
 export async function handleHistoryRequest(dialogId: string, url: URL): Promise<globalThis.Response> {
   const responseId = url.searchParams.get("response_id");
+  // Text PostgreSQL cannot even compare (a NUL) names nothing that exists.
+  if (!isStorableText(dialogId)) return json(404, { detail: `Dialog ${dialogId} not found` });
+  if (responseId && !isStorableText(responseId)) return json(404, { detail: `Response ${responseId} not found` });
   const dialog = await prisma.dialog.findUnique({ where: { id: dialogId }, select: { headId: true } });
   if (!dialog) return json(404, { detail: `Dialog ${dialogId} not found` });
   let tip = dialog.headId;

@@ -17,6 +17,7 @@ import { type Limits, limitsFromConfig } from "./limits.js";
 import { logger } from "./logger.js";
 import { useQueryLimits } from "./query-limits.js";
 import { requestIdOf, useRequestId } from "./request-id.js";
+import { useStorableTextOnly } from "./storable-text.js";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 
 export interface AppOptions {
@@ -53,6 +54,7 @@ export function buildApp(options: AppOptions = {}) {
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "authorization"] }),
       ...(introspection ? [] : [useDisableIntrospection(), blockFieldSuggestionsPlugin() as Plugin]),
       ...useQueryLimits(limits),
+      useStorableTextOnly(),
       useErrorReporting(),
     ],
   });
