@@ -12,7 +12,7 @@ import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { handleHistoryRequest, historyRoute, json } from "../rest/history-endpoint.js";
 import { schema } from "../schema/index.js";
 import { contextFactory } from "./context.js";
-import { toClientError, UNAVAILABLE_MESSAGE, useErrorReporting } from "./error-reporting.js";
+import { toRequestError, UNAVAILABLE_MESSAGE, useErrorReporting } from "./error-reporting.js";
 import { type Limits, limitsFromConfig } from "./limits.js";
 import { logger } from "./logger.js";
 import { useQueryLimits } from "./query-limits.js";
@@ -39,13 +39,13 @@ export function buildApp(options: AppOptions = {}) {
     context: contextFactory(live),
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    logging: logger,
+    logging: yogaLogger,
     graphiql: (options.graphiql ?? config.GRAPHIQL) && { title: "dialogql", defaultQuery: exampleQuery },
     cors: corsOptions(config.CORS_ORIGINS),
     maxRequestBodySize: limits.bodyBytes,
     // The last line of defence, for errors outside execution (useErrorReporting handles the rest,
     // with the request id).
-    maskedErrors: { maskError: (error) => toClientError(error, undefined) },
+    maskedErrors: { maskError: toRequestError },
     plugins: [
       useRequestId(),
       useRestEndpoints(),
@@ -63,6 +63,13 @@ export function buildApp(options: AppOptions = {}) {
 }
 
 export type App = ReturnType<typeof buildApp>;
+
+// Yoga logs every error it masks; a request that is not JSON is the client's mistake (answered
+// 400 by toRequestError), not worth an error line.
+const yogaLogger = {
+  ...logger,
+  error: (...args: unknown[]) => (args[0] instanceof SyntaxError ? logger.debug : logger.error)(...args),
+};
 
 /** Same-origin pages always work; other origins only when CORS_ORIGINS lists them (or is *). */
 function corsOptions(origins: string) {

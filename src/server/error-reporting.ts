@@ -31,6 +31,19 @@ function describe(error: unknown) {
   return inner instanceof Error ? inner.message.split("\n").filter(Boolean).at(-1) : String(inner);
 }
 
+/**
+ * For errors outside execution (request parsing): a request whose `variables` or `extensions` are
+ * not JSON is the client's mistake, a 400, not a bug of ours.
+ */
+export function toRequestError(error: unknown): GraphQLError {
+  if (error instanceof SyntaxError) {
+    return new GraphQLError(`Invalid JSON in the request: ${error.message}`, {
+      extensions: { code: "BAD_REQUEST", http: { status: 400 } },
+    });
+  }
+  return toClientError(error, undefined);
+}
+
 type WithRequestId = { requestId?: string };
 
 /** Applies toClientError to execution results, subscription events and errors a stream throws. */
