@@ -49,7 +49,7 @@ describe.runIf(runs)(title, () => {
     await Promise.all(subscribers.map((subscriber) => subscriber.waitFor(1, 10_000)));
 
     // Steady load: a write every 15 ms, alternating between the instances; every one must commit.
-    let mode: "alternate" | "only A" | "stop" = "alternate";
+    let mode = "alternate" as "alternate" | "only A" | "stop";
     let lastSeq = 1;
     const failures: string[] = [];
     const writtenViaA: number[] = [];
