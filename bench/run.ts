@@ -27,6 +27,7 @@ const scenarios: Scenario[] = [
   { name: "write", file: "scenarios/write.ts" },
   { name: "read", file: "scenarios/read.ts" },
   { name: "deep-chain", file: "scenarios/deep-chain.ts" },
+  { name: "fanout", file: "scenarios/fanout.ts" },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
 ].filter((s) => !only || only.includes(s.name));
 

@@ -1,6 +1,20 @@
 // Process configuration, read once from the environment and validated, so a typo in a
 // variable fails at start-up with a clear message instead of at the first request.
 import { z } from "zod";
+import { parseDuration } from "./duration.js";
+
+/** A duration such as "24h" or "7d", in milliseconds; with `forever`, that word means undefined. */
+const duration = ({ forever = false } = {}) =>
+  z.string().transform((text, ctx) => {
+    if (forever && text.trim() === "forever") return undefined;
+    const ms = parseDuration(text);
+    if (ms === null) {
+      const hint = forever ? "90s, 30m, 24h, 7d or forever" : "90s, 30m, 24h or 7d";
+      ctx.addIssue({ code: "custom", message: `"${text}" is not a duration such as ${hint}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
 
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** A count where 0 switches the limit off. */
@@ -49,6 +63,13 @@ const schema = z.object({
   /** GraphiQL and introspection; both default to off when NODE_ENV=production. */
   GRAPHIQL: flag(),
   INTROSPECTION: flag(),
+  /**
+   * How long a dialog is kept after its last write, in milliseconds ("24h", "7d"). Unset or
+   * "forever": dialogs are kept until deleted.
+   */
+  RETENTION: duration({ forever: true }).optional(),
+  /** How often the retention sweeper looks for expired dialogs, in milliseconds. */
+  RETENTION_SWEEP_INTERVAL: duration().default(60_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

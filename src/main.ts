@@ -4,6 +4,7 @@ import { applyMigrations } from "./db/migrate.js";
 import { closeDatabase, database } from "./db/prisma.js";
 import { startServer } from "./server/http-server.js";
 import { logger } from "./server/logger.js";
+import { startSweeper } from "./services/retention.js";
 
 const { applied } = await applyMigrations(database);
 if (applied.length) logger.info(`applied migrations: ${applied.join(", ")}`);
@@ -17,12 +18,17 @@ logger.info(
 // One line a supervisor (or a test) can read the address from.
 logger.info(`listening on ${server.url}`);
 
+// With RETENTION set, expired dialogs are deleted in the background (null when kept forever).
+const sweeper = startSweeper();
+if (sweeper) logger.info(`retention: dialogs idle for ${process.env.RETENTION} are deleted`);
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info(`${signal}: closing`);
   await server.close();
+  await sweeper?.stop();
   await closeDatabase();
   process.exit(0);
 }

@@ -4,7 +4,8 @@ import { RESULT_MARKER } from "./report.js";
 
 export function runTs<T>(file: string, env: Record<string, string | undefined>, args: string[] = []): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", file, ...args], {
+    // --expose-gc: scenarios that report memory collect garbage before they measure.
+    const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", file, ...args], {
       env: { ...process.env, LOG_LEVEL: "warn", ...env },
       stdio: ["ignore", "pipe", "inherit"],
     });

@@ -1,10 +1,18 @@
 // Dialog: the conversation. Its queries and the mutations that return it.
 import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
-import { createDialog, deleteDialog, updateDialog } from "../services/dialogs.js";
+import { DEFAULT_TRANSCRIPT_CONTENT_LENGTH } from "../formats/transcript.js";
+import { countContext, readContextPage } from "../services/context.js";
+import { transcriptOf } from "../services/context-views.js";
+import { clearDialog, createDialog, deleteDialog, updateDialog } from "../services/dialogs.js";
+import { forkDialog } from "../services/fork.js";
+import { expiresAt } from "../services/retention.js";
 import { builder } from "./builder.js";
 import { writeErrors } from "./errors.js";
 import { HistoryConnection, historyArgs, resolveHistory } from "./history-connection.js";
+import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
+
+const responseIdDescription = "Read the context of this response of the dialog (default: the head).";
 
 export const Dialog = builder.prismaObject("Dialog", {
   fields: (t) => ({
@@ -12,7 +20,14 @@ export const Dialog = builder.prismaObject("Dialog", {
     title: t.exposeString("title", { nullable: true }),
     metadata: t.expose("metadata", { type: "JSONObject" }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When the dialog was last written to." }),
+    expiresAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "When retention deletes the dialog unless it is written to before (null: kept forever).",
+      select: { updatedAt: true },
+      resolve: (dialog) => expiresAt(dialog.updatedAt),
+    }),
     lastSeq: t.exposeInt("lastSeq", { description: "Seq of the newest event in the dialog (0 when empty)." }),
     head: t.relation("head", {
       nullable: true,
@@ -44,17 +59,64 @@ export const Dialog = builder.prismaObject("Dialog", {
       description: "The context of `responseId` (default: the head), root first, Relay-paginated.",
       args: { responseId: t.arg.id(), ...historyArgs },
       select: { headId: true },
-      resolve: async (dialog, { responseId, ...args }) => {
-        if (responseId) await assertResponseInDialog(String(responseId), dialog.id);
-        return resolveHistory(responseId ? String(responseId) : dialog.headId, args);
+      resolve: async (dialog, { responseId, ...args }) => resolveHistory(await contextTip(dialog, responseId), args),
+    }),
+    eventCount: t.int({
+      nullable: false,
+      description: "Number of events in the context (seed 000's len), of the given types if any.",
+      args: {
+        responseId: t.arg.id({ description: responseIdDescription }),
+        types: t.arg({ type: [HistoryEventTypeEnum] }),
       },
+      select: { headId: true },
+      resolve: async (dialog, { responseId, types }) => {
+        const tip = await contextTip(dialog, responseId);
+        return tip ? (await countContext(tip, types)).all : 0;
+      },
+    }),
+    lastEvent: t.field({
+      type: HistoryEvent,
+      nullable: true,
+      description: "The newest event of the context (seed 003's get_last_message), of the given types if any.",
+      args: {
+        responseId: t.arg.id({ description: responseIdDescription }),
+        types: t.arg({ type: [HistoryEventTypeEnum] }),
+      },
+      select: { headId: true },
+      resolve: async (dialog, { responseId, types }) => {
+        const tip = await contextTip(dialog, responseId);
+        if (!tip) return null;
+        const [last] = await readContextPage(tip, { types, limit: 1, inverted: true });
+        return last ?? null;
+      },
+    }),
+    transcript: t.string({
+      nullable: false,
+      description:
+        "The context as readable text (seed 000's str(history)): a header, then `  1. [user] …` per event, long content shortened.",
+      args: {
+        responseId: t.arg.id({ description: responseIdDescription }),
+        maxContentLength: t.arg.int({
+          description: `Content longer than this is cut and ends with "..." (default ${DEFAULT_TRANSCRIPT_CONTENT_LENGTH}).`,
+        }),
+      },
+      select: { headId: true },
+      resolve: async (dialog, { responseId, maxContentLength }) =>
+        transcriptOf(await contextTip(dialog, responseId), { maxContentLength: maxContentLength ?? undefined }),
     }),
   }),
 });
 
-async function assertResponseInDialog(responseId: string, dialogId: string) {
-  const response = await prisma.response.findUnique({ where: { id: responseId }, select: { dialogId: true } });
-  if (response?.dialogId !== dialogId) throw NotFoundError.response(responseId);
+/**
+ * The response whose context a dialog field reads: `responseId` when it is one of the dialog's
+ * responses, else the head (null for a dialog with no response yet).
+ */
+export async function contextTip(dialog: { id: string; headId: string | null }, responseId?: string | number | null) {
+  if (responseId == null) return dialog.headId;
+  const id = String(responseId);
+  const response = await prisma.response.findUnique({ where: { id }, select: { dialogId: true } });
+  if (response?.dialogId !== dialog.id) throw NotFoundError.response(id);
+  return id;
 }
 
 builder.queryFields((t) => ({
@@ -100,6 +162,17 @@ const DeleteDialogInput = builder.inputType("DeleteDialogInput", {
   fields: (t) => ({ id: t.id({ required: true }) }),
 });
 
+const ClearDialogInput = builder.inputType("ClearDialogInput", {
+  fields: (t) => ({ id: t.id({ required: true }) }),
+});
+
+const ForkDialogInput = builder.inputType("ForkDialogInput", {
+  fields: (t) => ({
+    responseId: t.id({ required: true, description: "The new dialog's history is this response's context." }),
+    title: t.string({ description: "Default: the original dialog's title." }),
+  }),
+});
+
 const DeleteDialogPayload = builder.objectRef<{ id: string }>("DeleteDialogPayload").implement({
   fields: (t) => ({ id: t.exposeID("id", { description: "Id of the deleted dialog." }) }),
 });
@@ -121,6 +194,28 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { input: { id, ...fields } }) => {
       await updateDialog(String(id), fields);
       return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: String(id) } });
+    },
+  }),
+  clearDialog: t.prismaField({
+    type: "Dialog",
+    errors: { types: writeErrors },
+    description:
+      "Seed 000's clear(): delete every response and event of the dialog, keep the dialog. `lastSeq` keeps its value, so seqs are never reused.",
+    args: { input: t.arg({ type: ClearDialogInput, required: true }) },
+    resolve: async (query, _root, { input }) => {
+      const { dialogId } = await clearDialog(String(input.id));
+      return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
+    },
+  }),
+  forkDialog: t.prismaField({
+    type: "Dialog",
+    errors: { types: writeErrors },
+    description:
+      "Seed 000's copy(): a new dialog whose history is a copy of the context of `responseId` (new ids, seqs 1..n), with `forkedFrom` set. The original is untouched.",
+    args: { input: t.arg({ type: ForkDialogInput, required: true }) },
+    resolve: async (query, _root, { input }) => {
+      const { dialogId } = await forkDialog({ responseId: String(input.responseId), title: input.title });
+      return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
     },
   }),
   deleteDialog: t.field({

@@ -1,4 +1,5 @@
 // The HistoryEvent union: one object type per kind of step, all stored as rows of Event.
+import { type Part, toChatPart } from "../formats/parts.js";
 import { HistoryEventType } from "../generated/prisma/enums.js";
 import { builder } from "./builder.js";
 
@@ -30,8 +31,12 @@ export const BaseHistoryEvent = builder.prismaInterface("Event", {
   resolveType: (event) => typeNames[event.type],
 });
 
-// OpenAI chat content parts, typed for readers; stored as the JSON the client sent.
-type Part = { type: string } & Record<string, any>;
+// OpenAI content parts, typed for readers. Stored as the JSON the client sent, in chat or Responses
+// vocabulary; read here in chat vocabulary (a refusal reads as text).
+const readablePart = (part: Part): Part => {
+  const chat = toChatPart(part);
+  return chat.type === "refusal" ? { type: "text", text: chat.refusal } : chat;
+};
 const partRef = (name: string) => builder.objectRef<Part>(name);
 
 const TextPart = partRef("TextPart").implement({
@@ -77,7 +82,7 @@ const messageEvent = (type: "HUMAN" | "AI" | "SYSTEM") =>
         type: [ContentPart],
         nullable: true,
         description: "Multi-modal content (text, image URL, audio, file), when the message has any.",
-        resolve: (event) => (event.parts as Part[] | null) ?? null,
+        resolve: (event) => (event.parts as Part[] | null)?.map(readablePart) ?? null,
       }),
     }),
   });

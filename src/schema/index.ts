@@ -8,5 +8,6 @@ import "./dialog.js";
 import "./response.js";
 import "./response-lifecycle.js";
 import "./history-delta.js";
+import "./messages.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -3,6 +3,7 @@ import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
 import { ResponseStatus } from "../generated/prisma/enums.js";
 import { createResponse } from "../services/responses.js";
+import { expiresAt } from "../services/retention.js";
 import { builder } from "./builder.js";
 import { writeErrors } from "./errors.js";
 import { HistoryEventInput } from "./event-inputs.js";
@@ -50,7 +51,14 @@ export const Response = builder.prismaObject("Response", {
     metadata: t.expose("metadata", { type: "JSONObject" }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     completedAt: t.expose("completedAt", { type: "DateTime", nullable: true }),
-    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true }),
+    expiresAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description:
+        "When retention deletes this response with its dialog, unless the dialog is written to before (null: kept forever).",
+      select: { dialog: { select: { updatedAt: true } } },
+      resolve: (r) => expiresAt(r.dialog.updatedAt),
+    }),
     input: t.field({
       type: [HistoryEvent],
       description: "The events this response was given, in order.",

@@ -83,3 +83,19 @@ export async function findToolCallsInContext(responseId: string, callIds: string
     WHERE e."type" = 'TOOL_CALL' AND e."callId" = ANY(${callIds}::text[])`;
   return new Map(rows.map((row) => [row.callId, row.toolName]));
 }
+
+/** The responses on the chain of `responseId`, root first. */
+export function readChain(responseId: string, db: Db = prisma) {
+  return db.$queryRaw<{ id: string; depth: number }[]>`
+    ${chainOf(responseId)}
+    SELECT id, depth FROM chain ORDER BY depth`;
+}
+
+/** The ids of the context's events, in order. */
+export async function readContextEventIds(responseId: string, db: Db = prisma) {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    ${chainOf(responseId)}
+    SELECT e.id FROM "Event" e JOIN chain c ON e."responseId" = c.id
+    ORDER BY c.depth, e.seq`;
+  return rows.map((row) => row.id);
+}

@@ -4,6 +4,9 @@ import { type FieldError, NotFoundError, ValidationError } from "../errors.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { newDialogId } from "../ids.js";
 import { type Json, jsonObject } from "./json.js";
+import { lockDialog, type WriteResult } from "./responses.js";
+import { dialogExpired, retentionMs } from "./retention.js";
+import { transactionOptions } from "./transaction.js";
 
 export interface DialogFieldsInput {
   title?: string | null;
@@ -12,7 +15,7 @@ export interface DialogFieldsInput {
 
 const MAX_TITLE_LENGTH = 500;
 
-function parseDialogFields(input: DialogFieldsInput) {
+export function parseDialogFields(input: DialogFieldsInput) {
   const errors: FieldError[] = [];
   if (input.title != null && input.title.length > MAX_TITLE_LENGTH) {
     errors.push({ path: ["title"], message: `at most ${MAX_TITLE_LENGTH} characters` });
@@ -29,12 +32,17 @@ export async function createDialog(input: DialogFieldsInput) {
 
 export async function updateDialog(id: string, input: DialogFieldsInput) {
   const { title, metadata } = parseDialogFields(input);
+  const now = new Date();
   const { count } = await prisma.dialog.updateMany({
-    where: { id },
-    // `title: null` clears the title; an absent field leaves it alone.
+    // An expired dialog is gone for writes, even before the sweeper deletes it.
+    where: { id, ...(retentionMs != null && { updatedAt: { gt: new Date(now.getTime() - retentionMs) } }) },
+    // `title: null` clears the title; an absent field leaves it alone. Either way updatedAt moves.
     data: { ...(input.title !== undefined && { title }), ...(metadata !== undefined && { metadata }) },
   });
-  if (!count) throw NotFoundError.dialog(id);
+  if (!count) {
+    const exists = await prisma.dialog.count({ where: { id } });
+    throw exists ? dialogExpired(id) : NotFoundError.dialog(id);
+  }
   return { id };
 }
 
@@ -42,4 +50,33 @@ export async function deleteDialog(id: string) {
   const { count } = await prisma.dialog.deleteMany({ where: { id } });
   if (!count) throw NotFoundError.dialog(id);
   return { id };
+}
+
+/** What clearDialog changed: no seq moved (previousSeq = seq), every response went. */
+export interface ClearResult extends Omit<WriteResult, "responseId" | "status"> {
+  responseId: null;
+  cleared: true;
+  deletedResponses: number;
+}
+
+/**
+ * Seed 000's clear(): every response and event of the dialog goes; the dialog stays, empty, with
+ * no head. `lastSeq` keeps its value, so the next event is lastSeq + 1: a seq is never reused in a
+ * dialog, and a live client that saw seq n is never shown a different event numbered n.
+ */
+export async function clearDialog(id: string): Promise<ClearResult> {
+  return prisma.$transaction(async (tx) => {
+    const { lastSeq } = await lockDialog(tx, id);
+    const { count } = await tx.response.deleteMany({ where: { dialogId: id } });
+    // An update through Prisma also moves updatedAt: clearing is a write, and extends retention.
+    await tx.dialog.update({ where: { id }, data: { headId: null, headDepth: null } });
+    return {
+      dialogId: id,
+      responseId: null,
+      previousSeq: lastSeq,
+      seq: lastSeq,
+      cleared: true,
+      deletedResponses: count,
+    };
+  }, transactionOptions);
 }

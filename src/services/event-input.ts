@@ -1,8 +1,9 @@
 // Turns the HistoryEventInput objects of a write into rows to insert, validating each one
 // strictly. All problems of a write are reported together, each with its input path.
-import { z } from "zod";
 import { config } from "../config.js";
 import { type FieldError, ValidationError } from "../errors.js";
+import { contentPartSchema } from "../formats/parts.js";
+import type { ProviderFields } from "../formats/provider-fields.js";
 import type { HistoryEventType } from "../generated/prisma/enums.js";
 import { newCallId } from "../ids.js";
 import { isJsonObject } from "./json.js";
@@ -54,30 +55,39 @@ export interface NewEvent {
   isError: boolean | null;
   metadata: Record<string, unknown>;
   createdAt: Date | null;
+  /** Set by imports (src/formats): what the OpenAI message carried beyond the columns above. */
+  providerFields?: ProviderFields | null;
 }
 
-// OpenAI chat content parts. Extra keys are kept so nothing a client sent is lost on export.
-export const contentPartSchema = z.discriminatedUnion("type", [
-  z.looseObject({ type: z.literal("text"), text: z.string() }),
-  z.looseObject({
-    type: z.literal("image_url"),
-    image_url: z.looseObject({ url: z.string().min(1), detail: z.enum(["auto", "low", "high"]).optional() }),
-  }),
-  z.looseObject({
-    type: z.literal("input_audio"),
-    input_audio: z.looseObject({ data: z.string().min(1), format: z.string().min(1) }),
-  }),
-  z.looseObject({
-    type: z.literal("file"),
-    file: z
-      .looseObject({
-        file_id: z.string().optional(),
-        file_data: z.string().optional(),
-        filename: z.string().optional(),
-      })
-      .refine((f) => f.file_id || f.file_data, "a file part needs file_id or file_data"),
-  }),
-]);
+/** An event of `type` with every field empty, to fill in. */
+export const blankEvent = (type: HistoryEventType, fields: Partial<NewEvent> = {}): NewEvent => ({
+  type,
+  content: null,
+  parts: null,
+  modelName: null,
+  callId: null,
+  toolName: null,
+  args: null,
+  isError: null,
+  metadata: {},
+  createdAt: null,
+  ...fields,
+});
+
+/** A write may hold at most MAX_EVENTS_PER_WRITE events. */
+export function checkEventCount(count: number, path: string[]) {
+  if (count > config.MAX_EVENTS_PER_WRITE) {
+    throw ValidationError.at(path, `at most ${config.MAX_EVENTS_PER_WRITE} events per write (got ${count})`);
+  }
+}
+
+/** An event (as the client sent it) may serialize to at most MAX_EVENT_BYTES. */
+export function checkEventSize(value: unknown, path: string[], errors: FieldError[]) {
+  const size = Buffer.byteLength(JSON.stringify(value));
+  if (size > config.MAX_EVENT_BYTES) {
+    errors.push({ path, message: `event is ${size} bytes; the limit is ${config.MAX_EVENT_BYTES}` });
+  }
+}
 
 const kinds = ["human", "ai", "system", "reasoning", "toolCall", "toolResult"] as const;
 type Kind = (typeof kinds)[number];
@@ -94,9 +104,7 @@ const typeOfKind: Record<Kind, HistoryEventType> = {
 /** Validates a write's events; `path` is where they sit in the mutation input, e.g. ["input"]. */
 export function parseEventInputs(inputs: HistoryEventInput[], path: string[]): NewEvent[] {
   const errors: FieldError[] = [];
-  if (inputs.length > config.MAX_EVENTS_PER_WRITE) {
-    throw ValidationError.at(path, `at most ${config.MAX_EVENTS_PER_WRITE} events per write (got ${inputs.length})`);
-  }
+  checkEventCount(inputs.length, path);
   const events = inputs.map((input, index) => parseOne(input, [...path, String(index)], errors));
   if (errors.length) throw new ValidationError(errors);
   return events as NewEvent[];
@@ -114,18 +122,7 @@ function parseOne(input: HistoryEventInput, path: string[], errors: FieldError[]
   const fail = (field: string, message: string) => void errors.push({ path: [...at, field], message });
   const before = errors.length;
 
-  const event: NewEvent = {
-    type: typeOfKind[kind],
-    content: null,
-    parts: null,
-    modelName: null,
-    callId: null,
-    toolName: null,
-    args: null,
-    isError: null,
-    metadata: {},
-    createdAt: fields.createdAt ?? null,
-  };
+  const event = blankEvent(typeOfKind[kind], { createdAt: fields.createdAt ?? null });
   if (fields.metadata != null) {
     if (isJsonObject(fields.metadata)) event.metadata = fields.metadata;
     else fail("metadata", "must be a JSON object");
@@ -176,9 +173,6 @@ function parseOne(input: HistoryEventInput, path: string[], errors: FieldError[]
     }
   }
 
-  const size = Buffer.byteLength(JSON.stringify(fields));
-  if (size > config.MAX_EVENT_BYTES) {
-    errors.push({ path: at, message: `event is ${size} bytes; the limit is ${config.MAX_EVENT_BYTES}` });
-  }
+  checkEventSize(fields, at, errors);
   return errors.length === before ? event : null;
 }

@@ -36,7 +36,12 @@ export async function appendEvents(input: AppendEventsInput): Promise<WriteResul
     }
     // The response's own earlier output is part of its context, so a result may answer a call
     // appended a moment ago.
-    await checkToolResults(tx, events, 0, { id: input.responseId }, (index) => ["events", String(index)]);
+    await checkToolResults(tx, events, 0, { id: input.responseId }, (index) => [
+      "events",
+      String(index),
+      "toolResult",
+      "callId",
+    ]);
     return writeEvents(tx, { dialogId, responseId: input.responseId, lastSeq }, events, {});
   }, transactionOptions);
 }

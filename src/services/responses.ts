@@ -2,8 +2,6 @@
 // the events' dialog-wide sequence numbers: the dialog row is locked, its `lastSeq` bumped by
 // the number of events, and the head moved, so concurrent writers to one dialog queue up on
 // that row and seqs come out gap-free. Nothing is acknowledged before the commit.
-import { createHash } from "node:crypto";
-import stringify from "safe-stable-stringify";
 import { prisma } from "../db/prisma.js";
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
 import { Prisma } from "../generated/prisma/client.js";
@@ -11,7 +9,9 @@ import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newDialogId, newEventId, newResponseId } from "../ids.js";
 import { findToolCallsInContext } from "./context.js";
 import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
+import { findIdempotentResult, hashRequest } from "./idempotency.js";
 import { type Json, jsonObject, nullableJson } from "./json.js";
+import { chainTargetNotFound, dialogExpired, isExpired, responseExpired } from "./retention.js";
 import type { Tx } from "./transaction.js";
 import { insertTurn, isUniqueViolation } from "./write-turn.js";
 
@@ -114,6 +114,7 @@ async function storeTurn(
       now: new Date(),
     });
     if (stored === "not-found") throw NotFoundError.dialog(dialogId);
+    if (stored === "expired") throw parent ? responseExpired(parent.id) : dialogExpired(dialogId);
     if (stored === "head-moved") {
       if (attempt < HEAD_RACE_RETRIES) continue;
       throw new ConflictError(`Dialog ${dialogId} kept moving while this write was validated; retry it`);
@@ -129,7 +130,7 @@ async function findParent(previousResponseId: string, dialogId: string | null | 
     where: { id: previousResponseId },
     select: { id: true, dialogId: true, depth: true },
   });
-  if (!parent) throw NotFoundError.response(previousResponseId);
+  if (!parent) throw chainTargetNotFound(previousResponseId);
   if (dialogId && dialogId !== parent.dialogId) {
     throw new ConflictError(`Response ${parent.id} belongs to dialog ${parent.dialogId}, not to dialog ${dialogId}`);
   }
@@ -182,59 +183,127 @@ export function checkUsage(usage: UsageInput | null | undefined, errors: FieldEr
   }
 }
 
+interface Parent {
+  id: string;
+  dialogId: string;
+  depth: number;
+}
+
+/** Where a write lands: its dialog, the response it continues, and the dialog's last seq. */
+export interface WritePlace {
+  dialogId: string;
+  parent: Parent | null;
+  lastSeq: number;
+}
+
 /**
- * Locks the dialog row for the rest of the transaction; seqs and the head change under it.
- * The head's depth is read by a second statement on purpose: in READ COMMITTED a statement that
- * waited for the lock re-reads the locked row but not rows joined to it, so a join here would
- * pair the new head with a stale (invisible) response.
+ * Resolves where a write chained by `previousResponseId` or `dialogId` lands and locks its dialog
+ * for the rest of the transaction — or, when neither is given, creates a new dialog. A response
+ * or dialog past its retention is treated as gone.
  */
-export async function lockDialog(tx: Tx, dialogId: string) {
-  const [dialog] = await tx.$queryRaw<{ lastSeq: number; headId: string | null }[]>`
-    SELECT "lastSeq", "headId" FROM "Dialog" WHERE id = ${dialogId} FOR UPDATE`;
+export async function openChain(
+  tx: Tx,
+  request: { dialogId?: string | null; previousResponseId?: string | null },
+  now = new Date(),
+): Promise<WritePlace> {
+  let parent: Parent | null = null;
+  if (request.previousResponseId) {
+    const found = await tx.response.findUnique({
+      where: { id: request.previousResponseId },
+      select: { id: true, dialogId: true, depth: true },
+    });
+    if (!found) throw chainTargetNotFound(request.previousResponseId);
+    if (request.dialogId && request.dialogId !== found.dialogId) {
+      throw new ConflictError(
+        `Response ${found.id} belongs to dialog ${found.dialogId}, not to dialog ${request.dialogId}`,
+      );
+    }
+    parent = found;
+  }
+
+  const dialogId = parent?.dialogId ?? request.dialogId ?? newDialogId();
+  let lastSeq = 0;
+  if (parent || request.dialogId) {
+    const chainedTo = parent?.id;
+    const dialog = await lockDialog(tx, dialogId, {
+      now,
+      whenExpired: chainedTo ? () => responseExpired(chainedTo) : undefined,
+    });
+    lastSeq = dialog.lastSeq;
+    if (!parent && dialog.headId) parent = { id: dialog.headId, dialogId, depth: dialog.headDepth! };
+  } else {
+    await tx.dialog.create({ data: { id: dialogId } });
+  }
+  return { dialogId, parent, lastSeq };
+}
+
+/**
+ * Locks the dialog row for the rest of the transaction; seqs and the head change under it. The
+ * head's depth comes from the dialog row itself (headDepth): in READ COMMITTED a statement that
+ * waited for the lock re-reads the locked row but not rows joined to it.
+ */
+export async function lockDialog(
+  tx: Tx,
+  dialogId: string,
+  { now = new Date(), whenExpired = () => dialogExpired(dialogId) }: { now?: Date; whenExpired?: () => Error } = {},
+) {
+  const [dialog] = await tx.$queryRaw<
+    { lastSeq: number; headId: string | null; headDepth: number | null; updatedAt: Date }[]
+  >`SELECT "lastSeq", "headId", "headDepth", "updatedAt" FROM "Dialog" WHERE id = ${dialogId} FOR UPDATE`;
   if (!dialog) throw NotFoundError.dialog(dialogId);
+  // An expired dialog is gone for writes even before the retention sweeper deletes it.
+  if (isExpired(dialog.updatedAt, now)) throw whenExpired();
   return dialog;
 }
 
-export async function insertEvents(
-  tx: Tx,
-  at: { dialogId: string; responseId: string; afterSeq: number; now: Date },
-  events: NewEvent[],
-  phase: "INPUT" | "OUTPUT",
-) {
+export interface EventPlace {
+  dialogId: string;
+  responseId: string;
+  afterSeq: number;
+  now: Date;
+}
+
+export async function insertEvents(tx: Tx, at: EventPlace, events: NewEvent[], phase: "INPUT" | "OUTPUT") {
   if (!events.length) return;
-  await tx.event.createMany({
-    data: events.map((event, index) => ({
-      id: newEventId(),
-      dialogId: at.dialogId,
-      responseId: at.responseId,
-      seq: at.afterSeq + index + 1,
-      phase,
-      type: event.type,
-      content: event.content,
-      parts: nullableJson(event.parts),
-      modelName: event.modelName,
-      callId: event.callId,
-      toolName: event.toolName,
-      args: nullableJson(event.args),
-      isError: event.isError,
-      metadata: event.metadata as Prisma.InputJsonObject,
-      createdAt: event.createdAt ?? at.now,
-    })),
-  });
+  await tx.event.createMany({ data: eventRows(at, events, phase) });
+}
+
+/** The rows for `events`, numbered from `at.afterSeq + 1`: several writes' rows can go in one INSERT. */
+export function eventRows(at: EventPlace, events: NewEvent[], phase: "INPUT" | "OUTPUT") {
+  return events.map((event, index): Prisma.EventCreateManyInput => ({
+    id: newEventId(),
+    dialogId: at.dialogId,
+    responseId: at.responseId,
+    seq: at.afterSeq + index + 1,
+    phase,
+    type: event.type,
+    content: event.content,
+    parts: nullableJson(event.parts),
+    modelName: event.modelName,
+    callId: event.callId,
+    toolName: event.toolName,
+    args: nullableJson(event.args),
+    isError: event.isError,
+    metadata: event.metadata as Prisma.InputJsonObject,
+    providerFields: nullableJson(event.providerFields),
+    createdAt: event.createdAt ?? at.now,
+  }));
 }
 
 /**
  * A tool result must answer a tool call made earlier in the same write or somewhere in the
- * context it continues. A result written without a tool name takes the name of its call.
- * `pathOf` maps an index in `events` back to its input path for error messages.
+ * context it continues; `callIdPathOf` maps an index in `events` to the input field naming the call.
  */
 export async function checkToolResults(
   tx: Tx | typeof prisma,
   events: NewEvent[],
   inputCount: number,
   parent: { id: string } | null,
-  pathOf: (index: number) => string[] = (index) =>
-    index < inputCount ? ["input", String(index)] : ["output", String(index - inputCount)],
+  callIdPathOf: (index: number) => string[] = (index) => [
+    ...(index < inputCount ? ["input", String(index)] : ["output", String(index - inputCount)]),
+    "toolResult",
+    "callId",
+  ],
 ) {
   const callsInWrite = new Map<string, string>();
   const unanswered: { index: number; event: NewEvent }[] = [];
@@ -252,52 +321,8 @@ export async function checkToolResults(
   for (const { index, event } of unanswered) {
     const name = callsInContext.get(event.callId!);
     if (name === undefined) {
-      errors.push({
-        path: [...pathOf(index), "toolResult", "callId"],
-        message: `no tool call with callId ${event.callId} in the context`,
-      });
+      errors.push({ path: callIdPathOf(index), message: `no tool call with callId ${event.callId} in the context` });
     } else event.toolName ??= name;
   }
   if (errors.length) throw new ValidationError(errors);
-}
-
-function hashRequest(input: CreateResponseInput) {
-  const { idempotencyKey: _key, ...request } = input;
-  return createHash("sha256")
-    .update(stringify(request) ?? "")
-    .digest("hex");
-}
-
-async function findIdempotentResult(
-  db: Tx | typeof prisma,
-  key: string,
-  requestHash: string,
-): Promise<WriteResult | null> {
-  const earlier = await db.response.findUnique({
-    where: { idempotencyKey: key },
-    select: {
-      id: true,
-      dialogId: true,
-      status: true,
-      requestHash: true,
-      events: { select: { seq: true }, orderBy: { seq: "asc" } },
-    },
-  });
-  if (!earlier) return null;
-  if (earlier.requestHash !== requestHash) {
-    throw new ConflictError(`idempotencyKey ${key} was already used for a different request`);
-  }
-  // The first write's events are one contiguous run of seqs; events appended later may follow
-  // other responses' events, and a delta must never claim a range it does not wholly cover.
-  const seqs = earlier.events.map((e) => e.seq);
-  const first = seqs[0] ?? 0;
-  let last = first;
-  while (seqs[last - first + 1] === last + 1) last++;
-  return {
-    dialogId: earlier.dialogId,
-    responseId: earlier.id,
-    previousSeq: Math.max(first - 1, 0),
-    seq: last,
-    status: earlier.status,
-  };
 }

@@ -12,6 +12,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newEventId } from "../ids.js";
 import type { NewEvent } from "./event-input.js";
+import { retentionMs } from "./retention.js";
 
 export interface TurnToInsert {
   responseId: string;
@@ -43,7 +44,8 @@ export interface TurnToInsert {
 
 /**
  * Returns the dialog's seq before the write and the new response's depth; "not-found" when the
- * dialog does not exist; "head-moved" when `expectedHeadId` no longer holds (nothing stored).
+ * dialog does not exist, "expired" when it is past its retention, "head-moved" when
+ * `expectedHeadId` no longer holds (nothing stored in those cases).
  */
 export async function insertTurn(turn: TurnToInsert, db: Pick<typeof prisma, "$queryRaw"> = prisma) {
   const now = turn.now.toISOString();
@@ -55,15 +57,19 @@ export async function insertTurn(turn: TurnToInsert, db: Pick<typeof prisma, "$q
   const dialog = turn.dialog.isNew
     ? Prisma.sql`INSERT INTO "Dialog" (id, "lastSeq", "headId", "headDepth", "createdAt", "updatedAt")
         VALUES (${turn.dialog.id}, ${events.length}, ${turn.responseId}, 0, ${now}::timestamp, ${now}::timestamp)
-        RETURNING id, 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth"`
-    : Prisma.sql`SELECT id, "lastSeq", "headId", "headDepth" FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
+        RETURNING id, 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth", "updatedAt"`
+    : Prisma.sql`SELECT id, "lastSeq", "headId", "headDepth", "updatedAt" FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
+  // Past its retention a dialog takes no more writes, even before the sweeper deletes it.
+  const cutoff = retentionMs == null ? null : new Date(turn.now.getTime() - retentionMs).toISOString();
+  const alive =
+    turn.dialog.isNew || cutoff == null ? Prisma.sql`TRUE` : Prisma.sql`d."updatedAt" > ${cutoff}::timestamp`;
   const moveHead = turn.dialog.isNew
     ? Prisma.empty
     : Prisma.sql`, u AS (
         UPDATE "Dialog" SET "lastSeq" = d."lastSeq" + ${events.length}, "headId" = r.id, "headDepth" = r.depth,
           "updatedAt" = ${now}::timestamp
         FROM d, r WHERE "Dialog".id = d.id)`;
-  const rows = await db.$queryRaw<{ previousSeq: number; depth: number | null }[]>`
+  const rows = await db.$queryRaw<{ previousSeq: number; depth: number | null; alive: boolean }[]>`
     WITH d AS (${dialog}),
     r AS (
       INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
@@ -77,7 +83,8 @@ export async function insertTurn(turn: TurnToInsert, db: Pick<typeof prisma, "$q
         ${turn.status === "IN_PROGRESS" ? null : now}::timestamp,
         ${turn.status === "IN_PROGRESS" ? null : events.length}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash}
       FROM d
-      ${turn.expectedHeadId !== undefined ? Prisma.sql`WHERE d."headId" IS NOT DISTINCT FROM ${turn.expectedHeadId}::text` : Prisma.empty}
+      WHERE ${alive}
+      ${turn.expectedHeadId !== undefined ? Prisma.sql`AND d."headId" IS NOT DISTINCT FROM ${turn.expectedHeadId}::text` : Prisma.empty}
       RETURNING id, depth),
     e AS (
       INSERT INTO "Event" (id, "dialogId", "responseId", seq, phase, type, content, parts, "modelName", "callId",
@@ -88,9 +95,10 @@ export async function insertTurn(turn: TurnToInsert, db: Pick<typeof prisma, "$q
         COALESCE((ev->>'createdAt')::timestamp, ${now}::timestamp)
       FROM d, r, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS t(ev, ord))
     ${moveHead}
-    SELECT d."lastSeq" AS "previousSeq", r.depth FROM d LEFT JOIN r ON TRUE`;
+    SELECT d."lastSeq" AS "previousSeq", r.depth, ${alive} AS alive FROM d LEFT JOIN r ON TRUE`;
   const row = rows[0];
   if (!row) return "not-found" as const;
+  if (!row.alive) return "expired" as const;
   if (row.depth === null) return "head-moved" as const;
   return { previousSeq: row.previousSeq, depth: row.depth };
 }

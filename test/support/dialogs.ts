@@ -100,3 +100,15 @@ export function writer(run: Run = executeOk) {
     interruptResponse: mutation("interruptResponse", "InterruptResponseInput"),
   };
 }
+
+/** Every event of a dialog's head context with the fields a copy must keep. */
+export async function historyOf(dialogId: string) {
+  const { dialog } = await executeOk(
+    `query($id: ID!) { dialog(id: $id) { history(first: 100) { edges { node { __typename
+      ... on BaseHistoryEvent { id seq createdAt metadata response { id model status metadata usage { inputTokens outputTokens } } }
+      ... on HumanEvent { content } ... on AiEvent { content } ... on SystemEvent { content } ... on ReasoningEvent { content }
+      ... on ToolCallEvent { callId toolName args } ... on ToolResultEvent { callId content } } } } } }`,
+    { id: dialogId },
+  );
+  return dialog.history.edges.map((e: any) => e.node);
+}

@@ -1,0 +1,136 @@
+// Scenario 4, fan-out: SUBSCRIBERS graphql-ws subscribers to one dialog on one instance (the
+// clients in another process); each write's delta must reach every one of them, once. Baseline:
+// a raw `ws` server broadcasting a payload of the same shape to the same number of sockets.
+import path from "node:path";
+import { WebSocketServer } from "ws";
+import { startServer } from "../../src/server/http-server.js";
+import { applyMigrations } from "../../src/db/migrate.js";
+import { closeDatabase, database } from "../../src/db/prisma.js";
+import { spawnIpcChild } from "../lib/ipc-child.js";
+import { emit, smoke, type Figure } from "../lib/report.js";
+import { graphql } from "../lib/server.js";
+
+const SUBSCRIBERS = Number(process.env.FANOUT_SUBSCRIBERS ?? (smoke ? 200 : 5_000));
+const WRITES = smoke ? 5 : 20;
+const SPACING_MS = smoke ? 100 : 300;
+const here = path.dirname(new URL(import.meta.url).pathname);
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Heap plus native buffers after a full collection: what the subscriptions themselves hold.
+// (RSS moves with PGlite's WASM memory and with pages the allocator has not returned yet.)
+async function memoryAfterGc() {
+  await sleep(500);
+  (globalThis as { gc?: () => void }).gc?.();
+  const { heapUsed, external } = process.memoryUsage();
+  return heapUsed + external;
+}
+
+interface Delivery {
+  p50: number;
+  p99: number;
+  lost: number;
+  duplicated: number;
+  writes: number;
+  count: number;
+}
+
+// dialogql: writes through GraphQL over HTTP (the resolver publishes after commit).
+await applyMigrations(database);
+const server = await startServer({ port: 0 });
+const graphqlUrl = `${server.url}/graphql`;
+const WRITE = `mutation($input: CreateResponseInput!) { createResponse(input: $input) {
+  ... on Response { dialog { id } output { ... on BaseHistoryEvent { seq } } } } }`;
+const write = async (input: Record<string, unknown>) => {
+  const data = await graphql(graphqlUrl, WRITE, { input });
+  return { dialogId: data.createResponse.dialog.id as string, seq: data.createResponse.output.at(-1).seq as number };
+};
+const { dialogId } = await write({ input: [{ human: { content: "Hello" } }], output: [{ ai: { content: "Hi" } }] });
+
+// Latency counts from the publish, which the resolver does right after the commit.
+const publishedAt = new Map<number, number>();
+const publish = server.live.publish.bind(server.live);
+server.live.publish = (payload) => {
+  publishedAt.set(payload.seq, now());
+  publish(payload);
+};
+
+const before = await memoryAfterGc();
+const subscribers = spawnIpcChild(path.join(here, "../load/ws-subscribers.ts"), {
+  WS_URL: graphqlUrl.replace("http", "ws"),
+  SUBSCRIBERS: String(SUBSCRIBERS),
+  MODE: "graphql-ws",
+  DIALOG_ID: dialogId,
+  AFTER_SEQ: "1",
+});
+await subscribers.next("ready");
+await sleep(1_000);
+const perSubscriberKb = ((await memoryAfterGc()) - before) / SUBSCRIBERS / 1024;
+
+for (let i = 0; i < WRITES; i++) {
+  const { seq } = await write({ dialogId, input: [{ human: { content: `Question ${i}` } }], output: [{ ai: { content: `Answer ${i}` } }] });
+  subscribers.send({ type: "committed", seq, at: publishedAt.get(seq)! });
+  await sleep(SPACING_MS);
+}
+await sleep(1_000);
+subscribers.send({ type: "finish" });
+const service = await subscribers.next<Delivery>("result");
+await server.close();
+await closeDatabase();
+
+// Raw baseline: the same number of sockets, one JSON message of the same shape per write.
+const broadcaster = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+await new Promise((resolve) => broadcaster.once("listening", resolve));
+broadcaster.on("connection", (socket) => socket.send(JSON.stringify({ seq: 2 })));
+const rawBefore = await memoryAfterGc();
+const rawSubscribers = spawnIpcChild(path.join(here, "../load/ws-subscribers.ts"), {
+  WS_URL: `ws://127.0.0.1:${(broadcaster.address() as { port: number }).port}`,
+  SUBSCRIBERS: String(SUBSCRIBERS),
+  MODE: "raw",
+  DIALOG_ID: dialogId,
+  AFTER_SEQ: "1",
+});
+await rawSubscribers.next("ready");
+await sleep(1_000);
+const rawPerSocketKb = ((await memoryAfterGc()) - rawBefore) / SUBSCRIBERS / 1024;
+for (let i = 0; i < WRITES; i++) {
+  const seq = 10 + i * 2;
+  const message = JSON.stringify({ id: "1", type: "next", payload: { data: { historyDelta: sampleDelta(dialogId, seq) } }, seq });
+  const at = now();
+  for (const socket of broadcaster.clients) socket.send(message);
+  rawSubscribers.send({ type: "committed", seq, at });
+  await sleep(SPACING_MS);
+}
+await sleep(1_000);
+rawSubscribers.send({ type: "finish" });
+const raw = await rawSubscribers.next<Delivery>("result");
+broadcaster.close();
+
+const r = (n: number) => Number(n.toFixed(1));
+const figures: Figure[] = [
+  { scenario: "fan-out", metric: `delivery p50, ${SUBSCRIBERS} subscribers`, value: r(service.p50), unit: "ms", baseline: r(raw.p50), ratio: r(service.p50 / raw.p50), target: "≤ 50 ms", met: service.p50 <= 50 },
+  { scenario: "fan-out", metric: `delivery p99, ${SUBSCRIBERS} subscribers`, value: r(service.p99), unit: "ms", baseline: r(raw.p99), ratio: r(service.p99 / raw.p99), target: "≤ 250 ms", met: service.p99 <= 250 },
+  { scenario: "fan-out", metric: `deltas lost + duplicated (of ${service.writes * SUBSCRIBERS})`, value: service.lost + service.duplicated, unit: "", baseline: raw.lost + raw.duplicated, target: "0", met: service.lost + service.duplicated === 0 },
+  { scenario: "fan-out", metric: "idle memory per subscriber", value: r(perSubscriberKb), unit: "KB", baseline: r(rawPerSocketKb), ratio: r(perSubscriberKb / rawPerSocketKb), target: "≤ 50 KB", met: perSubscriberKb <= 50 },
+];
+emit(figures);
+process.exit(0);
+
+function sampleDelta(dialog: string, seq: number) {
+  const event = (type: string, s: number, content: string) => ({
+    __typename: type === "HUMAN" ? "HumanEvent" : "AiEvent",
+    id: `evt_01KBENCHMARKEVENT${s}`,
+    seq: s,
+    type,
+    createdAt: new Date().toISOString(),
+    content,
+  });
+  return {
+    dialogId: dialog,
+    responseId: "resp_01KBENCHMARKRESPONSE00000",
+    seq,
+    previousSeq: seq - 2,
+    status: "COMPLETED",
+    append: [event("HUMAN", seq - 1, `Question ${seq}`), event("AI", seq, `Answer ${seq}`)],
+  };
+}

@@ -1,0 +1,49 @@
+// idempotencyKey: a retry of createResponse with the same key and the same request gets the
+// response the first call stored; the same key with a different request is a ConflictError.
+import { createHash } from "node:crypto";
+import stringify from "safe-stable-stringify";
+import type { prisma } from "../db/prisma.js";
+import { ConflictError } from "../errors.js";
+import type { CreateResponseInput, WriteResult } from "./responses.js";
+import type { Tx } from "./transaction.js";
+
+export function hashRequest(input: CreateResponseInput) {
+  const { idempotencyKey: _key, ...request } = input;
+  return createHash("sha256")
+    .update(stringify(request) ?? "")
+    .digest("hex");
+}
+
+export async function findIdempotentResult(
+  db: Tx | typeof prisma,
+  key: string,
+  requestHash: string,
+): Promise<WriteResult | null> {
+  const earlier = await db.response.findUnique({
+    where: { idempotencyKey: key },
+    select: {
+      id: true,
+      dialogId: true,
+      status: true,
+      requestHash: true,
+      events: { select: { seq: true }, orderBy: { seq: "asc" } },
+    },
+  });
+  if (!earlier) return null;
+  if (earlier.requestHash !== requestHash) {
+    throw new ConflictError(`idempotencyKey ${key} was already used for a different request`);
+  }
+  // The first write's events are one contiguous run of seqs; events appended later may follow
+  // other responses' events, and a delta must never claim a range it does not wholly cover.
+  const seqs = earlier.events.map((e) => e.seq);
+  const first = seqs[0] ?? 0;
+  let last = first;
+  while (seqs[last - first + 1] === last + 1) last++;
+  return {
+    dialogId: earlier.dialogId,
+    responseId: earlier.id,
+    previousSeq: Math.max(first - 1, 0),
+    seq: last,
+    status: earlier.status,
+  };
+}

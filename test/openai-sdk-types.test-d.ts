@@ -1,0 +1,71 @@
+// Compile-time test (run by `tsc --noEmit`, the first half of `npm test`): what dialogql exports
+// is assignable to the real `openai` SDK's input types, so `client.chat.completions.create({
+// messages })` and `client.responses.create({ input })` accept it without casts. If the SDK or
+// our types drift apart, `npm test` fails here before any test runs.
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionSystemMessageParam,
+  ChatCompletionToolMessageParam,
+  ChatCompletionUserMessageParam,
+} from "openai/resources/chat/completions";
+import type {
+  EasyInputMessage,
+  ResponseFunctionToolCall,
+  ResponseInputContent,
+  ResponseInputItem,
+  ResponseOutputMessage,
+  ResponseReasoningItem,
+} from "openai/resources/responses/responses";
+import type {
+  ChatAssistantMessage,
+  ChatMessage,
+  ChatSystemMessage,
+  ChatToolCall,
+  ChatToolMessage,
+  ChatUserMessage,
+  ChatUserPart,
+} from "../src/formats/openai-chat.js";
+import type {
+  ResponsesFunctionCallItem,
+  ResponsesFunctionCallOutputItem,
+  ResponsesInputPart,
+  ResponsesItem,
+  ResponsesMessageItem,
+  ResponsesOutputMessageItem,
+  ResponsesReasoningItem,
+} from "../src/formats/openai-responses.js";
+
+/** Compiles only when A is assignable to B. */
+type Assignable<A extends B, B> = A;
+
+// Whole lists, as the SDK's create() calls take them.
+export type ChatList = Assignable<ChatMessage[], ChatCompletionMessageParam[]>;
+export type ResponsesList = Assignable<ResponsesItem[], ResponseInputItem[]>;
+
+// Member by member, so a type that silently widened to `never` or `any` elsewhere still fails.
+export type Chat = [
+  Assignable<ChatSystemMessage, ChatCompletionSystemMessageParam | ChatCompletionMessageParam>,
+  Assignable<ChatUserMessage, ChatCompletionUserMessageParam>,
+  Assignable<ChatUserPart, ChatCompletionContentPart>,
+  Assignable<ChatAssistantMessage, ChatCompletionAssistantMessageParam>,
+  Assignable<ChatToolCall, ChatCompletionMessageToolCall>,
+  Assignable<ChatToolMessage, ChatCompletionToolMessageParam>,
+];
+export type Responses = [
+  Assignable<ResponsesMessageItem, EasyInputMessage>,
+  Assignable<ResponsesInputPart, ResponseInputContent>,
+  Assignable<ResponsesOutputMessageItem, ResponseOutputMessage>,
+  Assignable<ResponsesFunctionCallItem, ResponseFunctionToolCall>,
+  Assignable<ResponsesFunctionCallOutputItem, ResponseInputItem.FunctionCallOutput>,
+  Assignable<ResponsesReasoningItem, ResponseReasoningItem>,
+];
+
+// The check bites: a tool message without tool_call_id is not a chat message, and a reasoning
+// item without its id is not a Responses input item.
+// @ts-expect-error tool_call_id is required
+export type NotChat = Assignable<{ role: "tool"; content: string }, ChatCompletionMessageParam>;
+// @ts-expect-error a reasoning item needs its id
+export type NotResponses = Assignable<{ type: "reasoning"; summary: [] }, ResponseInputItem>;
