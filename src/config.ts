@@ -58,6 +58,9 @@ const schema = z.object({
   /** A subscriber whose unsent data does not drain within this time is disconnected (it resumes
    * with afterSeq). */
   SLOW_SUBSCRIBER_TIMEOUT_MS: count(30_000),
+  /** `required`: every call needs an API key. `auto`: so do they once any key exists; before that
+   * the server runs in single-tenant development mode. */
+  AUTH: z.enum(["auto", "required"]).default("auto"),
   /** Origins (comma-separated, or *) whose browser pages may call the API; same-origin always can. */
   CORS_ORIGINS: z.string().default(""),
   /** GraphiQL and introspection; both default to off when NODE_ENV=production. */

@@ -103,7 +103,7 @@ describe.runIf(runs)(title, () => {
         orderBy: { depth: "asc" },
         select: { idempotencyKey: true, depth: true, previousResponseId: true, id: true },
       });
-      expect(stored.map((r) => r.idempotencyKey)).toEqual([null, ...Array.from({ length: WRITES }, (_, w) => `fault-${c}-${w}`)]);
+      expect(stored.map((r) => r.idempotencyKey)).toEqual([null, ...Array.from({ length: WRITES }, (_, w) => `default/fault-${c}-${w}`)]);
       stored.slice(1).forEach((response, i) => expect(response.previousResponseId).toBe(stored[i]!.id));
       const events = await prisma.event.findMany({ where: { dialogId }, orderBy: { seq: "asc" }, select: { seq: true } });
       expect(events.map((e) => e.seq)).toEqual(Array.from({ length: WRITES + 1 }, (_, i) => i + 1));

@@ -8,17 +8,20 @@ import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { config } from "../config.js";
+import { useAccessControl } from "../auth/access-control.js";
+import { type AuthMode, createAuthenticator } from "../auth/authenticator.js";
+import { createRateLimiter } from "../auth/rate-limit.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
-import { handleHistoryRequest, historyRoute, json } from "../rest/history-endpoint.js";
+import { useRestEndpoints } from "../rest/rest-plugin.js";
 import { schema } from "../schema/index.js";
 import { contextFactory } from "./context.js";
-import { toRequestError, UNAVAILABLE_MESSAGE, useErrorReporting } from "./error-reporting.js";
+import { toRequestError, useErrorReporting } from "./error-reporting.js";
+import { exampleQuery } from "./graphiql-example.js";
 import { type Limits, limitsFromConfig } from "./limits.js";
 import { logger } from "./logger.js";
 import { useQueryLimits } from "./query-limits.js";
-import { requestIdOf, useRequestId } from "./request-id.js";
+import { useRequestId } from "./request-id.js";
 import { useStorableTextOnly } from "./storable-text.js";
-import { isDatabaseUnavailable } from "../db/unavailable.js";
 
 export interface AppOptions {
   /** Where mutations publish and subscriptions listen; in-process when not given. */
@@ -28,12 +31,20 @@ export interface AppOptions {
   /** GraphiQL and introspection; from the configuration (off in production) when not given. */
   graphiql?: boolean;
   introspection?: boolean;
+  /** `auto` or `required`; from AUTH when not given. */
+  auth?: AuthMode;
 }
 
 export function buildApp(options: AppOptions = {}) {
   const live = options.live ?? createLiveBus();
   const limits = limitsFromConfig(options.limits);
   const introspection = options.introspection ?? config.INTROSPECTION;
+  const authenticator = createAuthenticator({ mode: options.auth ?? config.AUTH, live });
+  const rateLimiter = createRateLimiter({
+    requests: limits.rateLimitRequests,
+    windowSeconds: limits.rateLimitWindowSeconds,
+    redis: live.redis,
+  });
   const yoga = createYoga({
     schema,
     context: contextFactory(live),
@@ -48,6 +59,7 @@ export function buildApp(options: AppOptions = {}) {
     maskedErrors: { maskError: toRequestError },
     plugins: [
       useRequestId(),
+      useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
       useRestEndpoints(),
       // Browsers send a cross-site form or a plain GET without a preflight; requiring a JSON body
       // or a header they cannot add cross-site (Authorization included) stops such requests.
@@ -59,7 +71,7 @@ export function buildApp(options: AppOptions = {}) {
     ],
   });
 
-  return Object.assign(yoga, { limits });
+  return Object.assign(yoga, { limits, authenticator, rateLimiter });
 }
 
 export type App = ReturnType<typeof buildApp>;
@@ -81,98 +93,3 @@ function corsOptions(origins: string) {
   return { origin: list.includes("*") ? "*" : list, credentials: false };
 }
 
-function useRestEndpoints(): Plugin {
-  return {
-    async onRequest({ request, url, endResponse }) {
-      if (url.pathname === "/") return endResponse(Response.redirect(new URL("/graphql", url), 302));
-      const history = historyRoute.exec(url.pathname);
-      if (!history || request.method !== "GET") return;
-      try {
-        endResponse(await handleHistoryRequest(decodePathSegment(history[1]!), url));
-      } catch (error) {
-        const requestId = requestIdOf(request);
-        if (isDatabaseUnavailable(error)) {
-          logger.warn(`request ${requestId}: database unavailable (REST history)`);
-          return endResponse(json(503, { detail: UNAVAILABLE_MESSAGE }));
-        }
-        logger.error(`request ${requestId}: REST history failed`, error);
-        endResponse(json(500, { detail: "Internal server error" }));
-      }
-    },
-  };
-}
-
-/** A malformed escape (`%zz`) cannot name a dialog: keep it as it is, and it is not found. */
-function decodePathSegment(segment: string) {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-const exampleQuery = /* GraphQL */ `
-  # Welcome to dialogql. Write a turn, then read the history back.
-  # Watch a dialog live: run WatchDialog with its id here, then write to it from another tab.
-  mutation Start {
-    createResponse(
-      input: { model: "gpt-4o", input: [{ human: { content: "Hello" } }], output: [{ ai: { content: "Hi!" } }] }
-    ) {
-      ... on Response {
-        id
-        dialog {
-          id
-        }
-      }
-      ... on Error {
-        message
-        code
-      }
-    }
-  }
-
-  subscription WatchDialog {
-    historyDelta(dialogId: "<dialog id>", afterSeq: 0) {
-      seq
-      previousSeq
-      status
-      append {
-        __typename
-        ... on BaseHistoryEvent {
-          seq
-        }
-        ... on HumanEvent {
-          content
-        }
-        ... on AiEvent {
-          content
-        }
-      }
-    }
-  }
-
-  query Dialogs {
-    dialogs(first: 5) {
-      edges {
-        node {
-          id
-          title
-          history {
-            totalMessages
-            edges {
-              node {
-                __typename
-                ... on HumanEvent {
-                  content
-                }
-                ... on AiEvent {
-                  content
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-`;

@@ -1,7 +1,10 @@
 // graphql-ws on the GraphQL path. Operations run through `yoga.getEnveloped`, so WebSocket and
-// HTTP share plugins, context, limits and error masking. The socket-level limits live here: the
-// largest message, the time allowed before connection_init, and how many operations one
-// connection may run at once.
+// HTTP share plugins, context, limits and error masking. What is particular to a socket lives
+// here: the API key is checked once, at connection_init (connectionParams `authorization:
+// "Bearer <key>"` or `apiKey`, else the upgrade request's Authorization header), and a revoked
+// key's sockets are closed; each operation counts against the key's rate limit; and the socket
+// limits: the largest message, the time allowed before connection_init, and how many operations
+// one connection may run at once.
 import type { Server } from "node:http";
 import type { ExecutionArgs } from "graphql";
 import { GraphQLError } from "graphql";
@@ -9,6 +12,8 @@ import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import type { App } from "./app.js";
 import type { Context as AppContext } from "./context.js";
+import { refusal, setViewer, viewerOf } from "../auth/access-control.js";
+import { rateLimitedError } from "../auth/rate-limit.js";
 import { requestIdOf } from "./request-id.js";
 
 // graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
@@ -31,6 +36,24 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
   const graphqlWs = useServer(
     {
       connectionInitWaitTimeout: limits.wsConnectionInitTimeoutMs,
+      onConnect: async (ctx) => {
+        const { request, socket } = ctx.extra;
+        try {
+          const viewer = await yoga.authenticator.authenticate(credentialOf(ctx.connectionParams, request));
+          setViewer(request, viewer);
+          if (viewer.keyId) {
+            const untrack = yoga.authenticator.trackConnection(viewer.keyId, () => socket.close(4403, "API key revoked"));
+            socket.once("close", untrack);
+          }
+          return true;
+        } catch (error) {
+          const refused = refusal(error);
+          // 4401 tells graphql-ws clients not to retry; 1013 (try again later) that they may.
+          const unavailable = refused.extensions.code === "UNAVAILABLE";
+          socket.close(unavailable ? 1013 : 4401, refused.message.slice(0, 120));
+          return false;
+        }
+      },
       execute: (args) => (args as EnvelopedArgs).rootValue.execute(args) as never,
       subscribe: (args) => (args as EnvelopedArgs).rootValue.subscribe(args) as never,
       onSubscribe: async (ctx, id, payload) => {
@@ -39,6 +62,13 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
           return [tooManyOperations(limits.subscriptionsPerConnection)];
         }
         const request = ctx.extra.request;
+        const viewer = viewerOf(request);
+        if (viewer.keyId) {
+          const decision = await yoga.rateLimiter.consume(viewer.keyId);
+          if (!decision.allowed) {
+            return [rateLimitedError(decision.retryAfterSeconds, limits.rateLimitRequests, limits.rateLimitWindowSeconds)];
+          }
+        }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
           req: request,
@@ -80,6 +110,14 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
       await new Promise<void>((resolve) => sockets.close(() => resolve()));
     },
   };
+}
+
+/** The credential a WebSocket client offers, as an Authorization header value. */
+function credentialOf(params: Record<string, unknown> | undefined, request: import("node:http").IncomingMessage) {
+  const offered = params?.authorization ?? params?.Authorization;
+  if (typeof offered === "string") return offered;
+  if (typeof params?.apiKey === "string") return `Bearer ${params.apiKey}`;
+  return request.headers.authorization ?? null;
 }
 
 function tooManyOperations(limit: number) {

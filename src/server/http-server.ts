@@ -57,6 +57,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close: () =>
       (closing ??= (async () => {
         watchdog.close();
+        yoga.authenticator.close();
         await graphqlWs.dispose();
         // SSE subscriptions are open HTTP responses: end them, or close() would wait for them.
         server.closeAllConnections();
