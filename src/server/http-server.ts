@@ -3,6 +3,7 @@
 // Used by main.ts and by tests that need real sockets (port 0 picks a free one).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Authenticator } from "../auth/authenticator.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { buildApp } from "./app.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
@@ -25,6 +26,7 @@ export interface RunningServer {
   url: string;
   port: number;
   live: LiveBus;
+  authenticator: Authenticator;
   /** Ends every subscription and socket, then stops listening and closes the live bus. */
   close(): Promise<void>;
 }
@@ -54,6 +56,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${options.host && options.host !== "0.0.0.0" ? options.host : "127.0.0.1"}:${port}`,
     port,
     live,
+    authenticator: yoga.authenticator,
     close: () =>
       (closing ??= (async () => {
         watchdog.close();
