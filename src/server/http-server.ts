@@ -3,7 +3,7 @@
 // Used by main.ts and by tests that need real sockets (port 0 picks a free one).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Authenticator } from "../auth/authenticator.js";
+import type { AuthMode, Authenticator } from "../auth/authenticator.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { buildApp } from "./app.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
@@ -19,6 +19,8 @@ export interface ServerOptions {
   keepAliveMs?: number;
   /** Abuse limits; from the configuration when not given. */
   limits?: Partial<Limits>;
+  /** `auto` or `required`; from AUTH when not given. */
+  auth?: AuthMode;
 }
 
 export interface RunningServer {
@@ -33,7 +35,7 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const live = createLiveBus({ redisUrl: options.redisUrl });
-  const yoga = buildApp({ live, limits: options.limits });
+  const yoga = buildApp({ live, limits: options.limits, auth: options.auth });
   const watchdog = createSlowConsumerWatchdog({ timeoutMs: yoga.limits.slowSubscriberTimeoutMs });
   const server = createServer((request, response) => {
     // SSE subscriptions stream for as long as the client reads; watch that it does.
