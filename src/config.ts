@@ -78,7 +78,7 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema> & { GRAPHIQL: boolean; INTROSPECTION: boolean };
 
-function loadConfig(env: NodeJS.ProcessEnv): Config {
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ""));
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
