@@ -4,6 +4,7 @@
 // Every payload is delivered in this process at once; with REDIS_URL it also goes through Redis to
 // the other instances (src/live/redis-fanout.ts), so a Redis outage never stops same-instance
 // subscribers, and after one every listener is told to resync from the database.
+import { setMaxListeners } from "node:events";
 import { Repeater, SlidingBuffer } from "graphql-yoga";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { createRedisFanout, type RedisFanout } from "./redis-fanout.js";
@@ -57,6 +58,8 @@ const NOTICES = "dialogql:notices";
 
 export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveBus {
   const local = new EventTarget();
+  // Thousands of subscribers to one dialog are expected: no "possible leak" warning per channel.
+  setMaxListeners(1_000_000, local);
   const listening = new Set<{ push: (message: LiveMessage) => void; stop: () => Promise<unknown> }>();
   const noticeHandlers: NoticeHandler[] = [];
   const deliver = (channel: string, message: unknown) =>
