@@ -188,4 +188,24 @@ describe("rate limit per API key", () => {
     // Per key: another tenant's key is not affected.
     expect((await send({ query: "{ __typename }" }, { authorization: other.authorization })).status).toBe(200);
   });
+
+  it("counts WebSocket operations too: beyond the limit an operation fails with RATE_LIMITED", async () => {
+    const server = await startServer({ port: 0, limits: { rateLimitRequests: 2, rateLimitWindowSeconds: 60 } });
+    const { authorization } = await tenantKey("ws-limited");
+    const client = createWsClient({
+      url: `${server.url.replace(/^http/, "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization },
+    });
+    try {
+      const once = () => client.iterate({ query: "{ __typename }" }).next().then((r) => r.value, (errors) => errors);
+      expect(await once()).toEqual({ data: { __typename: "Query" } });
+      expect(await once()).toEqual({ data: { __typename: "Query" } });
+      expect((await once())[0]).toMatchObject({ extensions: { code: "RATE_LIMITED" } });
+    } finally {
+      await client.dispose();
+      await server.close();
+    }
+  });
 });

@@ -66,7 +66,10 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         if (viewer.keyId) {
           const decision = await yoga.rateLimiter.consume(viewer.keyId);
           if (!decision.allowed) {
-            return [rateLimitedError(decision.retryAfterSeconds, limits.rateLimitRequests, limits.rateLimitWindowSeconds)];
+            const refused = rateLimitedError(decision.retryAfterSeconds, limits.rateLimitRequests, limits.rateLimitWindowSeconds);
+            // No HTTP status on a WebSocket: keep the code and the wait only.
+            const { http: _http, ...extensions } = refused.extensions;
+            return [new GraphQLError(refused.message, { extensions })];
           }
         }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
