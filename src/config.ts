@@ -16,24 +16,56 @@ const duration = ({ forever = false } = {}) =>
     return ms;
   });
 
+const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** A count where 0 switches the limit off. */
+const countOrOff = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+/** "true"/"false" (also 1/0, yes/no); z.coerce.boolean would read "false" as true. */
+const flag = () =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no"])
+    .transform((value) => ["true", "1", "yes"].includes(value))
+    .optional();
+
 const schema = z.object({
+  NODE_ENV: z.string().default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default("0.0.0.0"),
   /** postgresql://… for a real server; unset means embedded PGlite under DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
   /** Where the embedded database lives; "memory://" keeps it in memory (tests). */
   DATA_DIR: z.string().default("./data"),
-  DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  DATABASE_POOL_SIZE: count(10),
+  /** How long a new PostgreSQL connection may take before the call fails as UNAVAILABLE. */
+  DATABASE_CONNECT_TIMEOUT_MS: count(5_000),
   /** redis://… to fan live history out through Redis, so several instances serve one dialog's
    * subscribers; unset keeps it in this process. */
   REDIS_URL: z.string().url().optional(),
-  MAX_EVENTS_PER_WRITE: z.coerce.number().int().positive().default(1000),
+  MAX_EVENTS_PER_WRITE: count(1000),
   /** Largest serialized event (content, parts, args, metadata) accepted, in bytes. */
-  MAX_EVENT_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(1024 * 1024),
+  MAX_EVENT_BYTES: count(1024 * 1024),
+  /** Largest HTTP request body or WebSocket message, in bytes (413 beyond). */
+  MAX_BODY_BYTES: count(8 * 1024 * 1024),
+  MAX_QUERY_DEPTH: count(12),
+  MAX_QUERY_ALIASES: count(15),
+  MAX_QUERY_TOKENS: count(5_000),
+  MAX_QUERY_COST: count(5_000_000),
+  MAX_SUBSCRIPTIONS_PER_CONNECTION: count(100),
+  /** Requests (HTTP requests, WebSocket operations) one API key may make per window; 0: no limit. */
+  RATE_LIMIT_REQUESTS: countOrOff(6_000),
+  RATE_LIMIT_WINDOW_SECONDS: count(60),
+  /** A graphql-ws connection that sends no connection_init within this time is closed. */
+  WS_CONNECTION_INIT_TIMEOUT_MS: count(3_000),
+  /** A subscriber whose unsent data does not drain within this time is disconnected (it resumes
+   * with afterSeq). */
+  SLOW_SUBSCRIBER_TIMEOUT_MS: count(30_000),
+  /** `required`: every call needs an API key. `auto`: so do they once any key exists; before that
+   * the server runs in single-tenant development mode. */
+  AUTH: z.enum(["auto", "required"]).default("auto"),
+  /** Origins (comma-separated, or *) whose browser pages may call the API; same-origin always can. */
+  CORS_ORIGINS: z.string().default(""),
+  /** GraphiQL and introspection; both default to off when NODE_ENV=production. */
+  GRAPHIQL: flag(),
+  INTROSPECTION: flag(),
   /**
    * How long a dialog is kept after its last write, in milliseconds ("24h", "7d"). Unset or
    * "forever": dialogs are kept until deleted.
@@ -44,16 +76,21 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
-export type Config = z.infer<typeof schema>;
+export type Config = z.infer<typeof schema> & { GRAPHIQL: boolean; INTROSPECTION: boolean };
 
-function loadConfig(env: NodeJS.ProcessEnv): Config {
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ""));
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   }
-  return parsed.data;
+  const production = parsed.data.NODE_ENV === "production";
+  return {
+    ...parsed.data,
+    GRAPHIQL: parsed.data.GRAPHIQL ?? !production,
+    INTROSPECTION: parsed.data.INTROSPECTION ?? !production,
+  };
 }
 
 export const config = loadConfig(process.env);

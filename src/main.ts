@@ -13,8 +13,13 @@ const server = await startServer({ port: config.PORT, host: config.HOST, redisUr
 logger.info(`dialogql on ${database.description}`);
 logger.info(`live history: ${config.REDIS_URL ? "through Redis" : "in-process"}`);
 logger.info(
-  `GraphQL and GraphiQL: http://localhost:${server.port}/graphql (WebSocket: ws://localhost:${server.port}/graphql)`,
+  config.GRAPHIQL
+    ? `GraphQL and GraphiQL: http://localhost:${server.port}/graphql (WebSocket: ws://localhost:${server.port}/graphql)`
+    : `GraphQL: http://localhost:${server.port}/graphql (WebSocket too); GraphiQL and introspection are off`,
 );
+// Says plainly whether the server is open (single-tenant development mode) or needs API keys.
+const auth = await server.authenticator.describe();
+logger[auth.level](auth.message);
 // One line a supervisor (or a test) can read the address from.
 logger.info(`listening on ${server.url}`);
 

@@ -63,7 +63,7 @@ describe("a write validated against the head", () => {
     const before = await prisma.event.count({ where: { dialogId: first.dialogId } });
     const outcome = await insertTurn({
       responseId: newResponseId(),
-      dialog: { id: first.dialogId, isNew: false },
+      dialog: { id: first.dialogId, isNew: false, tenantId: "default" },
       parent: null,
       expectedHeadId: first.id, // stale: the head is `second` now
       model: null,

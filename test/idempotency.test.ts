@@ -24,7 +24,7 @@ describe("idempotent createResponse", () => {
   it("creates exactly one response when retries race", async () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => createResponse(request("key-race"))));
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
-    expect(await prisma.response.count({ where: { idempotencyKey: "key-race" } })).toBe(1);
+    expect(await prisma.response.count({ where: { idempotencyKey: "default/key-race" } })).toBe(1);
   });
 
   it("is a ConflictError when the key is reused for a different request", async () => {

@@ -1,6 +1,7 @@
 // Scenario 3, deep chain: Response.context at the end of a 1,000-response chain, with the number
 // of SQL statements it costs at depth 10 and at depth 1,000 (it must not grow with depth).
 import { prisma } from "../../src/db/prisma.js";
+import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { createResponse } from "../../src/services/responses.js";
 import { emit, smoke } from "../lib/report.js";
 import { graphql, startInProcessServer } from "../lib/server.js";
@@ -20,7 +21,7 @@ for (let depth = 1; depth <= DEPTH; depth++) {
     previousResponseId,
     input: [{ human: { content: `Turn ${depth}` } }],
     output: [{ ai: { content: `Answer ${depth}` } }],
-  });
+  }, DEVELOPMENT_TENANT);
   previousResponseId = written.responseId;
   if (depth === 10 || depth === DEPTH) tips[depth] = written.responseId;
 }

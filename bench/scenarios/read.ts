@@ -1,6 +1,7 @@
 // Scenario 2, read: a dialog of 10,000 events. The first page of 100 and the whole history
 // through Dialog.history over HTTP, against the same context query run raw plus JSON.stringify.
 import { database } from "../../src/db/prisma.js";
+import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { createResponse } from "../../src/services/responses.js";
 import { emit, smoke } from "../lib/report.js";
 import { graphql, startInProcessServer } from "../lib/server.js";
@@ -23,7 +24,10 @@ for (let turn = 0; turn < EVENTS / PER_TURN; turn++) {
         ? { ai: { content: `Here is part ${i} of the answer to question ${turn}.` } }
         : { toolCall: { callId: `call_${turn}_${i}`, toolName: "search", args: { q: `query ${i}`, page: 1 } } },
   );
-  const written = await createResponse({ dialogId, input: [{ human: { content: `Question ${turn}` } }], output });
+  const written = await createResponse(
+    { dialogId, input: [{ human: { content: `Question ${turn}` } }], output },
+    DEVELOPMENT_TENANT,
+  );
   dialogId = written.dialogId;
   headId = written.responseId;
 }

@@ -9,6 +9,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { config } from "../config.js";
+import { logger } from "../server/logger.js";
 import { PrismaClient } from "../generated/prisma/client.js";
 
 /** One database connection used outside Prisma (migrations, maintenance). */
@@ -31,9 +32,16 @@ export interface Database {
 }
 
 function openPostgres(url: string) {
-  const pool = new pg.Pool({ connectionString: url, max: config.DATABASE_POOL_SIZE });
-  // An idle client losing its server (restart, pg_terminate_backend) must not crash the process.
-  pool.on("error", (error) => console.error("[db] idle PostgreSQL connection error:", error.message));
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.DATABASE_POOL_SIZE,
+    // While PostgreSQL is unreachable a call fails after this instead of waiting on the network
+    // (src/db/unavailable.ts turns that into UNAVAILABLE); the pool reconnects by itself later.
+    connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS,
+  });
+  // An idle client losing its server (restart, pg_terminate_backend) must not crash the process;
+  // the pool drops it and opens a new connection when one is needed.
+  pool.on("error", (error) => logger.warn(`[db] idle PostgreSQL connection lost: ${error.message}`));
   const host = new URL(url);
   const database: Database = {
     kind: "postgres",

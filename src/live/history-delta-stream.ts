@@ -4,10 +4,11 @@
 // dropped by seq). Live payloads can arrive out of order (two writers publish after their
 // commits, in either order) or not at all (a slow subscriber's buffer overflowed, Redis blinked):
 // a payload whose previousSeq is past what was sent shows a gap, which is read from the database.
+// A resync (Redis came back after an outage) reads everything committed since what was sent.
 import { Repeater } from "graphql-yoga";
 import { prisma } from "../db/prisma.js";
 import { readDeltasBetween, type HistoryDeltaView } from "./delta-reads.js";
-import type { DeltaPayload, LiveBus } from "./live-bus.js";
+import { type DeltaPayload, isResync, type LiveBus } from "./live-bus.js";
 
 /** A payload still to be read (resolved in the schema), or a delta already read. */
 export type DeltaItem = DeltaPayload | HistoryDeltaView;
@@ -30,19 +31,30 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
     const catchUp = async (upTo: number, statusChangesFrom: number | undefined = sent + 1) => {
       for await (const delta of readDeltasBetween(dialogId, sent, upTo, statusChangesFrom)) {
         if (stopped) return;
-        if (delta.seq === delta.previousSeq) statusChangesSent.add(statusKey(delta));
+        if (delta.seq === delta.previousSeq) {
+          if (statusChangesSent.has(statusKey(delta))) continue;
+          statusChangesSent.add(statusKey(delta));
+        }
         await push(delta);
         sent = Math.max(sent, delta.seq);
       }
     };
 
-    const dialog = await prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true } });
-    if (!dialog) return stop();
-    if (afterSeq == null) sent = dialog.lastSeq;
+    const lastSeq = async () =>
+      (await prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true } }))?.lastSeq;
+    const startSeq = await lastSeq();
+    if (startSeq == null) return stop();
+    if (afterSeq == null) sent = startSeq;
     // A client resuming at n may have missed a status change made at n itself: include it.
-    await catchUp(dialog.lastSeq, afterSeq ?? undefined);
+    await catchUp(startSeq, afterSeq ?? undefined);
 
     for await (const update of updates) {
+      if (isResync(update)) {
+        const upTo = await lastSeq();
+        if (upTo == null) break; // the dialog was deleted
+        await catchUp(upTo, sent);
+        continue;
+      }
       const statusOnly = update.seq === update.previousSeq;
       if (update.seq <= sent && !statusOnly) continue; // already sent
       // A gap before this write: read it from the database first.

@@ -1,14 +1,13 @@
 // The live fan-out of committed writes. Payloads are small JSON (ids, seqs, status): subscribers
 // re-read what they show from the database, so a payload can be lost, repeated or reordered
 // without a subscriber ever showing wrong data (src/live/history-delta-stream.ts repairs gaps).
-// In-process by default; with REDIS_URL every instance publishes to and listens on Redis, so a
-// write on any instance reaches subscribers on all of them.
+// Every payload is delivered in this process at once; with REDIS_URL it also goes through Redis to
+// the other instances (src/live/redis-fanout.ts), so a Redis outage never stops same-instance
+// subscribers, and after one every listener is told to resync from the database.
 import { setMaxListeners } from "node:events";
-import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
-import { createPubSub, type PubSubEvent, Repeater, SlidingBuffer } from "graphql-yoga";
-import { Redis } from "ioredis";
+import { Repeater, SlidingBuffer } from "graphql-yoga";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
-import { logger } from "../server/logger.js";
+import { createRedisFanout, type RedisFanout } from "./redis-fanout.js";
 
 /** What one committed write changed, as published. */
 export interface DeltaPayload {
@@ -21,40 +20,65 @@ export interface DeltaPayload {
   status: ResponseStatus;
 }
 
-type Topics = {
-  historyDelta: [dialogId: string, payload: DeltaPayload];
-  responseUpdated: [responseId: string, payload: DeltaPayload];
-};
+/** Payloads may have been lost (Redis was away): re-read the current state from the database. */
+export interface Resync {
+  resync: true;
+}
+
+export type LiveMessage = DeltaPayload | Resync;
+
+export const isResync = (message: LiveMessage): message is Resync => "resync" in message;
+
+export type Topic = "historyDelta" | "responseUpdated";
+
+/** Instance-wide notices that are not about one dialog (API key revocations). */
+export type NoticeHandler = (notice: unknown) => void;
 
 export interface LiveBus {
   /** Call only after the write committed. */
   publish(write: DeltaPayload): void;
   /**
-   * Payloads for one dialog or response. Resolves once the listener is in place (with Redis:
+   * Payloads for one dialog or response. Resolves once the listener is in place (with Redis up:
    * once the channel subscription is acknowledged), so a caller can read the database afterwards
    * knowing every later write will also arrive here.
    */
-  listen(topic: keyof Topics, id: string): Promise<AsyncIterableIterator<DeltaPayload>>;
+  listen(topic: Topic, id: string): Promise<AsyncIterableIterator<LiveMessage>>;
+  /** Sends `notice` to every instance, this one included. */
+  broadcast(notice: unknown): void;
+  onNotice(handler: NoticeHandler): void;
+  /** The Redis command connection when there is one (fails fast while Redis is down). */
+  redis: RedisFanout["commands"] | null;
   close(): Promise<void>;
 }
 
 // A subscriber that stops reading keeps at most this many payloads; older ones are dropped and
 // the history stream refills the hole from the database when it notices the gap.
 const LISTENER_BUFFER = 10_000;
+const NOTICES = "dialogql:notices";
 
 export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveBus {
-  const redis = options.redisUrl ? connectRedis(options.redisUrl) : null;
-  const eventTarget = redis
-    ? createRedisEventTarget<PubSubEvent<Topics, keyof Topics>>({
-        publishClient: redis.publisher,
-        subscribeClient: redis.subscriber,
+  const local = new EventTarget();
+  // Thousands of subscribers to one dialog are expected: no "possible leak" warning per channel.
+  setMaxListeners(1_000_000, local);
+  const listening = new Set<{ push: (message: LiveMessage) => void; stop: () => Promise<unknown> }>();
+  const noticeHandlers: NoticeHandler[] = [];
+  const deliver = (channel: string, message: unknown) =>
+    channel === NOTICES
+      ? noticeHandlers.forEach((handle) => handle(message))
+      : local.dispatchEvent(new CustomEvent(channel, { detail: message }));
+  const redis = options.redisUrl
+    ? createRedisFanout(options.redisUrl, {
+        deliver,
+        resync: () => listening.forEach((listener) => listener.push({ resync: true })),
       })
-    : new EventTarget();
-  // Thousands of subscribers listening to one dialog is the point, not a leak. (The Redis target
-  // keeps its own listener sets and is no Node EventTarget.)
-  if (eventTarget instanceof EventTarget) setMaxListeners(0, eventTarget);
-  const pubSub = createPubSub<Topics>({ eventTarget });
-  const listening = new Set<Repeater<DeltaPayload>>();
+    : null;
+  // Notices from other instances arrive for the life of the bus.
+  void redis?.subscribe(NOTICES);
+
+  const send = (channel: string, message: unknown) => {
+    deliver(channel, message);
+    redis?.publish(channel, message);
+  };
 
   return {
     publish(write) {
@@ -65,8 +89,8 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
         seq: write.seq,
         status: write.status,
       };
-      pubSub.publish("historyDelta", payload.dialogId, payload);
-      pubSub.publish("responseUpdated", payload.responseId, payload);
+      send(`historyDelta:${payload.dialogId}`, payload);
+      send(`responseUpdated:${payload.responseId}`, payload);
     },
 
     // Not pubSub.subscribe(): its repeaters share one buffer option and register their listener
@@ -75,21 +99,25 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
       const channel = `${topic}:${id}`;
       let registered!: () => void;
       const ready = new Promise<void>((resolve) => (registered = resolve));
-      const payloads = new Repeater<DeltaPayload>(async (push, stop) => {
-        const listener = (event: Event) => void push((event as CustomEvent<DeltaPayload>).detail);
-        eventTarget.addEventListener(channel, listener);
+      let subscribed: Promise<void> | undefined;
+      const payloads = new Repeater<LiveMessage>(async (push, stop) => {
+        const listener = (event: Event) => void push((event as CustomEvent<LiveMessage>).detail);
+        const entry = { push: (message: LiveMessage) => void push(message), stop: () => payloads.return() };
+        local.addEventListener(channel, listener);
+        listening.add(entry);
+        // Counted at once (the count is synchronous), so a stop that comes early releases it.
+        subscribed = redis?.subscribe(channel);
         registered();
         await stop;
-        eventTarget.removeEventListener(channel, listener);
-        listening.delete(payloads);
+        local.removeEventListener(channel, listener);
+        listening.delete(entry);
+        redis?.unsubscribe(channel);
       }, new SlidingBuffer(LISTENER_BUFFER));
-      listening.add(payloads);
       // The executor runs on the first next(): take that call now and hand its result out first.
-      let started: Promise<IteratorResult<DeltaPayload>> | null = payloads.next();
+      let started: Promise<IteratorResult<LiveMessage>> | null = payloads.next();
       await ready;
-      // Redis answers commands on a connection in order: the PING reply comes after SUBSCRIBE's.
-      if (redis) await redis.subscriber.ping();
-      const iterator: AsyncIterableIterator<DeltaPayload> = {
+      await subscribed;
+      const iterator: AsyncIterableIterator<LiveMessage> = {
         next: () => {
           const result = started ?? payloads.next();
           started = null;
@@ -101,23 +129,21 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
       return iterator;
     },
 
+    broadcast(notice) {
+      send(NOTICES, notice);
+    },
+
+    onNotice(handler) {
+      noticeHandlers.push(handler);
+    },
+
+    redis: redis?.commands ?? null,
+
     async close() {
       // Release every listener first: with Redis each release sends UNSUBSCRIBE, which must go
-      // out before QUIT (a command on a closed connection fails, unawaited, in the event target).
-      await Promise.all([...listening].map((payloads) => payloads.return()));
-      if (redis) await Promise.all([redis.publisher.quit(), redis.subscriber.quit()]);
+      // out before QUIT.
+      await Promise.all([...listening].map((listener) => listener.stop()));
+      await redis?.close();
     },
   };
-}
-
-function connectRedis(url: string) {
-  // Retry forever instead of failing a command: the event target does not await its publish and
-  // subscribe calls, so a rejected one would be an unhandled rejection. A payload delivered late
-  // is harmless; one lost while Redis was away is refilled from the database at the next delta.
-  const options = { maxRetriesPerRequest: null };
-  const [publisher, subscriber] = [new Redis(url, options), new Redis(url, options)];
-  for (const client of [publisher, subscriber]) {
-    client.on("error", (error: Error) => logger.warn(`[live] Redis: ${error.message}`));
-  }
-  return { publisher, subscriber };
 }

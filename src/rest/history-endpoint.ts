@@ -1,8 +1,10 @@
 // GET /api/dialogs/{dialog_id}/history — seed 001's endpoint, exactly: snake_case fields,
 // null fields left out, only the seed's four event types, totals counting what is shown.
 // `?response_id=` reads another branch than the head.
+import type { TenantScope } from "../auth/tenant-scope.js";
 import { prisma } from "../db/prisma.js";
 import type { HistoryEventType } from "../generated/prisma/enums.js";
+import { isStorableText } from "../server/storable-text.js";
 import { readContext } from "../services/context.js";
 
 const seedTypes = ["HUMAN", "AI", "REASONING", "TOOL_CALL"] as const satisfies HistoryEventType[];
@@ -11,9 +13,20 @@ export const historyRoute = /^\/api\/dialogs\/([^/]+)\/history\/?$/;
 
 type Message = Record<string, unknown>;
 
-export async function handleHistoryRequest(dialogId: string, url: URL): Promise<globalThis.Response> {
+/** The history of `dialogId` as the caller's tenant sees it: another tenant's dialog is not found. */
+export async function handleHistoryRequest(
+  dialogId: string,
+  url: URL,
+  scope: Pick<TenantScope, "tenantId">,
+): Promise<globalThis.Response> {
   const responseId = url.searchParams.get("response_id");
-  const dialog = await prisma.dialog.findUnique({ where: { id: dialogId }, select: { headId: true } });
+  // Text PostgreSQL cannot even compare (a NUL) names nothing that exists.
+  if (!isStorableText(dialogId)) return json(404, { detail: `Dialog ${dialogId} not found` });
+  if (responseId && !isStorableText(responseId)) return json(404, { detail: `Response ${responseId} not found` });
+  const dialog = await prisma.dialog.findUnique({
+    where: { id: dialogId, tenantId: scope.tenantId },
+    select: { headId: true },
+  });
   if (!dialog) return json(404, { detail: `Dialog ${dialogId} not found` });
   let tip = dialog.headId;
   if (responseId) {

@@ -6,7 +6,7 @@ import { countContext, readContextPage } from "../services/context.js";
 import { transcriptOf } from "../services/context-views.js";
 import { clearDialog, createDialog, deleteDialog, updateDialog } from "../services/dialogs.js";
 import { forkDialog } from "../services/fork.js";
-import { expiresAt } from "../services/retention.js";
+import { chainTargetNotFound, expiresAt } from "../services/retention.js";
 import { builder } from "./builder.js";
 import { writeErrors } from "./errors.js";
 import { HistoryConnection, historyArgs, resolveHistory } from "./history-connection.js";
@@ -124,8 +124,8 @@ builder.queryFields((t) => ({
     type: "Dialog",
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, { id }) => {
-      const dialog = await prisma.dialog.findUnique({ ...query, where: { id: String(id) } });
+    resolve: async (query, _root, { id }, { scope }) => {
+      const dialog = await prisma.dialog.findUnique({ ...query, where: { id: String(id), tenantId: scope.tenantId } });
       if (!dialog) throw NotFoundError.dialog(String(id));
       return dialog;
     },
@@ -134,9 +134,10 @@ builder.queryFields((t) => ({
     {
       type: "Dialog",
       cursor: "id",
-      description: "All dialogs, newest first.",
+      description: "All of the caller's dialogs, newest first.",
       // ULIDs sort by creation time, so the primary key is also the age order.
-      resolve: (query) => prisma.dialog.findMany({ ...query, orderBy: { id: "desc" } }),
+      resolve: (query, _root, _args, { scope }) =>
+        prisma.dialog.findMany({ ...query, where: { tenantId: scope.tenantId }, orderBy: { id: "desc" } }),
     },
     { name: "DialogConnection" },
     { name: "DialogEdge" },
@@ -182,8 +183,8 @@ builder.mutationFields((t) => ({
     type: "Dialog",
     errors: { types: writeErrors },
     args: { input: t.arg({ type: CreateDialogInput, required: true }) },
-    resolve: async (query, _root, { input }) => {
-      const { id } = await createDialog(input);
+    resolve: async (query, _root, { input }, { scope }) => {
+      const { id } = await createDialog(input, scope.tenantId);
       return prisma.dialog.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -191,7 +192,8 @@ builder.mutationFields((t) => ({
     type: "Dialog",
     errors: { types: writeErrors },
     args: { input: t.arg({ type: UpdateDialogInput, required: true }) },
-    resolve: async (query, _root, { input: { id, ...fields } }) => {
+    resolve: async (query, _root, { input: { id, ...fields } }, { scope }) => {
+      await scope.dialog(String(id));
       await updateDialog(String(id), fields);
       return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: String(id) } });
     },
@@ -202,7 +204,8 @@ builder.mutationFields((t) => ({
     description:
       "Seed 000's clear(): delete every response and event of the dialog, keep the dialog. `lastSeq` keeps its value, so seqs are never reused.",
     args: { input: t.arg({ type: ClearDialogInput, required: true }) },
-    resolve: async (query, _root, { input }) => {
+    resolve: async (query, _root, { input }, { scope }) => {
+      await scope.dialog(String(input.id));
       const { dialogId } = await clearDialog(String(input.id));
       return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
     },
@@ -213,7 +216,8 @@ builder.mutationFields((t) => ({
     description:
       "Seed 000's copy(): a new dialog whose history is a copy of the context of `responseId` (new ids, seqs 1..n), with `forkedFrom` set. The original is untouched.",
     args: { input: t.arg({ type: ForkDialogInput, required: true }) },
-    resolve: async (query, _root, { input }) => {
+    resolve: async (query, _root, { input }, { scope }) => {
+      await scope.response(String(input.responseId), chainTargetNotFound);
       const { dialogId } = await forkDialog({ responseId: String(input.responseId), title: input.title });
       return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
     },
@@ -222,6 +226,9 @@ builder.mutationFields((t) => ({
     type: DeleteDialogPayload,
     errors: { types: writeErrors },
     args: { input: t.arg({ type: DeleteDialogInput, required: true }) },
-    resolve: (_root, { input }) => deleteDialog(String(input.id)),
+    resolve: async (_root, { input }, { scope }) => {
+      await scope.dialog(String(input.id));
+      return deleteDialog(String(input.id));
+    },
   }),
 }));

@@ -33,7 +33,10 @@ builder.subscriptionField("historyDelta", (t) =>
     },
     subscribe: async (_root, { dialogId, afterSeq }, ctx) => {
       const id = String(dialogId);
-      const dialog = await prisma.dialog.findUnique({ where: { id }, select: { lastSeq: true } });
+      const dialog = await prisma.dialog.findUnique({
+        where: { id, tenantId: ctx.scope.tenantId },
+        select: { lastSeq: true },
+      });
       if (!dialog) throw NotFoundError.dialog(id);
       if (afterSeq != null && (afterSeq < 0 || afterSeq > dialog.lastSeq)) {
         throw ValidationError.at(["afterSeq"], `must be between 0 and the dialog's last seq (${dialog.lastSeq})`);

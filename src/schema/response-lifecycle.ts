@@ -1,7 +1,6 @@
 // Writing a turn step by step (seed 004): appendEvents while the agent works, then
 // completeResponse or interruptResponse; responseUpdated follows one response live.
 import { prisma } from "../db/prisma.js";
-import { NotFoundError } from "../errors.js";
 import { responseUpdatesStream } from "../live/response-updates-stream.js";
 import { appendEvents, completeResponse, interruptResponse } from "../services/response-lifecycle.js";
 import { renewLoaders } from "../server/context.js";
@@ -55,6 +54,7 @@ builder.mutationFields((t) => ({
     description: "Add output events to an IN_PROGRESS response as the agent's steps complete.",
     args: { input: t.arg({ type: AppendEventsInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
+      await ctx.scope.response(String(input.responseId));
       const write = await appendEvents({ ...input, responseId: String(input.responseId) });
       ctx.live.publish(write);
       return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
@@ -66,6 +66,7 @@ builder.mutationFields((t) => ({
     description: "Finish an IN_PROGRESS response with its final status, usage and error.",
     args: { input: t.arg({ type: CompleteResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
+      await ctx.scope.response(String(input.responseId));
       const write = await completeResponse({ ...input, responseId: String(input.responseId) });
       ctx.live.publish(write);
       return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
@@ -77,6 +78,7 @@ builder.mutationFields((t) => ({
     description: "Stop an IN_PROGRESS response, keeping its partial answer or not (seed 004).",
     args: { input: t.arg({ type: InterruptResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
+      await ctx.scope.response(String(input.responseId));
       const write = await interruptResponse({ ...input, responseId: String(input.responseId) });
       ctx.live.publish(write);
       return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
@@ -91,8 +93,7 @@ builder.subscriptionField("responseUpdated", (t) =>
     args: { responseId: t.arg.id({ required: true }) },
     subscribe: async (_root, { responseId }, ctx) => {
       const id = String(responseId);
-      const exists = await prisma.response.count({ where: { id } });
-      if (!exists) throw NotFoundError.response(id);
+      await ctx.scope.response(id);
       return responseUpdatesStream(ctx.live, id);
     },
     resolve: (query, id: string, _args, ctx) => {

@@ -2,7 +2,9 @@
 import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
 import { ResponseStatus } from "../generated/prisma/enums.js";
+import { rememberWrite } from "../auth/tenant-scope.js";
 import { createResponse } from "../services/responses.js";
+import { chainTargetNotFound } from "../services/retention.js";
 import { expiresAt } from "../services/retention.js";
 import { builder } from "./builder.js";
 import { writeErrors } from "./errors.js";
@@ -91,8 +93,11 @@ builder.queryField("response", (t) =>
     type: "Response",
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, { id }) => {
-      const response = await prisma.response.findUnique({ ...query, where: { id: String(id) } });
+    resolve: async (query, _root, { id }, { scope }) => {
+      const response = await prisma.response.findUnique({
+        ...query,
+        where: { id: String(id), dialog: { tenantId: scope.tenantId } },
+      });
       if (!response) throw NotFoundError.response(String(id));
       return response;
     },
@@ -140,12 +145,12 @@ builder.mutationField("createResponse", (t) =>
       "Store a turn. With previousResponseId it chains to that response; with only dialogId, to the dialog's head; with neither, it starts a new dialog.",
     args: { input: t.arg({ type: CreateResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const write = await createResponse({
-        ...input,
-        dialogId: input.dialogId == null ? input.dialogId : String(input.dialogId),
-        previousResponseId:
-          input.previousResponseId == null ? input.previousResponseId : String(input.previousResponseId),
-      });
+      const dialogId = input.dialogId == null ? input.dialogId : String(input.dialogId);
+      const previousResponseId = input.previousResponseId == null ? input.previousResponseId : String(input.previousResponseId);
+      await ctx.scope.optionalResponse(previousResponseId, chainTargetNotFound);
+      await ctx.scope.optionalDialog(dialogId);
+      const write = await createResponse({ ...input, dialogId, previousResponseId }, ctx.scope.tenantId);
+      rememberWrite(write, ctx.scope.tenantId);
       ctx.live.publish(write); // committed: createResponse returns after the commit
       return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
     },

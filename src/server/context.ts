@@ -4,8 +4,18 @@ import DataLoader from "dataloader";
 import { prisma } from "../db/prisma.js";
 import type { Event, Response } from "../generated/prisma/client.js";
 import type { LiveBus } from "../live/live-bus.js";
+import { viewerOf } from "../auth/access-control.js";
+import type { Viewer } from "../auth/authenticator.js";
+import { type TenantScope, tenantScope } from "../auth/tenant-scope.js";
+import { requestIdOf } from "./request-id.js";
 
 export interface Context {
+  /** Echoed in the x-request-id header and in unexpected errors (src/server/request-id.ts). */
+  requestId: string;
+  /** Who is calling (src/auth/authenticator.ts). */
+  viewer: Viewer;
+  /** The caller's tenant: every id a resolver receives is checked through it first. */
+  scope: TenantScope;
   live: LiveBus;
   loaders: ReturnType<typeof createLoaders>;
 }
@@ -31,7 +41,10 @@ function createLoaders() {
 }
 
 export function contextFactory(live: LiveBus) {
-  return (): Context => ({ live, loaders: createLoaders() });
+  return ({ request }: { request?: object }): Context => {
+    const viewer = viewerOf(request);
+    return { requestId: requestIdOf(request), viewer, scope: tenantScope(viewer.tenantId), live, loaders: createLoaders() };
+  };
 }
 
 /**

@@ -3,11 +3,12 @@
 // Used by main.ts and by tests that need real sockets (port 0 picks a free one).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ExecutionArgs } from "graphql";
-import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import type { AuthMode, Authenticator } from "../auth/authenticator.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { buildApp } from "./app.js";
+import { attachGraphqlWs } from "./graphql-ws.js";
+import type { Limits } from "./limits.js";
+import { createSlowConsumerWatchdog } from "./slow-consumers.js";
 
 export interface ServerOptions {
   port: number;
@@ -16,6 +17,10 @@ export interface ServerOptions {
   redisUrl?: string | null;
   /** Interval of WebSocket keep-alive pings, in ms. */
   keepAliveMs?: number;
+  /** Abuse limits; from the configuration when not given. */
+  limits?: Partial<Limits>;
+  /** `auto` or `required`; from AUTH when not given. */
+  auth?: AuthMode;
 }
 
 export interface RunningServer {
@@ -23,48 +28,24 @@ export interface RunningServer {
   url: string;
   port: number;
   live: LiveBus;
+  authenticator: Authenticator;
   /** Ends every subscription and socket, then stops listening and closes the live bus. */
   close(): Promise<void>;
 }
 
-// graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
-// same envelop pipeline (plugins, context, error masking) as HTTP ones.
-interface EnvelopedArgs extends ExecutionArgs {
-  rootValue: { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
-}
-
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const live = createLiveBus({ redisUrl: options.redisUrl });
-  const yoga = buildApp({ live });
-  const server = createServer(yoga);
-  const sockets = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
-
-  const graphqlWs = useServer(
-    {
-      execute: (args) => (args as EnvelopedArgs).rootValue.execute(args) as never,
-      subscribe: (args) => (args as EnvelopedArgs).rootValue.subscribe(args) as never,
-      onSubscribe: async (ctx, _id, payload) => {
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
-          socket: ctx.extra.socket,
-          params: payload,
-        });
-        const args: EnvelopedArgs = {
-          schema,
-          operationName: payload.operationName,
-          document: parse(payload.query),
-          variableValues: payload.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
-        };
-        const errors = validate(args.schema, args.document);
-        return errors.length ? errors : args;
-      },
-    },
-    sockets,
-    options.keepAliveMs ?? 12_000,
-  );
+  const yoga = buildApp({ live, limits: options.limits, auth: options.auth });
+  const watchdog = createSlowConsumerWatchdog({ timeoutMs: yoga.limits.slowSubscriberTimeoutMs });
+  const server = createServer((request, response) => {
+    // SSE subscriptions stream for as long as the client reads; watch that it does.
+    if (request.headers.accept?.includes("text/event-stream")) watchdog.watch(request.socket);
+    return yoga(request, response);
+  });
+  const graphqlWs = attachGraphqlWs(server, yoga, {
+    keepAliveMs: options.keepAliveMs ?? 12_000,
+    onSocket: (socket) => watchdog.watch(socket),
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -77,11 +58,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${options.host && options.host !== "0.0.0.0" ? options.host : "127.0.0.1"}:${port}`,
     port,
     live,
+    authenticator: yoga.authenticator,
     close: () =>
       (closing ??= (async () => {
-        // Completes every WebSocket subscription and closes the sockets (code 1001, going away).
+        watchdog.close();
+        yoga.authenticator.close();
         await graphqlWs.dispose();
-        await new Promise<void>((resolve) => sockets.close(() => resolve()));
         // SSE subscriptions are open HTTP responses: end them, or close() would wait for them.
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -25,9 +25,12 @@ export function parseDialogFields(input: DialogFieldsInput) {
   return { title: input.title, metadata: metadata as Prisma.InputJsonObject | undefined };
 }
 
-export async function createDialog(input: DialogFieldsInput) {
+export async function createDialog(input: DialogFieldsInput, tenantId: string) {
   const { title, metadata } = parseDialogFields(input);
-  return prisma.dialog.create({ data: { id: newDialogId(), title: title ?? null, metadata }, select: { id: true } });
+  return prisma.dialog.create({
+    data: { id: newDialogId(), tenantId, title: title ?? null, metadata },
+    select: { id: true },
+  });
 }
 
 export async function updateDialog(id: string, input: DialogFieldsInput) {

@@ -27,7 +27,7 @@ export async function forkDialog(input: ForkDialogInput): Promise<ForkResult> {
   return prisma.$transaction(async (tx) => {
     const source = await tx.response.findUnique({
       where: { id: input.responseId },
-      select: { dialogId: true, dialog: { select: { title: true, metadata: true } } },
+      select: { dialogId: true, dialog: { select: { title: true, metadata: true, tenantId: true } } },
     });
     if (!source) throw chainTargetNotFound(input.responseId);
     // Holds off a concurrent clearDialog or deleteDialog of the original while it is read.
@@ -40,6 +40,8 @@ export async function forkDialog(input: ForkDialogInput): Promise<ForkResult> {
     await tx.dialog.create({
       data: {
         id: dialogId,
+        // A fork belongs to the tenant of what it copies (the caller's: checked before).
+        tenantId: source.dialog.tenantId,
         title: title ?? source.dialog.title,
         metadata: source.dialog.metadata ?? {},
         forkedFromId: input.responseId,

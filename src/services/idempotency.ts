@@ -7,6 +7,12 @@ import { ConflictError } from "../errors.js";
 import type { CreateResponseInput, WriteResult } from "./responses.js";
 import type { Tx } from "./transaction.js";
 
+/**
+ * Keys are per tenant, stored as "<tenantId>/<key>" (see the api_keys migration): two tenants may
+ * use the same key without meeting, and one never learns that the other did.
+ */
+export const storedIdempotencyKey = (tenantId: string, key: string) => `${tenantId}/${key}`;
+
 export function hashRequest(input: CreateResponseInput) {
   const { idempotencyKey: _key, ...request } = input;
   return createHash("sha256")
@@ -16,11 +22,11 @@ export function hashRequest(input: CreateResponseInput) {
 
 export async function findIdempotentResult(
   db: Tx | typeof prisma,
-  key: string,
+  key: { given: string; stored: string },
   requestHash: string,
 ): Promise<WriteResult | null> {
   const earlier = await db.response.findUnique({
-    where: { idempotencyKey: key },
+    where: { idempotencyKey: key.stored },
     select: {
       id: true,
       dialogId: true,
@@ -31,7 +37,7 @@ export async function findIdempotentResult(
   });
   if (!earlier) return null;
   if (earlier.requestHash !== requestHash) {
-    throw new ConflictError(`idempotencyKey ${key} was already used for a different request`);
+    throw new ConflictError(`idempotencyKey ${key.given} was already used for a different request`);
   }
   // The first write's events are one contiguous run of seqs; events appended later may follow
   // other responses' events, and a delta must never claim a range it does not wholly cover.

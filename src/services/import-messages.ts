@@ -19,6 +19,8 @@ export interface ImportMessagesInput {
   messages: unknown;
   /** Recorded on every response the import creates. */
   model?: string | null;
+  /** The tenant a new dialog is created for. */
+  tenantId: string;
 }
 
 /**

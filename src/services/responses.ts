@@ -9,7 +9,7 @@ import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newDialogId, newEventId, newResponseId } from "../ids.js";
 import { findToolCallsInContext } from "./context.js";
 import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
-import { findIdempotentResult, hashRequest } from "./idempotency.js";
+import { findIdempotentResult, hashRequest, storedIdempotencyKey } from "./idempotency.js";
 import { type Json, jsonObject, nullableJson } from "./json.js";
 import { chainTargetNotFound, dialogExpired, isExpired, responseExpired } from "./retention.js";
 import type { Tx } from "./transaction.js";
@@ -46,16 +46,20 @@ export interface WriteResult {
   status: ResponseStatus;
 }
 
-export async function createResponse(input: CreateResponseInput): Promise<WriteResult> {
+/**
+ * Stores a turn for `tenantId` (a new dialog is created for that tenant; the ids in `input` must
+ * already have been checked to be the tenant's: see src/auth/tenant-scope.ts).
+ */
+export async function createResponse(input: CreateResponseInput, tenantId: string): Promise<WriteResult> {
   const parsed = parseWrite(input);
-  const key = input.idempotencyKey ?? null;
+  const key = input.idempotencyKey == null ? null : { given: input.idempotencyKey, stored: storedIdempotencyKey(tenantId, input.idempotencyKey) };
   const requestHash = key ? hashRequest(input) : null;
   if (key) {
     const earlier = await findIdempotentResult(prisma, key, requestHash!);
     if (earlier) return earlier;
   }
   try {
-    return await storeTurn(input, parsed, requestHash);
+    return await storeTurn({ ...input, idempotencyKey: key?.stored }, parsed, requestHash, tenantId);
   } catch (error) {
     // Retries with the same key raced: the statement that lost stored nothing; answer with the winner's.
     if (key && isUniqueViolation(error)) {
@@ -73,6 +77,7 @@ async function storeTurn(
   request: CreateResponseInput,
   parsed: ParsedWrite,
   requestHash: string | null,
+  tenantId: string,
 ): Promise<WriteResult> {
   const parent = request.previousResponseId ? await findParent(request.previousResponseId, request.dialogId) : null;
   const events = [...parsed.input, ...parsed.output];
@@ -94,7 +99,7 @@ async function storeTurn(
     const usage = request.usage ?? {};
     const stored = await insertTurn({
       responseId,
-      dialog: { id: dialogId, isNew: !existingDialogId },
+      dialog: { id: dialogId, isNew: !existingDialogId, tenantId },
       parent,
       expectedHeadId: checkedHead,
       model: request.model ?? null,
@@ -203,7 +208,7 @@ export interface WritePlace {
  */
 export async function openChain(
   tx: Tx,
-  request: { dialogId?: string | null; previousResponseId?: string | null },
+  request: { dialogId?: string | null; previousResponseId?: string | null; tenantId: string },
   now = new Date(),
 ): Promise<WritePlace> {
   let parent: Parent | null = null;
@@ -232,7 +237,7 @@ export async function openChain(
     lastSeq = dialog.lastSeq;
     if (!parent && dialog.headId) parent = { id: dialog.headId, dialogId, depth: dialog.headDepth! };
   } else {
-    await tx.dialog.create({ data: { id: dialogId } });
+    await tx.dialog.create({ data: { id: dialogId, tenantId: request.tenantId } });
   }
   return { dialogId, parent, lastSeq };
 }

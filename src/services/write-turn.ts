@@ -17,7 +17,8 @@ import { retentionMs } from "./retention.js";
 export interface TurnToInsert {
   responseId: string;
   /** An existing dialog to lock and continue, or a new one to create with this turn as root. */
-  dialog: { id: string; isNew: boolean };
+  /** `tenantId` is stamped on a new dialog. */
+  dialog: { id: string; isNew: boolean; tenantId: string };
   /** The explicit parent; absent means the dialog's head (or none, for a new dialog). */
   parent: { id: string; depth: number } | null;
   /**
@@ -55,8 +56,8 @@ export async function insertTurn(turn: TurnToInsert, db: Pick<typeof prisma, "$q
   ];
   const { usage, parent } = turn;
   const dialog = turn.dialog.isNew
-    ? Prisma.sql`INSERT INTO "Dialog" (id, "lastSeq", "headId", "headDepth", "createdAt", "updatedAt")
-        VALUES (${turn.dialog.id}, ${events.length}, ${turn.responseId}, 0, ${now}::timestamp, ${now}::timestamp)
+    ? Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", "lastSeq", "headId", "headDepth", "createdAt", "updatedAt")
+        VALUES (${turn.dialog.id}, ${turn.dialog.tenantId}, ${events.length}, ${turn.responseId}, 0, ${now}::timestamp, ${now}::timestamp)
         RETURNING id, 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth", "updatedAt"`
     : Prisma.sql`SELECT id, "lastSeq", "headId", "headDepth", "updatedAt" FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
   // Past its retention a dialog takes no more writes, even before the sweeper deletes it.

@@ -37,6 +37,8 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       running.delete(child);
       reject(new Error(`server process exited (${code}) before listening:\n${output}`));
     });
+    // Bounded: a server that never says it is listening fails the test instead of hanging it.
+    setTimeout(() => reject(new Error(`server process not listening after 60 s:\n${output}`)), 60_000).unref();
   });
 }
 

@@ -24,6 +24,9 @@ export function createDialogqlUrqlClient(options: DialogqlUrqlOptions = {}): Cli
   });
   return new Client({
     url,
+    // POST with a JSON body: the server's CSRF prevention refuses GETs that carry no custom header,
+    // and urql would otherwise send short queries as GETs.
+    preferGetMethod: false,
     exchanges: [
       cacheExchange,
       fetchExchange,

@@ -1,0 +1,103 @@
+// Authentication and rate limiting at the door: every API request (GraphQL on /graphql, REST
+// under /api/) is identified before anything else runs, and refused with 401 (no valid key), 429
+// (too many requests for its key) or 503 (the key cannot be checked: the database is away).
+// GraphiQL's page, the health check and anything else outside the API need no key. The caller
+// found here is what the request's context carries as `viewer`.
+import { GraphQLError } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { isDatabaseUnavailable } from "../db/unavailable.js";
+import { UNAVAILABLE_MESSAGE } from "../server/error-reporting.js";
+import type { Limits } from "../server/limits.js";
+import type { Authenticator, Viewer } from "./authenticator.js";
+import { type RateLimiter, rateLimitedError } from "./rate-limit.js";
+
+const viewers = new WeakMap<object, Viewer>();
+
+/** The caller of a request (a Fetch Request, or the upgrade request of a WebSocket). */
+export function viewerOf(request: object | undefined): Viewer {
+  const viewer = request && viewers.get(request);
+  if (!viewer) throw new Error("a request reached its context without being authenticated");
+  return viewer;
+}
+
+export function setViewer(request: object, viewer: Viewer) {
+  viewers.set(request, viewer);
+}
+
+/** The GraphQL error a refused caller is told: 401, 429, or 503 when the key could not be checked. */
+export function refusal(error: unknown): GraphQLError {
+  if (error instanceof GraphQLError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new GraphQLError(UNAVAILABLE_MESSAGE, { extensions: { code: "UNAVAILABLE", http: { status: 503 } } });
+  }
+  throw error;
+}
+
+/** Authenticates, then counts the request against its key's rate limit; throws a refusal. */
+export async function admit(
+  authenticator: Authenticator,
+  rateLimiter: RateLimiter,
+  limits: Limits,
+  authorization: string | null | undefined,
+): Promise<Viewer> {
+  let viewer: Viewer;
+  try {
+    viewer = await authenticator.authenticate(authorization);
+  } catch (error) {
+    throw refusal(error);
+  }
+  // Development mode has no key to count against: it is not rate limited.
+  if (viewer.keyId) {
+    const decision = await rateLimiter.consume(viewer.keyId);
+    if (!decision.allowed) {
+      throw rateLimitedError(decision.retryAfterSeconds, limits.rateLimitRequests, limits.rateLimitWindowSeconds);
+    }
+  }
+  return viewer;
+}
+
+interface NodeServerContext {
+  req?: import("node:http").IncomingMessage;
+}
+
+export function useAccessControl(options: {
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  limits: Limits;
+  graphqlEndpoint: string;
+}): Plugin {
+  const { authenticator, rateLimiter, limits, graphqlEndpoint } = options;
+  const isApi = (path: string) => path === graphqlEndpoint || path.startsWith("/api/");
+  const isGraphiQLPage = (request: Request) =>
+    request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
+
+  return {
+    async onRequest({ request, url, endResponse, serverContext }) {
+      if (request.method === "OPTIONS" || !isApi(url.pathname)) return;
+      if (url.pathname === graphqlEndpoint && isGraphiQLPage(request)) return;
+      let viewer: Viewer;
+      try {
+        viewer = await admit(authenticator, rateLimiter, limits, request.headers.get("authorization"));
+      } catch (error) {
+        return endResponse(refusalResponse(refusal(error), url.pathname !== graphqlEndpoint));
+      }
+      setViewer(request, viewer);
+      // An SSE subscription is a long-lived connection: close it if its key is revoked.
+      const nodeRequest = (serverContext as NodeServerContext | undefined)?.req;
+      if (viewer.keyId && nodeRequest && (request.headers.get("accept") ?? "").includes("text/event-stream")) {
+        const untrack = authenticator.trackConnection(viewer.keyId, () => nodeRequest.socket.destroy());
+        nodeRequest.socket.once("close", untrack);
+      }
+    },
+  };
+}
+
+/** GraphQL clients get a GraphQL error body; the REST endpoint its own `{detail}` shape. */
+function refusalResponse(error: GraphQLError, rest: boolean) {
+  const http = (error.extensions.http ?? {}) as { status?: number; headers?: Record<string, string> };
+  const body = rest ? { detail: error.message } : { errors: [{ message: error.message, extensions: { code: error.extensions.code } }] };
+  return new Response(JSON.stringify(body), {
+    status: http.status ?? 401,
+    headers: { "content-type": "application/json; charset=utf-8", ...http.headers },
+  });
+}

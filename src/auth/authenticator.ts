@@ -1,0 +1,157 @@
+// Who is calling. An API key (Authorization: Bearer <key> on HTTP and SSE, connectionParams on
+// graphql-ws) names a tenant. With no key configured at all, and AUTH not `required`, the server
+// runs in single-tenant development mode: every caller is tenant "default".
+//
+// Per request this costs at most one cached lookup: a key's verification is kept in memory (by
+// the key's hash) until the key is revoked. Revocations reach every instance twice over: as a
+// notice on the live bus (at once, through Redis when there is one) and by polling the database
+// every few seconds (when the notice is lost, or comes from `npm run keys` without Redis). A
+// revoked key's open WebSocket and SSE connections are closed.
+import { GraphQLError } from "graphql";
+import { LRUCache } from "lru-cache";
+import type { LiveBus } from "../live/live-bus.js";
+import { logger } from "../server/logger.js";
+import { activeKeyExists, findActiveKey, hashKey, looksLikeKey, revokedSince } from "./api-keys.js";
+
+export const DEVELOPMENT_TENANT = "default";
+
+export interface Viewer {
+  tenantId: string;
+  /** The API key's id; null in single-tenant development mode. */
+  keyId: string | null;
+}
+
+export type AuthMode = "auto" | "required";
+
+export interface AuthenticatorOptions {
+  mode: AuthMode;
+  live: LiveBus;
+  /** How often the database is asked for revocations, in ms. */
+  revocationPollMs?: number;
+}
+
+/** A notice on the live bus, sent by `npm run keys` and by instances. */
+export type KeyNotice = { type: "keyRevoked"; keyId: string } | { type: "keysChanged" };
+
+// Whether any key exists decides development mode for unauthenticated calls; a key created by
+// `npm run keys` is noticed within this time (at once with Redis).
+const KEYS_EXIST_TTL_MS = 5_000;
+// An unknown key is not looked up again for this long (a client retrying a typo costs nothing),
+// short enough that a key created a moment ago works almost at once.
+const UNKNOWN_KEY_TTL_MS = 2_000;
+// Revocations polled with this much overlap: a revocation committed just after a poll started
+// but stamped just before it is still seen by the next one.
+const POLL_OVERLAP_MS = 30_000;
+
+export function authError(message: string) {
+  return new GraphQLError(message, {
+    extensions: { code: "UNAUTHENTICATED", http: { status: 401, headers: { "www-authenticate": "Bearer" } } },
+  });
+}
+
+export function createAuthenticator({ mode, live, revocationPollMs = 5_000 }: AuthenticatorOptions) {
+  const verified = new LRUCache<string, Viewer>({ max: 10_000 });
+  const unknown = new LRUCache<string, true>({ max: 10_000, ttl: UNKNOWN_KEY_TTL_MS });
+  const openConnections = new Map<string, Set<() => void>>();
+  let keysExist: { value: Promise<boolean>; at: number } | null = null;
+
+  const anyKeys = () => {
+    if (!keysExist || Date.now() - keysExist.at > KEYS_EXIST_TTL_MS) {
+      const value = activeKeyExists();
+      keysExist = { value, at: Date.now() };
+      value.catch(() => (keysExist = null));
+    }
+    return keysExist.value;
+  };
+
+  const revoke = (keyId: string) => {
+    for (const [hash, viewer] of verified.entries()) if (viewer.keyId === keyId) verified.delete(hash);
+    const closers = openConnections.get(keyId);
+    openConnections.delete(keyId);
+    if (closers?.size) logger.info(`API key ${keyId} revoked: closing ${closers.size} open connection(s)`);
+    closers?.forEach((close) => close());
+    keysExist = null;
+  };
+
+  live.onNotice((notice) => {
+    const keyNotice = notice as KeyNotice;
+    if (keyNotice?.type === "keyRevoked" && typeof keyNotice.keyId === "string") revoke(keyNotice.keyId);
+    if (keyNotice?.type === "keysChanged") keysExist = null;
+  });
+
+  let pollSince: Date | null = null;
+  const poll = async () => {
+    try {
+      const { ids, now } = await revokedSince(pollSince && new Date(pollSince.getTime() - POLL_OVERLAP_MS));
+      pollSince = now;
+      for (const keyId of ids) if (openConnections.has(keyId) || isCached(keyId)) revoke(keyId);
+    } catch (error) {
+      logger.debug(`[auth] revocation poll failed: ${(error as Error).message}`);
+    }
+  };
+  const isCached = (keyId: string) => [...verified.values()].some((viewer) => viewer.keyId === keyId);
+  const timer = setInterval(poll, revocationPollMs);
+  timer.unref();
+
+  return {
+    mode,
+
+    /**
+     * The caller of a request whose credential is `authorization` ("Bearer <key>", or null when
+     * none was sent). Throws UNAUTHENTICATED (401) for a missing, malformed, unknown or revoked key.
+     */
+    async authenticate(authorization: string | null | undefined): Promise<Viewer> {
+      if (!authorization) {
+        if (mode === "required") throw authError("An API key is required: send Authorization: Bearer <key>");
+        if (await anyKeys()) throw authError("An API key is required: send Authorization: Bearer <key>");
+        return { tenantId: DEVELOPMENT_TENANT, keyId: null };
+      }
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      if (!match) throw authError("Authorization must be: Bearer <API key>");
+      const key = match[1]!;
+      if (!looksLikeKey(key)) throw authError("Invalid API key");
+      const hash = hashKey(key);
+      const cached = verified.get(hash);
+      if (cached) return cached;
+      if (unknown.has(hash)) throw authError("Invalid or revoked API key");
+      const found = await findActiveKey(hash);
+      if (!found) {
+        unknown.set(hash, true);
+        throw authError("Invalid or revoked API key");
+      }
+      const viewer = { tenantId: found.tenantId, keyId: found.id };
+      verified.set(hash, viewer);
+      return viewer;
+    },
+
+    /** Registers how to close a long-lived connection made with `keyId`; returns the unregistration. */
+    trackConnection(keyId: string, close: () => void) {
+      let closers = openConnections.get(keyId);
+      if (!closers) openConnections.set(keyId, (closers = new Set()));
+      closers.add(close);
+      return () => {
+        closers!.delete(close);
+        if (!closers!.size && openConnections.get(keyId) === closers) openConnections.delete(keyId);
+      };
+    },
+
+    /** What start-up should say about how callers are identified. */
+    async describe(): Promise<{ level: "info" | "warn"; message: string }> {
+      const keys = await anyKeys();
+      if (mode === "required") {
+        return keys
+          ? { level: "info", message: "authentication: AUTH=required, every call needs an API key" }
+          : { level: "warn", message: "authentication: AUTH=required but no API key exists yet: every call is refused until one is created (npm run keys -- create --tenant <name>)" };
+      }
+      return keys
+        ? { level: "info", message: "authentication: API keys exist, every call needs one" }
+        : { level: "warn", message: `single-tenant development mode: no API key exists, so every caller is tenant "${DEVELOPMENT_TENANT}" without authentication. Create keys (npm run keys -- create --tenant <name>) and set AUTH=required in production.` };
+    },
+
+    close() {
+      clearInterval(timer);
+    },
+  };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -1,0 +1,90 @@
+// `npm run keys -- <command>`: manage API keys in the configured database (DATABASE_URL, or the
+// embedded one under DATA_DIR — stop the server first then: the embedded database serves one
+// process at a time).
+//
+//   create --tenant <tenant> [--name <label>]   prints the new key, once
+//   list [--tenant <tenant>]                    id, tenant, name, prefix, created, revoked
+//   revoke <key id or prefix>                   refused from now on; open connections closed
+//
+// With REDIS_URL, running servers hear of a revocation at once; otherwise within seconds (they
+// poll the database).
+import { parseArgs } from "node:util";
+import { Redis } from "ioredis";
+import { config } from "../config.js";
+import { applyMigrations } from "../db/migrate.js";
+import { closeDatabase, database } from "../db/prisma.js";
+import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.js";
+import type { KeyNotice } from "./authenticator.js";
+
+const usage = `usage: npm run keys -- create --tenant <tenant> [--name <label>]
+       npm run keys -- list [--tenant <tenant>]
+       npm run keys -- revoke <key id or prefix>`;
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { tenant: { type: "string" }, name: { type: "string" } },
+  });
+  const [command, target] = positionals;
+  await applyMigrations(database);
+  switch (command) {
+    case "create": {
+      if (!values.tenant) return fail("create needs --tenant <tenant>");
+      const created = await createApiKey(values.tenant, values.name);
+      await notify({ type: "keysChanged" });
+      console.log(`Created ${created.id} for tenant "${created.tenantId}". The key (shown only now):\n\n  ${created.key}\n`);
+      console.log(`Use it as: Authorization: Bearer ${created.key.slice(0, 10)}…`);
+      return 0;
+    }
+    case "list": {
+      const keys = await listApiKeys(values.tenant);
+      if (!keys.length) console.log("No API keys.");
+      for (const key of keys) {
+        const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "active";
+        console.log(`${key.id}  ${key.tenantId}  ${key.prefix}…  ${key.name ?? "-"}  created ${key.createdAt.toISOString()}  ${state}`);
+      }
+      return 0;
+    }
+    case "revoke": {
+      if (!target) return fail("revoke needs a key id or prefix");
+      const revoked = await revokeApiKey(target);
+      if (!revoked) return fail(`no API key ${target}`);
+      await notify({ type: "keyRevoked", keyId: revoked.id });
+      console.log(`Revoked ${revoked.id} (tenant "${revoked.tenantId}").`);
+      return 0;
+    }
+    default:
+      return fail(command ? `unknown command ${command}` : "no command");
+  }
+}
+
+/** Tells running instances through Redis (the live bus's notices channel), when there is one. */
+async function notify(notice: KeyNotice) {
+  if (!config.REDIS_URL) return;
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true });
+  redis.on("error", () => undefined);
+  try {
+    await redis.connect();
+    await redis.publish("dialogql:notices", JSON.stringify({ origin: "keys-cli", payload: notice }));
+  } catch (error) {
+    console.warn(`Could not tell running servers through Redis (${(error as Error).message}); they poll the database.`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function fail(message: string) {
+  console.error(`${message}\n${usage}`);
+  return 2;
+}
+
+let code = 1;
+try {
+  code = await main(process.argv.slice(2));
+} catch (error) {
+  console.error((error as Error).message);
+} finally {
+  await closeDatabase();
+}
+process.exit(code);

@@ -1,0 +1,40 @@
+// Seed 001's REST endpoint as a Yoga plugin (after authentication: the caller's tenant decides
+// which dialogs exist for it), and `/` sending people to GraphiQL.
+import type { Plugin } from "graphql-yoga";
+import { viewerOf } from "../auth/access-control.js";
+import { tenantScope } from "../auth/tenant-scope.js";
+import { isDatabaseUnavailable } from "../db/unavailable.js";
+import { UNAVAILABLE_MESSAGE } from "../server/error-reporting.js";
+import { logger } from "../server/logger.js";
+import { requestIdOf } from "../server/request-id.js";
+import { handleHistoryRequest, historyRoute, json } from "./history-endpoint.js";
+
+export function useRestEndpoints(): Plugin {
+  return {
+    async onRequest({ request, url, endResponse }) {
+      const history = historyRoute.exec(url.pathname);
+      if (!history || request.method !== "GET") return;
+      try {
+        const scope = tenantScope(viewerOf(request).tenantId);
+        endResponse(await handleHistoryRequest(decodePathSegment(history[1]!), url, scope));
+      } catch (error) {
+        const requestId = requestIdOf(request);
+        if (isDatabaseUnavailable(error)) {
+          logger.warn(`request ${requestId}: database unavailable (REST history)`);
+          return endResponse(json(503, { detail: UNAVAILABLE_MESSAGE }));
+        }
+        logger.error(`request ${requestId}: REST history failed`, error);
+        endResponse(json(500, { detail: "Internal server error" }));
+      }
+    },
+  };
+}
+
+/** A malformed escape (`%zz`) cannot name a dialog: keep it as it is, and it is not found. */
+function decodePathSegment(segment: string) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

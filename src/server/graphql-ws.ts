@@ -1,0 +1,130 @@
+// graphql-ws on the GraphQL path. Operations run through `yoga.getEnveloped`, so WebSocket and
+// HTTP share plugins, context, limits and error masking. What is particular to a socket lives
+// here: the API key is checked once, at connection_init (connectionParams `authorization:
+// "Bearer <key>"` or `apiKey`, else the upgrade request's Authorization header), and a revoked
+// key's sockets are closed; each operation counts against the key's rate limit; and the socket
+// limits: the largest message, the time allowed before connection_init, and how many operations
+// one connection may run at once.
+import type { Server } from "node:http";
+import type { ExecutionArgs } from "graphql";
+import { GraphQLError } from "graphql";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer } from "ws";
+import type { App } from "./app.js";
+import type { Context as AppContext } from "./context.js";
+import { refusal, setViewer, viewerOf } from "../auth/access-control.js";
+import { rateLimitedError } from "../auth/rate-limit.js";
+import { requestIdOf } from "./request-id.js";
+
+// graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
+// same envelop pipeline (plugins, context, error masking) as HTTP ones.
+interface EnvelopedArgs extends ExecutionArgs {
+  rootValue: { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
+}
+
+export interface GraphqlWsOptions {
+  keepAliveMs: number;
+  /** Called for each accepted WebSocket (to watch it for slow reading). */
+  onSocket?: (socket: import("node:net").Socket) => void;
+}
+
+export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOptions) {
+  const { limits } = yoga;
+  const sockets = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: limits.bodyBytes });
+  sockets.on("connection", (_socket, request) => options.onSocket?.(request.socket));
+
+  const graphqlWs = useServer(
+    {
+      connectionInitWaitTimeout: limits.wsConnectionInitTimeoutMs,
+      onConnect: async (ctx) => {
+        const { request, socket } = ctx.extra;
+        try {
+          const viewer = await yoga.authenticator.authenticate(credentialOf(ctx.connectionParams, request));
+          setViewer(request, viewer);
+          if (viewer.keyId) {
+            const untrack = yoga.authenticator.trackConnection(viewer.keyId, () => socket.close(4403, "API key revoked"));
+            socket.once("close", untrack);
+          }
+          return true;
+        } catch (error) {
+          const refused = refusal(error);
+          // 4401 tells graphql-ws clients not to retry; 1013 (try again later) that they may.
+          const unavailable = refused.extensions.code === "UNAVAILABLE";
+          socket.close(unavailable ? 1013 : 4401, refused.message.slice(0, 120));
+          return false;
+        }
+      },
+      execute: (args) => (args as EnvelopedArgs).rootValue.execute(args) as never,
+      subscribe: (args) => (args as EnvelopedArgs).rootValue.subscribe(args) as never,
+      onSubscribe: async (ctx, id, payload) => {
+        // graphql-ws has already counted this operation.
+        if (Object.keys(ctx.subscriptions).length > limits.subscriptionsPerConnection) {
+          return [tooManyOperations(limits.subscriptionsPerConnection)];
+        }
+        const request = ctx.extra.request;
+        const viewer = viewerOf(request);
+        if (viewer.keyId) {
+          const decision = await yoga.rateLimiter.consume(viewer.keyId);
+          if (!decision.allowed) {
+            const refused = rateLimitedError(decision.retryAfterSeconds, limits.rateLimitRequests, limits.rateLimitWindowSeconds);
+            // No HTTP status on a WebSocket: keep the code and the wait only.
+            const { http: _http, ...extensions } = refused.extensions;
+            return [new GraphQLError(refused.message, { extensions })];
+          }
+        }
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: request,
+          request,
+          socket: ctx.extra.socket,
+          params: payload,
+        });
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
+        const contextValue = (await contextFactory()) as AppContext;
+        // One id per operation, grouped under the connection's.
+        contextValue.requestId = `${requestIdOf(request)}/${id}`;
+        const args: EnvelopedArgs = {
+          schema,
+          operationName: payload.operationName,
+          document,
+          variableValues: payload.variables,
+          contextValue,
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        return errors.length ? errors : args;
+      },
+    },
+    sockets,
+    options.keepAliveMs,
+  );
+
+  return {
+    sockets,
+    async dispose() {
+      // Completes every WebSocket subscription and closes the sockets (code 1001, going away).
+      await graphqlWs.dispose();
+      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+    },
+  };
+}
+
+/** The credential a WebSocket client offers, as an Authorization header value. */
+function credentialOf(params: Record<string, unknown> | undefined, request: import("node:http").IncomingMessage) {
+  const offered = params?.authorization ?? params?.Authorization;
+  if (typeof offered === "string") return offered;
+  if (typeof params?.apiKey === "string") return `Bearer ${params.apiKey}`;
+  return request.headers.authorization ?? null;
+}
+
+function tooManyOperations(limit: number) {
+  return new GraphQLError(`At most ${limit} operations may run at once on one connection`, {
+    extensions: { code: "TOO_MANY_SUBSCRIPTIONS", limit },
+  });
+}

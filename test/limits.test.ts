@@ -1,0 +1,211 @@
+// Every abuse limit trips at its configured value with its documented error, and a request just
+// within it passes. Limits are set small here (buildApp/startServer take them as options; in
+// production they come from the MAX_* and RATE_LIMIT_* variables).
+import { createClient as createWsClient } from "graphql-ws";
+import { describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { config } from "../src/config.js";
+import { buildApp } from "../src/server/app.js";
+import type { Limits } from "../src/server/limits.js";
+import { startServer } from "../src/server/http-server.js";
+import { tenantKey } from "./support/tenants.js";
+
+function appWith(limits: Partial<Limits>) {
+  const app = buildApp({ limits });
+  return async (body: string | object, headers: Record<string, string> = {}) => {
+    const response = await app.fetch("http://localhost/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  };
+}
+
+const codeOf = (answer: { body: any }) => answer.body.errors?.[0]?.extensions?.code;
+
+describe("query limits (graphql-armor)", () => {
+  it("depth: MAX_QUERY_DEPTH levels pass, one more is QUERY_TOO_COMPLEX", async () => {
+    const send = appWith({ queryDepth: 4 });
+    expect(codeOf(await send({ query: "{ dialogs { edges { node { id } } } }" }))).toBeUndefined();
+    const refused = await send({ query: "{ dialogs { edges { node { head { id } } } } }" });
+    expect(refused.body.errors[0]).toMatchObject({
+      message: "Query depth limit of 4 exceeded, found 5.",
+      extensions: { code: "QUERY_TOO_COMPLEX", limit: "depth" },
+    });
+  });
+
+  it("aliases: MAX_QUERY_ALIASES pass, one more is QUERY_TOO_COMPLEX", async () => {
+    const send = appWith({ queryAliases: 2 });
+    const aliased = (n: number) =>
+      `{ ${Array.from({ length: n }, (_, i) => `a${i}: dialogs(first: 1) { pageInfo { hasNextPage } }`).join(" ")} }`;
+    expect(codeOf(await send({ query: aliased(2) }))).toBeUndefined();
+    expect((await send({ query: aliased(3) })).body.errors[0]).toMatchObject({
+      message: "Aliases limit of 2 exceeded, found 3.",
+      extensions: { code: "QUERY_TOO_COMPLEX", limit: "aliases" },
+    });
+  });
+
+  it("tokens: MAX_QUERY_TOKENS pass, one more is QUERY_TOO_COMPLEX before anything else is done", async () => {
+    const send = appWith({ queryTokens: 3 });
+    expect((await send({ query: "{ __typename }" })).body).toEqual({ data: { __typename: "Query" } });
+    expect((await send({ query: "{ __typename __typename }" })).body.errors[0]).toMatchObject({
+      message: "Token limit of 3 exceeded.",
+      extensions: { code: "QUERY_TOO_COMPLEX", limit: "tokens" },
+    });
+  });
+
+  it("cost: within MAX_QUERY_COST passes, beyond is QUERY_TOO_COMPLEX (a literal `first` multiplies)", async () => {
+    const send = appWith({ queryCost: 26 });
+    // Cost 25.75: 2 × (2 + 1.5 × (2 + 1.5 × (2 + 1.5 × 1))).
+    expect(codeOf(await send({ query: "{ dialogs(first: 2) { edges { node { id } } } }" }))).toBeUndefined();
+    expect((await send({ query: "{ dialogs(first: 3) { edges { node { id } } } }" })).body.errors[0]).toMatchObject({
+      message: "Query Cost limit of 26 exceeded, found 38.625.",
+      extensions: { code: "QUERY_TOO_COMPLEX", limit: "cost" },
+    });
+  });
+});
+
+describe("request body size", () => {
+  const sized = (bytes: number) => {
+    const frame = JSON.stringify({ query: "{ __typename }" });
+    return frame.replace("{ __typename }", `{ __typename }${" ".repeat(bytes - frame.length)}`);
+  };
+
+  it("MAX_BODY_BYTES pass; one byte more is 413 REQUEST_ENTITY_TOO_LARGE", async () => {
+    const send = appWith({ bodyBytes: 300 });
+    expect(sized(300)).toHaveLength(300);
+    expect((await send(sized(300))).body).toEqual({ data: { __typename: "Query" } });
+    const refused = await send(sized(301));
+    expect(refused.status).toBe(413);
+    expect(codeOf(refused)).toBe("REQUEST_ENTITY_TOO_LARGE");
+  });
+
+  it("is enforced on a streamed body without Content-Length too", async () => {
+    const app = buildApp({ limits: { bodyBytes: 300 } });
+    const chunks = [sized(301).slice(0, 150), sized(301).slice(150)];
+    const stream = new ReadableStream({
+      pull(controller) {
+        const chunk = chunks.shift();
+        if (chunk) controller.enqueue(new TextEncoder().encode(chunk));
+        else controller.close();
+      },
+    });
+    const response = await app.fetch("http://localhost/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
+  it("limits a WebSocket message the same way (closed with 1009, message too big)", async () => {
+    const server = await startServer({ port: 0, limits: { bodyBytes: 1_000 } });
+    try {
+      const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
+      await new Promise((resolve) => socket.once("open", resolve));
+      const closed = new Promise<number>((resolve) => socket.once("close", resolve));
+      socket.send(JSON.stringify({ type: "connection_init", payload: { pad: "x".repeat(2_000) } }));
+      expect(await closed).toBe(1009);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("per write (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES)", () => {
+  const send = appWith({});
+  const write = (input: unknown[]) =>
+    send({
+      query: `mutation($input: CreateResponseInput!) { createResponse(input: $input) { __typename ... on ValidationError { fieldErrors { path message } } } }`,
+      variables: { input: { input } },
+    });
+
+  it(`${config.MAX_EVENTS_PER_WRITE} events pass; one more is a ValidationError`, async () => {
+    const events = (n: number) => Array.from({ length: n }, (_, i) => ({ human: { content: `m${i}` } }));
+    expect((await write(events(config.MAX_EVENTS_PER_WRITE))).body.data.createResponse.__typename).toBe("Response");
+    expect((await write(events(config.MAX_EVENTS_PER_WRITE + 1))).body.data.createResponse).toEqual({
+      __typename: "ValidationError",
+      fieldErrors: [
+        { path: ["input"], message: `at most ${config.MAX_EVENTS_PER_WRITE} events per write (got ${config.MAX_EVENTS_PER_WRITE + 1})` },
+      ],
+    });
+  });
+
+  it(`an event of ${config.MAX_EVENT_BYTES} bytes passes; one byte more is a ValidationError`, async () => {
+    // The size is the event's JSON: {"content":"…"} is 14 bytes around the text.
+    const event = (bytes: number) => ({ human: { content: "x".repeat(bytes - 14) } });
+    expect((await write([event(config.MAX_EVENT_BYTES)])).body.data.createResponse.__typename).toBe("Response");
+    expect((await write([event(config.MAX_EVENT_BYTES + 1)])).body.data.createResponse).toEqual({
+      __typename: "ValidationError",
+      fieldErrors: [
+        { path: ["input", "0", "human"], message: `event is ${config.MAX_EVENT_BYTES + 1} bytes; the limit is ${config.MAX_EVENT_BYTES}` },
+      ],
+    });
+  });
+});
+
+describe("subscriptions per connection", () => {
+  it("MAX_SUBSCRIPTIONS_PER_CONNECTION run at once; one more is TOO_MANY_SUBSCRIPTIONS until one ends", async () => {
+    const server = await startServer({ port: 0, limits: { subscriptionsPerConnection: 2 } });
+    const client = createWsClient({ url: `${server.url.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const created = await appWith({})({ query: `mutation { createDialog(input: {}) { ... on Dialog { id } } }` });
+      const dialogId = created.body.data.createDialog.id;
+      const open = () => client.iterate({ query: `subscription($d: ID!) { historyDelta(dialogId: $d) { seq } }`, variables: { d: dialogId } });
+      const first = open();
+      const second = open();
+      // Both are running once a third is refused: the refusal comes back on the third alone.
+      void first.next();
+      void second.next();
+      const third = await open().next().catch((errors) => errors);
+      expect(third[0]).toMatchObject({ message: "At most 2 operations may run at once on one connection", extensions: { code: "TOO_MANY_SUBSCRIPTIONS" } });
+      await first.return?.();
+      const fourth = open();
+      const pending = fourth.next();
+      const outcome = await Promise.race([pending.then(() => "ended", () => "refused"), new Promise((resolve) => setTimeout(() => resolve("running"), 500))]);
+      expect(outcome).toBe("running");
+      await Promise.all([second.return?.(), fourth.return?.()]);
+    } finally {
+      await client.dispose();
+      await server.close();
+    }
+  });
+});
+
+// Last in this file: it creates an API key, after which calls without one are refused.
+describe("rate limit per API key", () => {
+  it("RATE_LIMIT_REQUESTS in a window pass; the next is 429 RATE_LIMITED with Retry-After", async () => {
+    const send = appWith({ rateLimitRequests: 3, rateLimitWindowSeconds: 60 });
+    const { authorization } = await tenantKey("limited");
+    const other = await tenantKey("unlimited");
+    for (let i = 0; i < 3; i++) expect((await send({ query: "{ __typename }" }, { authorization })).status).toBe(200);
+    const refused = await send({ query: "{ __typename }" }, { authorization });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: "RATE_LIMITED" } });
+    // Per key: another tenant's key is not affected.
+    expect((await send({ query: "{ __typename }" }, { authorization: other.authorization })).status).toBe(200);
+  });
+
+  it("counts WebSocket operations too: beyond the limit an operation fails with RATE_LIMITED", async () => {
+    const server = await startServer({ port: 0, limits: { rateLimitRequests: 2, rateLimitWindowSeconds: 60 } });
+    const { authorization } = await tenantKey("ws-limited");
+    const client = createWsClient({
+      url: `${server.url.replace(/^http/, "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization },
+    });
+    try {
+      const once = () => client.iterate({ query: "{ __typename }" }).next().then((r) => r.value, (errors) => errors);
+      expect(await once()).toEqual({ data: { __typename: "Query" } });
+      expect(await once()).toEqual({ data: { __typename: "Query" } });
+      expect((await once())[0]).toMatchObject({ extensions: { code: "RATE_LIMITED" } });
+    } finally {
+      await client.dispose();
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,48 @@
+// A TCP proxy in front of PostgreSQL that the test can stop and start: from a server's point of
+// view, the database goes away (connections drop, new ones are refused) and comes back.
+import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { afterAll } from "vitest";
+import { freePort } from "./redis-server.js";
+
+const proxies = new Set<{ stop: () => Promise<void> }>();
+afterAll(async () => {
+  for (const proxy of proxies) await proxy.stop();
+});
+
+export async function startTcpProxy(target: { host: string; port: number }) {
+  const port = await freePort();
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+
+  const start = () =>
+    new Promise<void>((resolve, reject) => {
+      server = createServer((client) => {
+        const upstream = createConnection(target);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on("error", () => undefined);
+          socket.once("close", () => sockets.delete(socket));
+        }
+        client.pipe(upstream).pipe(client);
+        client.once("close", () => upstream.destroy());
+        upstream.once("close", () => client.destroy());
+      });
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => resolve());
+    });
+
+  const proxy = {
+    port,
+    start,
+    /** Drops every connection and refuses new ones, as a database that went down. */
+    async stop() {
+      for (const socket of sockets) socket.destroy();
+      const closing = server;
+      server = null;
+      if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
+    },
+  };
+  proxies.add(proxy);
+  await start();
+  return proxy;
+}

@@ -1,0 +1,150 @@
+// Two tenants on one server. Whatever tenant B does with tenant A's ids — read, write, fork, import,
+// subscribe, fetch over REST; over HTTP, SSE and WebSocket — it gets exactly what it gets for ids
+// that do not exist (same status, same error, same message once the id itself is set aside), and
+// A's data is untouched. Lists show each tenant only its own dialogs.
+import { beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "../src/db/prisma.js";
+import type { RunningServer } from "../src/server/http-server.js";
+import { startTestServer } from "./support/live.js";
+import { asCaller, firstResult, restAs, sseAs, tenantKey, unknownIds, wsAs } from "./support/tenants.js";
+
+interface Ids {
+  dialog: string;
+  response: string;
+}
+
+let server: RunningServer;
+let keyA: string;
+let keyB: string;
+let a: Ids & { open: string; title: string };
+let ownDialogOfB: string;
+
+const WRITE = `__typename ... on Error { code message }`;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  [keyA, keyB] = [(await tenantKey("alpha")).key, (await tenantKey("beta")).key];
+  const asA = asCaller(server, keyA);
+  const created = await asA(
+    `mutation { createResponse(input: { input: [{ human: { content: "secret" } }], output: [{ ai: { content: "ok" } }] }) { ... on Response { id dialog { id title } } } }`,
+  );
+  const dialog = created.body.data.createResponse.dialog.id;
+  const open = await asA(
+    `mutation($d: ID!) { createResponse(input: { dialogId: $d, input: [{ human: { content: "more" } }] }) { ... on Response { id } } }`,
+    { d: dialog },
+  );
+  await asA(`mutation($d: ID!) { updateDialog(input: { id: $d, title: "A's dialog" }) { __typename } }`, { d: dialog });
+  a = { dialog, response: created.body.data.createResponse.id, open: open.body.data.createResponse.id, title: "A's dialog" };
+  const own = await asCaller(server, keyB)(`mutation { createDialog(input: { title: "B's" }) { ... on Dialog { id } } }`);
+  ownDialogOfB = own.body.data.createDialog.id;
+});
+
+/** Runs `operation` as B with A's ids and with unknown ids; the answers must match once ids are set aside. */
+async function expectSameAsUnknown(operation: (ids: Ids & { open: string }) => Promise<unknown>) {
+  const unknown = { ...unknownIds(), open: unknownIds().response };
+  const withA = await operation(a);
+  const withUnknown = await operation(unknown);
+  const blank = (value: unknown, ids: string[]) =>
+    ids.reduce((text, id) => text.replaceAll(id, "<id>"), JSON.stringify(value));
+  expect(blank(withA, [a.dialog, a.response, a.open])).toBe(
+    blank(withUnknown, [unknown.dialog, unknown.response, unknown.open]),
+  );
+  return withA;
+}
+
+describe("tenant B naming tenant A's ids", () => {
+  const asB = () => asCaller(server, keyB);
+
+  const operations: [string, string, (ids: Ids & { open: string }) => Record<string, unknown>][] = [
+    ["reads the dialog", `query($d: ID!) { dialog(id: $d) { id title } }`, (ids) => ({ d: ids.dialog })],
+    ["reads the response", `query($r: ID!) { response(id: $r) { id } }`, (ids) => ({ r: ids.response })],
+    ["updates the dialog", `mutation($d: ID!) { updateDialog(input: { id: $d, title: "B was here" }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
+    ["clears the dialog", `mutation($d: ID!) { clearDialog(input: { id: $d }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
+    ["deletes the dialog", `mutation($d: ID!) { deleteDialog(input: { id: $d }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
+    ["forks the response", `mutation($r: ID!) { forkDialog(input: { responseId: $r }) { ${WRITE} } }`, (ids) => ({ r: ids.response })],
+    ["writes to the dialog", `mutation($d: ID!) { createResponse(input: { dialogId: $d, input: [{ human: { content: "x" } }] }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
+    ["chains to the response", `mutation($r: ID!) { createResponse(input: { previousResponseId: $r, input: [{ human: { content: "x" } }] }) { ${WRITE} } }`, (ids) => ({ r: ids.response })],
+    ["appends events", `mutation($r: ID!) { appendEvents(input: { responseId: $r, events: [{ ai: { content: "x" } }] }) { ${WRITE} } }`, (ids) => ({ r: ids.open })],
+    ["completes the response", `mutation($r: ID!) { completeResponse(input: { responseId: $r }) { ${WRITE} } }`, (ids) => ({ r: ids.open })],
+    ["interrupts the response", `mutation($r: ID!) { interruptResponse(input: { responseId: $r, behavior: DISCARD }) { ${WRITE} } }`, (ids) => ({ r: ids.open })],
+    ["imports into the dialog", `mutation($d: ID!) { importMessages(input: { dialogId: $d, format: OPENAI_CHAT, messages: [{ role: "user", content: "x" }] }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
+    ["imports after the response", `mutation($r: ID!) { importMessages(input: { previousResponseId: $r, format: OPENAI_CHAT, messages: [{ role: "user", content: "x" }] }) { ${WRITE} } }`, (ids) => ({ r: ids.response })],
+  ];
+
+  for (const [what, query, variables] of operations) {
+    it(`${what} over HTTP: same answer as for an unknown id`, async () => {
+      const answer = (await expectSameAsUnknown((ids) => asB()(query, variables(ids)))) as { body: any };
+      expect(JSON.stringify(answer.body)).toMatch(/NOT_FOUND/);
+    });
+  }
+
+  it("reads another branch of its own dialog by A's response id: same as an unknown id", async () => {
+    await expectSameAsUnknown((ids) =>
+      asB()(`query($d: ID!, $r: ID!) { dialog(id: $d) { history(responseId: $r) { totalMessages } } }`, {
+        d: ownDialogOfB,
+        r: ids.response,
+      }),
+    );
+  });
+
+  it("fetches the REST history, of the dialog or of a response: same 404 as an unknown id", async () => {
+    const rest = restAs(server, keyB);
+    const byDialog = (await expectSameAsUnknown((ids) => rest(`/api/dialogs/${ids.dialog}/history`))) as any;
+    expect(byDialog.status).toBe(404);
+    const byResponse = (await expectSameAsUnknown((ids) =>
+      rest(`/api/dialogs/${ownDialogOfB}/history?response_id=${ids.response}`),
+    )) as any;
+    expect(byResponse.status).toBe(404);
+  });
+
+  it("subscribes over SSE and WebSocket: same error as for an unknown id", async () => {
+    const history = `subscription($d: ID!) { historyDelta(dialogId: $d, afterSeq: 0) { seq } }`;
+    const updates = `subscription($r: ID!) { responseUpdated(responseId: $r) { id status } }`;
+    const overSse = await expectSameAsUnknown((ids) =>
+      firstResult(sseAs(server, keyB).iterate({ query: history, variables: { d: ids.dialog } })),
+    );
+    expect(JSON.stringify(overSse)).toMatch(/NOT_FOUND/);
+    const overWs = await expectSameAsUnknown((ids) =>
+      firstResult(wsAs(server, keyB).iterate({ query: history, variables: { d: ids.dialog } })),
+    );
+    expect(JSON.stringify(overWs)).toMatch(/NOT_FOUND/);
+    await expectSameAsUnknown((ids) =>
+      firstResult(wsAs(server, keyB).iterate({ query: updates, variables: { r: ids.open } })),
+    );
+  });
+
+  it("lists only its own dialogs", async () => {
+    const listed = await asB()(`{ dialogs(first: 100) { edges { node { id } } } }`);
+    expect(listed.body.data.dialogs.edges.map((e: any) => e.node.id)).toEqual([ownDialogOfB]);
+  });
+
+  it("left tenant A's data exactly as it was", async () => {
+    const asA = asCaller(server, keyA);
+    const seen = await asA(`query($d: ID!) { dialog(id: $d) { title lastSeq responses { edges { node { id } } } head { id status } } }`, {
+      d: a.dialog,
+    });
+    expect(seen.body.errors).toBeUndefined();
+    expect(seen.body.data.dialog).toEqual({
+      title: a.title,
+      lastSeq: 3,
+      responses: { edges: [{ node: { id: a.response } }, { node: { id: a.open } }] },
+      head: { id: a.open, status: "IN_PROGRESS" },
+    });
+    expect(await prisma.dialog.count({ where: { tenantId: "alpha" } })).toBe(1);
+  });
+});
+
+describe("idempotency keys per tenant", () => {
+  it("the same key in two tenants makes two responses, neither a conflict", async () => {
+    const write = (key: string, content: string) =>
+      asCaller(server, key)(
+        `mutation($c: String!) { createResponse(input: { idempotencyKey: "shared", input: [{ human: { content: $c } }] }) { __typename ... on Response { id } } }`,
+        { c: content },
+      );
+    const ofA = (await write(keyA, "from A")).body.data.createResponse;
+    const ofB = (await write(keyB, "from B")).body.data.createResponse;
+    expect([ofA.__typename, ofB.__typename]).toEqual(["Response", "Response"]);
+    expect(ofA.id).not.toBe(ofB.id);
+    expect((await write(keyB, "from B")).body.data.createResponse.id).toBe(ofB.id);
+  });
+});
