@@ -6,6 +6,7 @@ import { rememberWrite } from "../auth/tenant-scope.js";
 import { createResponse } from "../services/responses.js";
 import { chainTargetNotFound } from "../services/retention.js";
 import { expiresAt } from "../services/retention.js";
+import { answerFromWrite } from "./answer-from-write.js";
 import { builder } from "./builder.js";
 import { writeErrors } from "./errors.js";
 import { HistoryEventInput } from "./event-inputs.js";
@@ -152,7 +153,7 @@ builder.mutationField("createResponse", (t) =>
       const write = await createResponse({ ...input, dialogId, previousResponseId }, ctx.scope.tenantId);
       rememberWrite(write, ctx.scope.tenantId);
       ctx.live.publish(write); // committed: createResponse returns after the commit
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+      return answerFromWrite(write, query) ?? prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
     },
   }),
 );

@@ -4,7 +4,7 @@
 // that row and seqs come out gap-free. Nothing is acknowledged before the commit.
 import { prisma } from "../db/prisma.js";
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
-import { Prisma } from "../generated/prisma/client.js";
+import { type Dialog, Prisma, type Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newDialogId, newEventId, newResponseId } from "../ids.js";
 import { findToolCallsInContext } from "./context.js";
@@ -44,6 +44,8 @@ export interface WriteResult {
   seq: number;
   /** The response's status once the write committed. */
   status: ResponseStatus;
+  /** The response and dialog rows as this write committed them (absent when it stored nothing new). */
+  written?: { response: Response; dialog: Dialog };
 }
 
 /**
@@ -125,7 +127,8 @@ async function storeTurn(
       throw new ConflictError(`Dialog ${dialogId} kept moving while this write was validated; retry it`);
     }
     const seq = stored.previousSeq + events.length;
-    return { dialogId, responseId, previousSeq: stored.previousSeq, seq, status: parsed.status };
+    const written = { response: stored.response, dialog: stored.dialog };
+    return { dialogId, responseId, previousSeq: stored.previousSeq, seq, status: parsed.status, written };
   }
 }
 
