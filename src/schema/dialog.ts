@@ -59,7 +59,8 @@ export const Dialog = builder.prismaObject("Dialog", {
       description: "The context of `responseId` (default: the head), root first, Relay-paginated.",
       args: { responseId: t.arg.id(), ...historyArgs },
       select: { headId: true },
-      resolve: async (dialog, { responseId, ...args }) => resolveHistory(await contextTip(dialog, responseId), args),
+      resolve: async (dialog, { responseId, ...args }, _ctx, info) =>
+        resolveHistory(await contextTip(dialog, responseId), args, info),
     }),
     eventCount: t.int({
       nullable: false,

@@ -79,7 +79,7 @@ export const Response = builder.prismaObject("Response", {
       description:
         "Every event on this response's chain, root first: previous input + previous output + this input and output.",
       args: historyArgs,
-      resolve: (r, args) => resolveHistory(r.id, args),
+      resolve: (r, args, _ctx, info) => resolveHistory(r.id, args, info),
     }),
   }),
 });

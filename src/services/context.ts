@@ -10,9 +10,15 @@
 // makes the walk quadratic — 180 ms instead of 3 ms for a chain of 1,000 responses.
 import { Prisma } from "../generated/prisma/client.js";
 import type { Event, HistoryEventType } from "../generated/prisma/client.js";
-import { prisma } from "../db/prisma.js";
+import { database, type prisma } from "../db/prisma.js";
 
+/** A transaction's client, when the read must see its writes. */
 type Db = Pick<typeof prisma, "$queryRaw">;
+
+// Outside a transaction these reads go to the driver directly: they are the hot read paths, and
+// Prisma's own handling of a raw statement costs more CPU than PostgreSQL's work for a page.
+const run = <T>(statement: Prisma.Sql, db?: Db) =>
+  db ? db.$queryRaw<T[]>(statement) : database.query<T>(statement.text, statement.values);
 
 /** An event with its place in a context: (depth of its response, seq). */
 export type ContextEvent = Event & { depth: number };
@@ -43,36 +49,57 @@ export interface ContextPageQuery {
   inverted: boolean;
 }
 
-export function readContextPage(responseId: string, query: ContextPageQuery, db: Db = prisma) {
+// A page walks the chain's responses in order and reads each one's events through the
+// (responseId, seq) index, so PostgreSQL stops as soon as the page is full (an incremental sort
+// on the presorted depth): the first 100 of 10,000 events cost 1 ms instead of the 10 ms of
+// joining and sorting them all. Cursor bounds are split so each side can use them: the depth
+// prunes whole responses, the seq only matters inside the response of the cursor.
+export function readContextPage(responseId: string, query: ContextPageQuery, db?: Db) {
+  return run<ContextEvent>(contextPageStatement(responseId, query), db);
+}
+
+/** The statement readContextPage runs (the benchmark runs it raw as the baseline). */
+export function contextPageStatement(responseId: string, query: ContextPageQuery) {
   const { after, before, limit, inverted } = query;
   const direction = inverted ? Prisma.sql`DESC` : Prisma.sql`ASC`;
-  return db.$queryRaw<ContextEvent[]>`
+  const responses = Prisma.sql`SELECT id, depth FROM chain WHERE TRUE
+    ${after ? Prisma.sql`AND depth >= ${after.depth}` : Prisma.empty}
+    ${before ? Prisma.sql`AND depth <= ${before.depth}` : Prisma.empty}
+    ORDER BY depth ${direction}`;
+  return Prisma.sql`
     ${chainOf(responseId)}
-    SELECT e.*, c.depth FROM "Event" e JOIN chain c ON e."responseId" = c.id
-    WHERE TRUE ${typeFilter(query.types)}
-      ${after ? Prisma.sql`AND (c.depth, e.seq) > (${after.depth}, ${after.seq})` : Prisma.empty}
-      ${before ? Prisma.sql`AND (c.depth, e.seq) < (${before.depth}, ${before.seq})` : Prisma.empty}
+    SELECT e.*, c.depth FROM (${responses}) c CROSS JOIN LATERAL (
+      SELECT * FROM "Event" e WHERE e."responseId" = c.id ${typeFilter(query.types)}
+        ${after ? Prisma.sql`AND (c.depth > ${after.depth} OR e.seq > ${after.seq})` : Prisma.empty}
+        ${before ? Prisma.sql`AND (c.depth < ${before.depth} OR e.seq < ${before.seq})` : Prisma.empty}
+      ORDER BY e.seq ${direction}) e
     ORDER BY c.depth ${direction}, e.seq ${direction}
     LIMIT ${limit}`;
 }
 
 /** The whole context, in order. */
-export function readContext(responseId: string, types?: readonly HistoryEventType[] | null, db: Db = prisma) {
-  return db.$queryRaw<ContextEvent[]>`
+export function readContext(responseId: string, types?: readonly HistoryEventType[] | null, db?: Db) {
+  return run<ContextEvent>(
+    Prisma.sql`
     ${chainOf(responseId)}
     SELECT e.*, c.depth FROM "Event" e JOIN chain c ON e."responseId" = c.id
     WHERE TRUE ${typeFilter(types)}
-    ORDER BY c.depth, e.seq`;
+    ORDER BY c.depth, e.seq`,
+    db,
+  );
 }
 
 export type ContextTotals = { all: number } & Record<HistoryEventType, number>;
 
-export async function countContext(responseId: string, types?: readonly HistoryEventType[] | null, db: Db = prisma) {
-  const rows = await db.$queryRaw<{ type: HistoryEventType; n: number }[]>`
+export async function countContext(responseId: string, types?: readonly HistoryEventType[] | null, db?: Db) {
+  const rows = await run<{ type: HistoryEventType; n: number }>(
+    Prisma.sql`
     ${chainOf(responseId)}
     SELECT e."type", count(*)::int AS n FROM "Event" e JOIN chain c ON e."responseId" = c.id
     WHERE TRUE ${typeFilter(types)}
-    GROUP BY e."type"`;
+    GROUP BY e."type"`,
+    db,
+  );
   const totals: ContextTotals = { all: 0, HUMAN: 0, AI: 0, REASONING: 0, TOOL_CALL: 0, TOOL_RESULT: 0, SYSTEM: 0 };
   for (const { type, n } of rows) {
     totals[type] = n;
@@ -82,27 +109,36 @@ export async function countContext(responseId: string, types?: readonly HistoryE
 }
 
 /** The tool calls among `callIds` made somewhere in the context of `responseId`: callId → tool name. */
-export async function findToolCallsInContext(responseId: string, callIds: string[], db: Db = prisma) {
+export async function findToolCallsInContext(responseId: string, callIds: string[], db?: Db) {
   if (!callIds.length) return new Map<string, string>();
-  const rows = await db.$queryRaw<{ callId: string; toolName: string }[]>`
+  const rows = await run<{ callId: string; toolName: string }>(
+    Prisma.sql`
     ${chainOf(responseId)}
     SELECT e."callId", e."toolName" FROM "Event" e JOIN chain c ON e."responseId" = c.id
-    WHERE e."type" = 'TOOL_CALL' AND e."callId" = ANY(${callIds}::text[])`;
+    WHERE e."type" = 'TOOL_CALL' AND e."callId" = ANY(${callIds}::text[])`,
+    db,
+  );
   return new Map(rows.map((row) => [row.callId, row.toolName]));
 }
 
 /** The responses on the chain of `responseId`, root first. */
-export function readChain(responseId: string, db: Db = prisma) {
-  return db.$queryRaw<{ id: string; depth: number }[]>`
+export function readChain(responseId: string, db?: Db) {
+  return run<{ id: string; depth: number }>(
+    Prisma.sql`
     ${chainOf(responseId)}
-    SELECT id, depth FROM chain ORDER BY depth`;
+    SELECT id, depth FROM chain ORDER BY depth`,
+    db,
+  );
 }
 
 /** The ids of the context's events, in order. */
-export async function readContextEventIds(responseId: string, db: Db = prisma) {
-  const rows = await db.$queryRaw<{ id: string }[]>`
+export async function readContextEventIds(responseId: string, db?: Db) {
+  const rows = await run<{ id: string }>(
+    Prisma.sql`
     ${chainOf(responseId)}
     SELECT e.id FROM "Event" e JOIN chain c ON e."responseId" = c.id
-    ORDER BY c.depth, e.seq`;
+    ORDER BY c.depth, e.seq`,
+    db,
+  );
   return rows.map((row) => row.id);
 }
