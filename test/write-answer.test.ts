@@ -38,7 +38,7 @@ describe("the answer to createResponse", () => {
     expect(written).toEqual(read);
     expect(written.dialog.eventCount).toBe(2);
     // eventCount is counted; nothing else is read.
-    expect(statements.filter((sql) => !sql.includes('FROM "Event"'))).toEqual([expect.stringContaining("INSERT INTO")]);
+    expect(statements.filter((sql) => !sql.includes("WITH RECURSIVE"))).toEqual([expect.stringContaining("INSERT INTO")]);
   });
 
   it("is what a read returns when continuing a dialog, in progress or completed", async () => {
@@ -48,7 +48,7 @@ describe("the answer to createResponse", () => {
     expect(next.written.depth).toBe(1);
     expect(next.written.dialog.eventCount).toBe(4);
     // eventCount is counted; nothing else is read.
-    expect(next.statements.filter((sql) => !sql.includes('FROM "Event"'))).toHaveLength(1);
+    expect(next.statements.filter((sql) => !sql.includes("WITH RECURSIVE"))).toHaveLength(1);
 
     const open = await createAndRead({ dialogId: first.written.dialog.id, input: [{ human: { content: "Go on" } }] });
     expect(open.written).toEqual(open.read);

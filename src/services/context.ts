@@ -28,15 +28,31 @@ export interface ContextPosition {
   seq: number;
 }
 
+// Per-type event counts of each response (kept by a trigger: see the schema), read during the walk.
+const countColumns = {
+  HUMAN: "humanEvents",
+  AI: "aiEvents",
+  REASONING: "reasoningEvents",
+  TOOL_CALL: "toolCallEvents",
+  TOOL_RESULT: "toolResultEvents",
+  SYSTEM: "systemEvents",
+} as const satisfies Record<HistoryEventType, string>;
+const chainColumns = Prisma.raw(
+  ["id", "previousResponseId", "depth", ...Object.values(countColumns)].map((name) => `"${name}"`).join(", "),
+);
+
 const chainOf = (responseId: string) => Prisma.sql`
   WITH RECURSIVE chain AS (
-    SELECT id, "previousResponseId", depth FROM "Response" WHERE id = ${responseId}
+    SELECT ${chainColumns} FROM "Response" WHERE id = ${responseId}
     UNION ALL
-    SELECT r.id, r."previousResponseId", r.depth FROM chain c CROSS JOIN LATERAL (
-      SELECT id, "previousResponseId", depth FROM "Response" WHERE id = c."previousResponseId" LIMIT 1
+    SELECT r.* FROM chain c CROSS JOIN LATERAL (
+      SELECT ${chainColumns} FROM "Response" WHERE id = c."previousResponseId" LIMIT 1
     ) r
   )`;
 
+// Events are always reached per response of the chain (LATERAL, through the (responseId, seq)
+// index), so a read costs what its context holds, never a scan of every dialog's events, whatever
+// plan the statistics of the moment would suggest for a join.
 const typeFilter = (types?: readonly HistoryEventType[] | null) =>
   types?.length ? Prisma.sql`AND e."type"::text = ANY(${[...types]}::text[])` : Prisma.empty;
 
@@ -44,7 +60,8 @@ export interface ContextPageQuery {
   types?: readonly HistoryEventType[] | null;
   after?: ContextPosition | null;
   before?: ContextPosition | null;
-  limit: number;
+  /** null: no limit. */
+  limit: number | null;
   /** Read from the end backwards (for `last`); rows come back newest first. */
   inverted: boolean;
 }
@@ -74,36 +91,27 @@ export function contextPageStatement(responseId: string, query: ContextPageQuery
         ${before ? Prisma.sql`AND (c.depth < ${before.depth} OR e.seq < ${before.seq})` : Prisma.empty}
       ORDER BY e.seq ${direction}) e
     ORDER BY c.depth ${direction}, e.seq ${direction}
-    LIMIT ${limit}`;
+    LIMIT ${limit ?? Prisma.raw("ALL")}`;
 }
 
 /** The whole context, in order. */
 export function readContext(responseId: string, types?: readonly HistoryEventType[] | null, db?: Db) {
-  return run<ContextEvent>(
-    Prisma.sql`
-    ${chainOf(responseId)}
-    SELECT e.*, c.depth FROM "Event" e JOIN chain c ON e."responseId" = c.id
-    WHERE TRUE ${typeFilter(types)}
-    ORDER BY c.depth, e.seq`,
-    db,
-  );
+  return run<ContextEvent>(contextPageStatement(responseId, { types, limit: null, inverted: false }), db);
 }
 
 export type ContextTotals = { all: number } & Record<HistoryEventType, number>;
 
+/** The context's events counted by type, over the selection `types` (all when absent): a sum of its responses' counts. */
 export async function countContext(responseId: string, types?: readonly HistoryEventType[] | null, db?: Db) {
-  const rows = await run<{ type: HistoryEventType; n: number }>(
-    Prisma.sql`
-    ${chainOf(responseId)}
-    SELECT e."type", count(*)::int AS n FROM "Event" e JOIN chain c ON e."responseId" = c.id
-    WHERE TRUE ${typeFilter(types)}
-    GROUP BY e."type"`,
-    db,
+  const sums = Prisma.raw(
+    Object.entries(countColumns).map(([type, column]) => `COALESCE(sum("${column}"), 0)::int AS "${type}"`).join(", "),
   );
+  const [counted] = await run<Record<HistoryEventType, number>>(Prisma.sql`${chainOf(responseId)} SELECT ${sums} FROM chain`, db);
   const totals: ContextTotals = { all: 0, HUMAN: 0, AI: 0, REASONING: 0, TOOL_CALL: 0, TOOL_RESULT: 0, SYSTEM: 0 };
-  for (const { type, n } of rows) {
-    totals[type] = n;
-    totals.all += n;
+  for (const type of Object.keys(countColumns) as HistoryEventType[]) {
+    if (types?.length && !types.includes(type)) continue;
+    totals[type] = counted![type];
+    totals.all += counted![type];
   }
   return totals;
 }
@@ -114,7 +122,7 @@ export async function findToolCallsInContext(responseId: string, callIds: string
   const rows = await run<{ callId: string; toolName: string }>(
     Prisma.sql`
     ${chainOf(responseId)}
-    SELECT e."callId", e."toolName" FROM "Event" e JOIN chain c ON e."responseId" = c.id
+    SELECT e."callId", e."toolName" FROM chain c CROSS JOIN LATERAL (SELECT * FROM "Event" WHERE "responseId" = c.id OFFSET 0) e
     WHERE e."type" = 'TOOL_CALL' AND e."callId" = ANY(${callIds}::text[])`,
     db,
   );
@@ -136,7 +144,7 @@ export async function readContextEventIds(responseId: string, db?: Db) {
   const rows = await run<{ id: string }>(
     Prisma.sql`
     ${chainOf(responseId)}
-    SELECT e.id FROM "Event" e JOIN chain c ON e."responseId" = c.id
+    SELECT e.id FROM chain c CROSS JOIN LATERAL (SELECT * FROM "Event" WHERE "responseId" = c.id OFFSET 0) e
     ORDER BY c.depth, e.seq`,
     db,
   );
