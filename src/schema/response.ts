@@ -8,6 +8,7 @@ import { chainTargetNotFound } from "../services/retention.js";
 import { expiresAt } from "../services/retention.js";
 import { answerFromWrite } from "./answer-from-write.js";
 import { builder } from "./builder.js";
+import { needsOwnColumnsOnly, responseRow } from "./own-columns.js";
 import { writeErrors } from "./errors.js";
 import { HistoryEventInput } from "./event-inputs.js";
 import { BaseHistoryEvent, HistoryEvent } from "./history-event.js";
@@ -95,10 +96,9 @@ builder.queryField("response", (t) =>
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { scope }) => {
-      const response = await prisma.response.findUnique({
-        ...query,
-        where: { id: String(id), dialog: { tenantId: scope.tenantId } },
-      });
+      const response = needsOwnColumnsOnly(query)
+        ? await responseRow(String(id), scope.tenantId)
+        : await prisma.response.findUnique({ ...query, where: { id: String(id), dialog: { tenantId: scope.tenantId } } });
       if (!response) throw NotFoundError.response(String(id));
       return response;
     },
