@@ -56,6 +56,15 @@ describe("the answer to createResponse", () => {
     expect(open.written.completedAt).toBeNull();
   });
 
+  it("costs the parent's lookup and the write when chaining by previousResponseId", async () => {
+    const first = await createAndRead(turnInput());
+    const chained = await createAndRead({ ...turnInput(), previousResponseId: first.written.id });
+    expect(chained.written).toEqual(chained.read);
+    expect(chained.written.depth).toBe(1);
+    const writes = chained.statements.filter((sql) => !sql.includes("WITH RECURSIVE"));
+    expect(writes).toEqual([expect.stringContaining('FROM "Response" WHERE id = $1'), expect.stringContaining("INSERT INTO")]);
+  });
+
   it("reads back what the selection needs beyond the written rows", async () => {
     const first = await createAndRead(turnInput());
     const { result } = await countStatements(() =>

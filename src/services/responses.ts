@@ -2,7 +2,7 @@
 // the events' dialog-wide sequence numbers: the dialog row is locked, its `lastSeq` bumped by
 // the number of events, and the head moved, so concurrent writers to one dialog queue up on
 // that row and seqs come out gap-free. Nothing is acknowledged before the commit.
-import { prisma } from "../db/prisma.js";
+import { database, prisma } from "../db/prisma.js";
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
 import { type Dialog, Prisma, type Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
@@ -132,12 +132,15 @@ async function storeTurn(
   }
 }
 
-/** The explicit parent. Responses never move between dialogs, so this needs no lock. */
+/**
+ * The explicit parent. Responses never move between dialogs, so this needs no lock. Chaining by
+ * previousResponseId is how most agents write, so this read goes to the driver directly.
+ */
 async function findParent(previousResponseId: string, dialogId: string | null | undefined) {
-  const parent = await prisma.response.findUnique({
-    where: { id: previousResponseId },
-    select: { id: true, dialogId: true, depth: true },
-  });
+  const [parent] = await database.query<{ id: string; dialogId: string; depth: number }>(
+    `SELECT id, "dialogId", depth FROM "Response" WHERE id = $1`,
+    [previousResponseId],
+  );
   if (!parent) throw chainTargetNotFound(previousResponseId);
   if (dialogId && dialogId !== parent.dialogId) {
     throw new ConflictError(`Response ${parent.id} belongs to dialog ${parent.dialogId}, not to dialog ${dialogId}`);
