@@ -2,7 +2,7 @@
 // subscription exchange over graphql-ws on the same path, both carrying the API key when given.
 import { createClient as createWsClient } from "graphql-ws";
 import { Client, cacheExchange, type Exchange, fetchExchange, subscriptionExchange } from "urql";
-import { type ApiKeySource, bearerOf } from "./api-key.js";
+import { type ApiKeySource, bearerOf } from "../api-key.js";
 import { refusalExchange } from "./refusal-exchange.js";
 
 export interface DialogqlUrqlOptions {

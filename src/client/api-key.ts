@@ -1,6 +1,6 @@
-// The API key an urql client for dialogql sends: `Authorization: Bearer <key>` on every HTTP
-// request, and `authorization` in graphql-ws connectionParams (the server checks a socket's key
-// once, at connection_init).
+// The API key a dialogql client sends: `Authorization: Bearer <key>` on every HTTP request (and
+// SSE stream), and `authorization` in graphql-ws connectionParams (the server checks a socket's
+// key once, at connection_init).
 
 /** A key, none, or a function read again for every request and every new WebSocket. */
 export type ApiKeySource = string | null | undefined | (() => string | null | undefined);
