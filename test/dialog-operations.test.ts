@@ -76,6 +76,8 @@ describe("reading a branched dialog", () => {
     const head = (await executeOk(OVERVIEW, { id: root.dialogId })).dialog;
     expect(head.eventCount).toBe(5);
     expect(head.lastEvent).toEqual({ __typename: "AiEvent", seq: 10, content: "Why did the chicken cross the road?" });
+    // b is the head: naming it reads the same context.
+    expect((await executeOk(OVERVIEW, { id: root.dialogId, r: branchB.id })).dialog).toEqual(head);
 
     const a = (await executeOk(OVERVIEW, { id: root.dialogId, r: branchA.id, types: ["HUMAN"] })).dialog;
     expect(a.eventCount).toBe(2);

@@ -50,6 +50,31 @@ describe("history pagination", () => {
     expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
   });
 
+  it("gives the same events in the same order whatever the page size and direction", async () => {
+    const all = Array.from({ length: 12 }, (_, i) => i + 1);
+    for (const size of [1, 2, 3, 4, 7]) {
+      const forward: number[] = [];
+      for (let after: string | null = null; ; ) {
+        const page: any = await history({ first: size, after });
+        forward.push(...seqs(page));
+        if (!page.pageInfo.hasNextPage) break;
+        after = page.pageInfo.endCursor;
+      }
+      const backward: number[] = [];
+      for (let before: string | null = null; ; ) {
+        const page: any = await history({ last: size, before });
+        backward.unshift(...seqs(page));
+        if (!page.pageInfo.hasPreviousPage) break;
+        before = page.pageInfo.startCursor;
+      }
+      expect({ size, forward, backward }).toEqual({ size, forward: all, backward: all });
+    }
+    // Both bounds at once, each inside a different response: exactly the events between them.
+    const whole = await history({ first: 12 });
+    const between = await history({ first: 12, after: whole.edges[2].cursor, before: whole.edges[9].cursor });
+    expect(seqs(between)).toEqual([4, 5, 6, 7, 8, 9]);
+  });
+
   it("walks backward from the end with last/before", async () => {
     const end = await history({ last: 5 });
     expect(seqs(end)).toEqual([8, 9, 10, 11, 12]);

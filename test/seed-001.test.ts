@@ -117,6 +117,28 @@ describe("GET /api/dialogs/{id}/history", () => {
     expect(body.total_tool_calls).toBe(1);
   });
 
+  it("reads a message given only as parts as the text of its parts", async () => {
+    const written = await turn({
+      input: [
+        {
+          human: {
+            parts: [
+              { type: "text", text: "What is in this picture?" },
+              { type: "image_url", image_url: { url: "https://example.com/cat.png" } },
+              { type: "text", text: "Be brief." },
+            ],
+          },
+        },
+      ],
+      output: [{ ai: { content: "A cat." } }],
+    });
+    const { body } = await restGet(`/api/dialogs/${written.dialogId}/history`);
+    expect(body.messages).toEqual([
+      { type: "human", content: "What is in this picture?\nBe brief." },
+      { type: "ai", content: "A cat." },
+    ]);
+  });
+
   it("reads another branch with ?response_id=", async () => {
     const root = await turn({
       input: [{ human: { content: "Pick a colour" } }],

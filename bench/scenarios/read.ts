@@ -2,6 +2,7 @@
 // through Dialog.history over HTTP, against the same context query run raw plus JSON.stringify.
 import { database } from "../../src/db/prisma.js";
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
+import { contextPageStatement } from "../../src/services/context.js";
 import { createResponse } from "../../src/services/responses.js";
 import { emit, smoke } from "../lib/report.js";
 import { graphql, startInProcessServer } from "../lib/server.js";
@@ -43,14 +44,11 @@ const page = (first: number) => () =>
 const firstPage = summarize(await timeEach(ITERATIONS, page(100)));
 const whole = summarize(await timeEach(Math.ceil(ITERATIONS / 2), page(EVENTS)));
 
-// Raw: the same recursive context query, the same rows, serialised once.
-const rawSql = `WITH RECURSIVE chain AS (
-    SELECT id, "previousResponseId", depth FROM "Response" WHERE id = $1
-    UNION ALL
-    SELECT r.id, r."previousResponseId", r.depth FROM "Response" r JOIN chain c ON r.id = c."previousResponseId")
-  SELECT e.*, c.depth FROM "Event" e JOIN chain c ON e."responseId" = c.id ORDER BY c.depth, e.seq LIMIT $2`;
-const raw = (limit: number) => () =>
-  database.withSession(async (s) => JSON.stringify(await s.query(rawSql, [headId, limit])));
+// Raw: the statement the service runs for the same page, the same rows, serialised once.
+const raw = (limit: number) => () => {
+  const statement = contextPageStatement(headId, { limit, inverted: false });
+  return database.withSession(async (s) => JSON.stringify(await s.query(statement.text, statement.values)));
+};
 const rawFirstPage = summarize(await timeEach(ITERATIONS, raw(100)));
 const rawWhole = summarize(await timeEach(Math.ceil(ITERATIONS / 2), raw(EVENTS)));
 await server.close();

@@ -1,6 +1,7 @@
 // createDialogqlClient: one object for a Node script or a browser app to talk to dialogql —
 // typed operations over HTTP, subscriptions over graphql-ws or SSE, and watchHistory on top.
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { type ApiKeySource, bearerOf } from "./api-key.js";
 import { httpExecute } from "./http-execute.js";
 import { sseSubscriptions } from "./sse-subscriptions.js";
 import { dataOf, type Transport } from "./transport.js";
@@ -17,6 +18,8 @@ export interface DialogqlClientOptions {
   webSocketImpl?: unknown;
   fetch?: typeof fetch;
   headers?: Record<string, string>;
+  /** A tenant's API key, when the server requires one; a function is read for every request and socket. */
+  apiKey?: ApiKeySource;
 }
 
 export interface DialogqlClient extends Transport {
@@ -29,11 +32,20 @@ export interface DialogqlClient extends Transport {
 }
 
 export function createDialogqlClient(options: DialogqlClientOptions): DialogqlClient {
-  const execute = httpExecute(options);
+  const authorization = (): Record<string, string> => {
+    const bearer = bearerOf(options.apiKey);
+    return bearer ? { authorization: bearer } : {};
+  };
+  const headers = () => ({ ...options.headers, ...authorization() });
+  const execute = httpExecute({ ...options, headers });
   const subscriptions =
     options.transport === "sse"
-      ? sseSubscriptions(options)
-      : wsSubscriptions({ url: options.url.replace(/^http/, "ws"), webSocketImpl: options.webSocketImpl });
+      ? sseSubscriptions({ ...options, headers })
+      : wsSubscriptions({
+          url: options.url.replace(/^http/, "ws"),
+          webSocketImpl: options.webSocketImpl,
+          connectionParams: authorization,
+        });
   const client: DialogqlClient = {
     execute,
     subscribe: subscriptions.subscribe,

@@ -4,7 +4,12 @@ import type { HistoryEvent, ResponseSummary } from "./read-history-snapshot.js";
 
 export type HistoryDelta = HistoryDeltaSubscription["historyDelta"];
 
-export type WatchStatus = "loading" | "live" | "reconnecting" | "not-found" | "closed";
+/**
+ * `not-found` and `unauthenticated` are final: the dialog is not the caller's (or does not exist),
+ * or the server refused the caller (no valid API key, or the key was revoked); retrying would not
+ * change either.
+ */
+export type WatchStatus = "loading" | "live" | "reconnecting" | "not-found" | "unauthenticated" | "closed";
 
 export interface HistoryState {
   dialogId: string;
@@ -17,7 +22,7 @@ export interface HistoryState {
   responses: Readonly<Record<string, ResponseSummary>>;
   /** The dialog-wide seq the watcher has caught up to (any branch). */
   lastSeq: number;
-  /** The last failure, while reconnecting or once not found. */
+  /** The last failure, while reconnecting or once it is final. */
   error: Error | null;
 }
 

@@ -8,7 +8,8 @@ export interface HttpOptions {
   /** The GraphQL endpoint, e.g. http://localhost:4000/graphql. */
   url: string;
   fetch?: typeof fetch;
-  headers?: Record<string, string>;
+  /** Sent with every request; a function is called for each one. */
+  headers?: Record<string, string> | (() => Record<string, string>);
 }
 
 // Generated documents are module constants, so printing each once is enough.
@@ -31,7 +32,11 @@ export function httpExecute(options: HttpOptions) {
   ): Promise<ExecutionResult<TData>> => {
     const response = await fetchImpl(options.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", ...options.headers },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        ...(typeof options.headers === "function" ? options.headers() : options.headers),
+      },
       body: JSON.stringify({ ...printDocument(document), variables }),
     });
     const isJson = response.headers.get("content-type")?.includes("json");

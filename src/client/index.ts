@@ -13,6 +13,7 @@ export {
   type DialogqlClientOptions,
   type WatchHistoryConnection,
 } from "./create-client.js";
+export type { ApiKeySource } from "./api-key.js";
 export { graphql, type DocumentType } from "./generated/index.js";
 // Every typed document (DialogsDocument, CreateResponseDocument, HistoryDeltaDocument, …) and the
 // schema's types. The operations are written in ./operations/*.ts; codegen turns them into these.

@@ -8,7 +8,8 @@ export interface SseOptions {
   /** http(s):// URL of the GraphQL endpoint. */
   url: string;
   fetch?: typeof fetch;
-  headers?: Record<string, string>;
+  /** Sent with every stream; a function is called for each one. */
+  headers?: Record<string, string> | (() => Record<string, string>);
 }
 
 export function sseSubscriptions(options: SseOptions) {

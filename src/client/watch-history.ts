@@ -210,18 +210,20 @@ class HistoryFollower implements HistoryWatcher {
   }
 
   private async dropped(error: unknown) {
+    if (isRefusalClose(error)) return this.failed(error);
     const lived = Date.now() - (this.subscription?.startedAt ?? Date.now());
     this.endSubscription();
     if (lived > HEALTHY_SUBSCRIPTION_MS) this.attempts = 0;
     this.retryLater(() => this.resume(), asError(error ?? "the subscription ended"));
   }
 
-  /** Any failure: not found is final, anything else is retried from a fresh read. */
+  /** Any failure: not found and a refused caller are final, anything else is retried from a fresh read. */
   private failed(error: unknown) {
     if (this.state.status === "closed") return;
-    if (errorCode((error as { errors?: [] }).errors) === "NOT_FOUND") {
+    const code = errorCode((error as { errors?: [] }).errors);
+    if (code === "NOT_FOUND" || code === "UNAUTHENTICATED" || isRefusalClose(error)) {
       this.endSubscription();
-      return this.update({ status: "not-found", error: asError(error) });
+      return this.update({ status: code === "NOT_FOUND" ? "not-found" : "unauthenticated", error: asError(error) });
     }
     this.endSubscription();
     this.retryLater(() => this.restart(), asError(error));
@@ -243,6 +245,9 @@ class HistoryFollower implements HistoryWatcher {
     for (const listener of [...this.listeners]) listener(this.state);
   }
 }
+
+/** graphql-ws sockets the server closed because of the key: 4401 (none or invalid), 4403 (revoked). */
+const isRefusalClose = (error: unknown) => [4401, 4403].includes((error as { code?: unknown } | null)?.code as number);
 
 function asError(error: unknown): Error {
   if (error instanceof Error) return error;

@@ -8,7 +8,8 @@ export interface WsOptions {
   url: string;
   /** Browsers have WebSocket; Node 20 needs one passed in (e.g. the `ws` package's). */
   webSocketImpl?: unknown;
-  connectionParams?: Record<string, unknown>;
+  /** Sent in connection_init; a function is called for each new socket. */
+  connectionParams?: Record<string, unknown> | (() => Record<string, unknown>);
 }
 
 export function wsSubscriptions(options: WsOptions) {

@@ -2,6 +2,8 @@
 // maintenance use. PGlite is one connection, so a "session" is the client itself.
 import type { PGlite } from "@electric-sql/pglite";
 import type { Database } from "./database.js";
+import { observed } from "./statement-log.js";
+import { parseUtcTimestamp, TIMESTAMP_OID } from "./utc-timestamps.js";
 
 export function pgliteDatabase(client: PGlite, description: string): Database {
   return {
@@ -19,6 +21,10 @@ export function pgliteDatabase(client: PGlite, description: string): Database {
           query: async <T>(sql: string, params?: unknown[]) => (await tx.query<T>(sql, params)).rows,
         }),
       ),
+    async query<T>(sql: string, params?: unknown[]) {
+      observed(sql);
+      return (await client.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows;
+    },
     close: () => client.close(),
   };
 }

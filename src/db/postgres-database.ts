@@ -5,6 +5,13 @@ import pg from "pg";
 import { config } from "../config.js";
 import { logger } from "../server/logger.js";
 import type { Database } from "./database.js";
+import { observed } from "./statement-log.js";
+import { parseUtcTimestamp, TIMESTAMP_OID } from "./utc-timestamps.js";
+
+const utcTimestamps = {
+  getTypeParser: (oid: number, format?: string) =>
+    oid === TIMESTAMP_OID ? parseUtcTimestamp : pg.types.getTypeParser(oid, format as "text"),
+};
 
 export function openPostgres(url: string) {
   const pool = new pg.Pool({
@@ -44,6 +51,10 @@ export function openPostgres(url: string) {
           throw error;
         }
       }),
+    async query<T>(sql: string, params?: unknown[]) {
+      observed(sql);
+      return (await pool.query({ text: sql, values: params, types: utcTimestamps })).rows as T[];
+    },
     close: () => pool.end(),
   };
   return { database, adapter: new PrismaPg(pool) };

@@ -6,8 +6,11 @@
 // an embedded one is most of a first start's time, so it begins as early as it can.
 import { config } from "../config.js";
 import type { Database } from "./database.js";
+import { observed } from "./statement-log.js";
 
 export type { Database, Session } from "./database.js";
+export { onStatement } from "./statement-log.js";
+export { parseUtcTimestamp } from "./utc-timestamps.js";
 
 const [opened, { PrismaClient }] = await Promise.all([
   config.DATABASE_URL
@@ -25,6 +28,7 @@ export const prisma = new PrismaClient({
   // Query events are cheap and let tests and benchmarks count the statements a request costs.
   log: [{ emit: "event", level: "query" }],
 });
+prisma.$on("query", (event) => observed(event.query));
 
 export async function closeDatabase() {
   await prisma.$disconnect();

@@ -5,6 +5,7 @@ import type { TenantScope } from "../auth/tenant-scope.js";
 import { prisma } from "../db/prisma.js";
 import type { HistoryEventType } from "../generated/prisma/enums.js";
 import { isStorableText } from "../server/storable-text.js";
+import { joinedText, type Part } from "../formats/parts.js";
 import { readContext } from "../services/context.js";
 
 const seedTypes = ["HUMAN", "AI", "REASONING", "TOOL_CALL"] as const satisfies HistoryEventType[];
@@ -48,6 +49,7 @@ export async function handleHistoryRequest(
 function toSeedMessage(event: {
   type: HistoryEventType;
   content: string | null;
+  parts: unknown;
   modelName: string | null;
   toolName: string | null;
   args: unknown;
@@ -56,7 +58,8 @@ function toSeedMessage(event: {
   switch (event.type) {
     case "HUMAN":
     case "AI":
-      message.content = event.content;
+      // The seed knows only text: a multi-modal message reads as the text of its parts.
+      message.content = event.content ?? (event.parts ? joinedText(event.parts as Part[]) : null);
       break;
     case "REASONING":
       message.content = event.content;

@@ -8,6 +8,7 @@ import { clearDialog, createDialog, deleteDialog, updateDialog } from "../servic
 import { forkDialog } from "../services/fork.js";
 import { chainTargetNotFound, expiresAt } from "../services/retention.js";
 import { builder } from "./builder.js";
+import { dialogRow, needsOwnColumnsOnly } from "./own-columns.js";
 import { writeErrors } from "./errors.js";
 import { HistoryConnection, historyArgs, resolveHistory } from "./history-connection.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
@@ -59,7 +60,8 @@ export const Dialog = builder.prismaObject("Dialog", {
       description: "The context of `responseId` (default: the head), root first, Relay-paginated.",
       args: { responseId: t.arg.id(), ...historyArgs },
       select: { headId: true },
-      resolve: async (dialog, { responseId, ...args }) => resolveHistory(await contextTip(dialog, responseId), args),
+      resolve: async (dialog, { responseId, ...args }, _ctx, info) =>
+        resolveHistory(await contextTip(dialog, responseId), args, info),
     }),
     eventCount: t.int({
       nullable: false,
@@ -125,7 +127,9 @@ builder.queryFields((t) => ({
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { scope }) => {
-      const dialog = await prisma.dialog.findUnique({ ...query, where: { id: String(id), tenantId: scope.tenantId } });
+      const dialog = needsOwnColumnsOnly(query)
+        ? await dialogRow(String(id), scope.tenantId)
+        : await prisma.dialog.findUnique({ ...query, where: { id: String(id), tenantId: scope.tenantId } });
       if (!dialog) throw NotFoundError.dialog(String(id));
       return dialog;
     },

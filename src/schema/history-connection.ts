@@ -1,6 +1,8 @@
 // HistoryConnection: a Relay page of a response's context, plus seed 001's totals computed over
 // the whole selection (not the page). The page and the totals are one SQL statement each.
 import { type ResolveCursorConnectionArgs, resolveCursorConnection } from "@pothos/plugin-relay";
+import { collectSubFields } from "@graphql-tools/utils";
+import { type GraphQLObjectType, type GraphQLResolveInfo, getNamedType } from "graphql";
 import { ValidationError } from "../errors.js";
 import type { HistoryEventType } from "../generated/prisma/enums.js";
 import {
@@ -64,9 +66,14 @@ export interface HistoryArgs {
   before?: string | null;
 }
 
-/** A page of the context of `responseId`; an empty dialog (no response yet) has an empty history. */
-export async function resolveHistory(responseId: string | null, args: HistoryArgs) {
+/**
+ * A page of the context of `responseId`; an empty dialog (no response yet) has an empty history.
+ * When the selection (`info`) asks for totals, they are counted alongside the page, on another
+ * connection, rather than after it.
+ */
+export async function resolveHistory(responseId: string | null, args: HistoryArgs, info?: GraphQLResolveInfo) {
   const totals = memo(() => (responseId ? countContext(responseId, args.types) : Promise.resolve(emptyTotals)));
+  if (info && selectsTotals(info)) void totals().catch(() => {}); // its resolver reports a failure
   const page = await resolveCursorConnection(
     { args, toCursor, defaultSize: DEFAULT_HISTORY_PAGE, maxSize: MAX_HISTORY_PAGE },
     async ({ before, after, limit, inverted }: ResolveCursorConnectionArgs): Promise<ContextEvent[]> => {
@@ -76,6 +83,14 @@ export async function resolveHistory(responseId: string | null, args: HistoryArg
     },
   );
   return { ...page!, totals };
+}
+
+const TOTAL_FIELDS = ["totalMessages", "totalReasoning", "totalToolCalls"];
+
+function selectsTotals(info: GraphQLResolveInfo) {
+  const connection = getNamedType(info.returnType) as GraphQLObjectType;
+  const { fields } = collectSubFields(info.schema, info.fragments, info.variableValues, connection, [...info.fieldNodes]);
+  return TOTAL_FIELDS.some((name) => fields.has(name));
 }
 
 const emptyTotals: ContextTotals = { all: 0, HUMAN: 0, AI: 0, REASONING: 0, TOOL_CALL: 0, TOOL_RESULT: 0, SYSTEM: 0 };

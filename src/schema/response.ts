@@ -6,7 +6,9 @@ import { rememberWrite } from "../auth/tenant-scope.js";
 import { createResponse } from "../services/responses.js";
 import { chainTargetNotFound } from "../services/retention.js";
 import { expiresAt } from "../services/retention.js";
+import { answerFromWrite } from "./answer-from-write.js";
 import { builder } from "./builder.js";
+import { needsOwnColumnsOnly, responseRow } from "./own-columns.js";
 import { writeErrors } from "./errors.js";
 import { HistoryEventInput } from "./event-inputs.js";
 import { BaseHistoryEvent, HistoryEvent } from "./history-event.js";
@@ -78,7 +80,7 @@ export const Response = builder.prismaObject("Response", {
       description:
         "Every event on this response's chain, root first: previous input + previous output + this input and output.",
       args: historyArgs,
-      resolve: (r, args) => resolveHistory(r.id, args),
+      resolve: (r, args, _ctx, info) => resolveHistory(r.id, args, info),
     }),
   }),
 });
@@ -94,10 +96,9 @@ builder.queryField("response", (t) =>
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { scope }) => {
-      const response = await prisma.response.findUnique({
-        ...query,
-        where: { id: String(id), dialog: { tenantId: scope.tenantId } },
-      });
+      const response = needsOwnColumnsOnly(query)
+        ? await responseRow(String(id), scope.tenantId)
+        : await prisma.response.findUnique({ ...query, where: { id: String(id), dialog: { tenantId: scope.tenantId } } });
       if (!response) throw NotFoundError.response(String(id));
       return response;
     },
@@ -152,7 +153,7 @@ builder.mutationField("createResponse", (t) =>
       const write = await createResponse({ ...input, dialogId, previousResponseId }, ctx.scope.tenantId);
       rememberWrite(write, ctx.scope.tenantId);
       ctx.live.publish(write); // committed: createResponse returns after the commit
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+      return answerFromWrite(write, query) ?? prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
     },
   }),
 );

@@ -2,9 +2,9 @@
 // the events' dialog-wide sequence numbers: the dialog row is locked, its `lastSeq` bumped by
 // the number of events, and the head moved, so concurrent writers to one dialog queue up on
 // that row and seqs come out gap-free. Nothing is acknowledged before the commit.
-import { prisma } from "../db/prisma.js";
+import { database, prisma } from "../db/prisma.js";
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
-import { Prisma } from "../generated/prisma/client.js";
+import { type Dialog, Prisma, type Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newDialogId, newEventId, newResponseId } from "../ids.js";
 import { findToolCallsInContext } from "./context.js";
@@ -44,6 +44,8 @@ export interface WriteResult {
   seq: number;
   /** The response's status once the write committed. */
   status: ResponseStatus;
+  /** The response and dialog rows as this write committed them (absent when it stored nothing new). */
+  written?: { response: Response; dialog: Dialog };
 }
 
 /**
@@ -125,16 +127,20 @@ async function storeTurn(
       throw new ConflictError(`Dialog ${dialogId} kept moving while this write was validated; retry it`);
     }
     const seq = stored.previousSeq + events.length;
-    return { dialogId, responseId, previousSeq: stored.previousSeq, seq, status: parsed.status };
+    const written = { response: stored.response, dialog: stored.dialog };
+    return { dialogId, responseId, previousSeq: stored.previousSeq, seq, status: parsed.status, written };
   }
 }
 
-/** The explicit parent. Responses never move between dialogs, so this needs no lock. */
+/**
+ * The explicit parent. Responses never move between dialogs, so this needs no lock. Chaining by
+ * previousResponseId is how most agents write, so this read goes to the driver directly.
+ */
 async function findParent(previousResponseId: string, dialogId: string | null | undefined) {
-  const parent = await prisma.response.findUnique({
-    where: { id: previousResponseId },
-    select: { id: true, dialogId: true, depth: true },
-  });
+  const [parent] = await database.query<{ id: string; dialogId: string; depth: number }>(
+    `SELECT id, "dialogId", depth FROM "Response" WHERE id = $1`,
+    [previousResponseId],
+  );
   if (!parent) throw chainTargetNotFound(previousResponseId);
   if (dialogId && dialogId !== parent.dialogId) {
     throw new ConflictError(`Response ${parent.id} belongs to dialog ${parent.dialogId}, not to dialog ${dialogId}`);

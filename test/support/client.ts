@@ -18,8 +18,13 @@ afterAll(async () => {
 export type TransportName = "ws" | "sse";
 export const transports: TransportName[] = ["ws", "sse"];
 
-export function testClient(serverUrl: string, transport: TransportName): DialogqlClient {
-  const client = createDialogqlClient({ url: `${serverUrl}/graphql`, transport, webSocketImpl: WebSocket });
+/** `headers` go with HTTP requests and SSE subscriptions (e.g. an API key's Authorization). */
+export function testClient(
+  serverUrl: string,
+  transport: TransportName,
+  headers?: Record<string, string>,
+): DialogqlClient {
+  const client = createDialogqlClient({ url: `${serverUrl}/graphql`, transport, webSocketImpl: WebSocket, headers });
   cleanups.push(() => client.dispose());
   return client;
 }

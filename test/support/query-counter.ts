@@ -1,8 +1,8 @@
-// Counts the SQL statements Prisma sends while `work` runs (Prisma's query events).
-import { prisma } from "../../src/db/prisma.js";
+// Counts the SQL statements sent while `work` runs, through Prisma or outside it.
+import { onStatement } from "../../src/db/prisma.js";
 
 let active: string[] | null = null;
-prisma.$on("query", (event) => active?.push(event.query));
+onStatement((sql) => active?.push(sql));
 
 export async function countStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
   active = [];

@@ -1,20 +1,39 @@
 // An urql Client for dialogql: queries and mutations over HTTP, subscriptions through urql's
-// subscription exchange over graphql-ws on the same path.
+// subscription exchange over graphql-ws on the same path, both carrying the API key when given.
 import { createClient as createWsClient } from "graphql-ws";
-import { Client, cacheExchange, fetchExchange, subscriptionExchange } from "urql";
+import { Client, cacheExchange, type Exchange, fetchExchange, subscriptionExchange } from "urql";
+import { type ApiKeySource, bearerOf } from "../api-key.js";
+import { refusalExchange } from "./refusal-exchange.js";
 
 export interface DialogqlUrqlOptions {
   /** The GraphQL endpoint; relative URLs resolve against the page (default "/graphql"). */
   url?: string;
   /** Only outside browsers (Node 20 has no global WebSocket): e.g. the `ws` package's. */
   webSocketImpl?: unknown;
+  /**
+   * The API key to send (`npm run keys -- create`): as `Authorization: Bearer <key>` over HTTP and
+   * in graphql-ws connectionParams. A function is read for every request and every new socket.
+   * Without one the client calls anonymously, which a server with no keys (development mode) allows.
+   */
+  apiKey?: ApiKeySource;
+  /**
+   * Called when the server refuses the caller: a missing, unknown or revoked key (HTTP 401
+   * UNAUTHENTICATED, or a WebSocket closed with 4401/4403). `reason` is the server's message.
+   */
+  onUnauthenticated?: (reason: string) => void;
 }
 
 export function createDialogqlUrqlClient(options: DialogqlUrqlOptions = {}): Client {
+  const { apiKey, onUnauthenticated } = options;
   const url = new URL(options.url ?? "/graphql", globalThis.location?.href).toString();
   const sockets = createWsClient({
     url: url.replace(/^http/, "ws"),
     webSocketImpl: options.webSocketImpl,
+    // Read when each socket opens, so a key given as a function is current for every connection.
+    connectionParams: () => {
+      const authorization = bearerOf(apiKey);
+      return authorization ? { authorization } : {};
+    },
     // lazy: the socket opens with the first subscription and closes after the last one, so the
     // client needs no disposing. No retries: a dropped socket ends its subscriptions with an
     // error, and useDialogHistory resumes from the seq it holds instead of replaying from the
@@ -22,20 +41,26 @@ export function createDialogqlUrqlClient(options: DialogqlUrqlOptions = {}): Cli
     lazy: true,
     retryAttempts: 0,
   });
+  const exchanges: Exchange[] = [
+    cacheExchange,
+    ...(onUnauthenticated ? [refusalExchange(onUnauthenticated)] : []),
+    fetchExchange,
+    subscriptionExchange({
+      forwardSubscription(request) {
+        const operation = { ...request, query: request.query ?? "" };
+        return { subscribe: (sink) => ({ unsubscribe: sockets.subscribe(operation, sink) }) };
+      },
+    }),
+  ];
   return new Client({
     url,
     // POST with a JSON body: the server's CSRF prevention refuses GETs that carry no custom header,
     // and urql would otherwise send short queries as GETs.
     preferGetMethod: false,
-    exchanges: [
-      cacheExchange,
-      fetchExchange,
-      subscriptionExchange({
-        forwardSubscription(request) {
-          const operation = { ...request, query: request.query ?? "" };
-          return { subscribe: (sink) => ({ unsubscribe: sockets.subscribe(operation, sink) }) };
-        },
-      }),
-    ],
+    fetchOptions: () => {
+      const authorization = bearerOf(apiKey);
+      return authorization ? { headers: { authorization } } : {};
+    },
+    exchanges,
   });
 }

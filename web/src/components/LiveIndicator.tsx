@@ -6,6 +6,7 @@ const labels: Record<WatchStatus, string> = {
   live: "live",
   reconnecting: "reconnecting…",
   "not-found": "not found",
+  unauthenticated: "key refused",
   closed: "closed",
 };
 
