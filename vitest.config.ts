@@ -5,10 +5,11 @@ export default defineConfig({
   // package; Vite would pick the ESM one for our files, and two copies of graphql refuse to mix.
   resolve: { alias: { graphql: "graphql/index.js" } },
   test: {
-    // Each test file gets its own database (see test/support/database.ts).
+    // Each test file gets its own database (see test/support/database.ts), embedded ones copied
+    // from the PGlite template that test/support/pglite-template.ts keeps current.
     setupFiles: ["test/support/database.ts"],
     // The browser tests serve web/dist: rebuilt first when the viewer's sources are newer.
-    globalSetup: ["test/support/build-viewer.ts"],
+    globalSetup: ["test/support/build-viewer.ts", "test/support/pglite-template.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },

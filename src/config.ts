@@ -1,5 +1,6 @@
 // Process configuration, read once from the environment and validated, so a typo in a
 // variable fails at start-up with a clear message instead of at the first request.
+import path from "node:path";
 import { z } from "zod";
 import { parseDuration } from "./duration.js";
 
@@ -34,6 +35,11 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   /** Where the embedded database lives; "memory://" keeps it in memory (tests). */
   DATA_DIR: z.string().default("./data"),
+  /** Where the templates a new embedded database starts from are kept (src/db/pglite-template.ts);
+   * `npm install` makes them. */
+  PGLITE_TEMPLATE_DIR: z
+    .string()
+    .default(path.resolve(import.meta.dirname, "../node_modules/.cache/dialogql/pglite-template")),
   DATABASE_POOL_SIZE: count(10),
   /** How long a new PostgreSQL connection may take before the call fails as UNAVAILABLE. */
   DATABASE_CONNECT_TIMEOUT_MS: count(5_000),

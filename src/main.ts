@@ -1,10 +1,18 @@
 // `npm start`: apply pending migrations, then serve on PORT (default 4000).
 import { config } from "./config.js";
+import { beginPreparingDataDir } from "./db/embedded-data-dir.js";
 import { applyMigrations } from "./db/migrate.js";
-import { closeDatabase, database } from "./db/prisma.js";
-import { startServer } from "./server/http-server.js";
 import { logger } from "./server/logger.js";
-import { startSweeper } from "./services/retention.js";
+
+// A new embedded database is copied from its template while the server's modules load, rather
+// than after: they are the two halves of a first start's time, and the copy waits on the disk
+// while loading needs the CPU. (src/db/prisma.ts awaits the same copy.)
+if (!config.DATABASE_URL) void beginPreparingDataDir(config.DATA_DIR, config.PGLITE_TEMPLATE_DIR);
+const [{ closeDatabase, database }, { startServer }, { startSweeper }] = await Promise.all([
+  import("./db/prisma.js"),
+  import("./server/http-server.js"),
+  import("./services/retention.js"),
+]);
 
 const { applied } = await applyMigrations(database);
 if (applied.length) logger.info(`applied migrations: ${applied.join(", ")}`);

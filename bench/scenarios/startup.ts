@@ -3,12 +3,21 @@
 import { spawn, execSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { emit } from "../lib/report.js";
 
 const dataDir = await mkdtemp(path.join(tmpdir(), "dialogql-start-"));
-const port = 40_000 + Math.floor(Math.random() * 10_000);
+// A port free now, not a random one: a random port was sometimes taken (other servers, or the
+// client ends of a fan-out run), and then another process answered the first query.
+const port = await new Promise<number>((resolve, reject) => {
+  const probe = createServer().once("error", reject);
+  probe.listen(0, "127.0.0.1", () => {
+    const { port } = probe.address() as { port: number };
+    probe.close(() => resolve(port));
+  });
+});
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const started = performance.now();
 const child = spawn("npm", ["start", "--silent"], {

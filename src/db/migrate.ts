@@ -2,13 +2,9 @@
 // Bookkeeping uses Prisma's own `_prisma_migrations` table and checksums, so `prisma migrate
 // status` agrees with it; the SQL runs through our connection because Prisma 6's CLI cannot
 // apply migrations to every database we support from this process (PGlite is in-process).
-import { createHash, randomUUID } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Database, Session } from "./prisma.js";
-
-const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../prisma/migrations");
+import { randomUUID } from "node:crypto";
+import type { Database, Session } from "./database.js";
+import { listMigrations, type MigrationFile } from "./migration-files.js";
 
 // Any constant works; it only has to be the same for every instance of dialogql.
 const MIGRATION_LOCK_KEY = 72_541_001;
@@ -29,15 +25,13 @@ export interface MigrationResult {
   applied: string[];
 }
 
-export function applyMigrations(database: Database): Promise<MigrationResult> {
-  return database.withSession(applyPending);
+/** `migrations`: all of prisma/migrations unless given (an older template is made with fewer). */
+export async function applyMigrations(database: Database, migrations?: MigrationFile[]): Promise<MigrationResult> {
+  const toApply = migrations ?? (await listMigrations());
+  return database.withSession((session) => applyPending(session, toApply));
 }
 
-async function applyPending(session: Session): Promise<MigrationResult> {
-  const names = (await readdir(migrationsDir, { withFileTypes: true }))
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
+async function applyPending(session: Session, migrations: MigrationFile[]): Promise<MigrationResult> {
   const applied: string[] = [];
   // Several instances may start together against one PostgreSQL: serialise them.
   await session.runScript(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY});`);
@@ -47,9 +41,7 @@ async function applyPending(session: Session): Promise<MigrationResult> {
       `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
     );
     const doneByName = new Map(done.map((row) => [row.migration_name, row.checksum]));
-    for (const name of names) {
-      const sql = await readFile(path.join(migrationsDir, name, "migration.sql"), "utf8");
-      const checksum = createHash("sha256").update(sql).digest("hex");
+    for (const { name, sql, checksum } of migrations) {
       const previous = doneByName.get(name);
       if (previous !== undefined) {
         if (previous !== checksum) console.warn(`[migrate] ${name} was edited after it was applied`);

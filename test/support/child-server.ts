@@ -10,6 +10,8 @@ const STOP_TIMEOUT_MS = 20_000;
 
 export interface ChildServer {
   url: string;
+  /** What the server has printed so far. */
+  output(): string;
   /** Stops the server as a supervisor would (SIGTERM) and waits for the process to exit. */
   stop(): Promise<void>;
 }
@@ -51,7 +53,7 @@ export async function startChildServer(port: number, env: Record<string, string 
       resolve();
     });
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+  return { url: `http://127.0.0.1:${port}`, output: () => output, stop: () => stopChild(child) };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -1,7 +1,8 @@
 // Runs before every test file, in its worker: gives the file a database of its own, with the
 // migrations applied. TEST_DATABASE_URL set: a new database on that PostgreSQL server, dropped
-// afterwards. Unset: an in-memory PGlite. The app's modules read the environment when first
-// imported, which is after this file.
+// afterwards. Unset: an in-memory PGlite, loaded from the PGlite template (kept current by the
+// global setup, test/support/pglite-template.ts), so it holds the migrations already. The app's
+// modules read the environment when first imported, which is after this file.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll } from "vitest";

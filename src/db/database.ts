@@ -1,0 +1,27 @@
+// What the code outside Prisma (migrations, maintenance) needs from a database, whichever one
+// runs: PostgreSQL (src/db/postgres-database.ts) or embedded PGlite (src/db/embedded-database.ts).
+
+/** One database connection used outside Prisma (migrations, maintenance). */
+export interface Session {
+  /** Runs a multi-statement SQL script. */
+  runScript(sql: string): Promise<void>;
+  /** Runs one parameterised statement and returns its rows. */
+  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  kind: "postgres" | "pglite";
+  /** Human-readable location for logs (no credentials). */
+  description: string;
+  /** Runs `work` on one dedicated connection (session-level locks stay with it). */
+  withSession<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  /** Runs `work` in one transaction on one connection, outside Prisma. */
+  transaction<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  /**
+   * Runs one parameterised statement on any free connection, outside Prisma: for the hot paths,
+   * where Prisma's own cost per statement (about a millisecond of CPU, more than the SQL) would
+   * dominate. Timestamps are read as UTC, as Prisma stores them.
+   */
+  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,61 @@
+// A PostgreSQL server through node-postgres: the pool Prisma's adapter uses, and the Database
+// the migrator and maintenance use. Imported only when DATABASE_URL is set.
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { config } from "../config.js";
+import { logger } from "../server/logger.js";
+import type { Database } from "./database.js";
+import { observed } from "./statement-log.js";
+import { parseUtcTimestamp, TIMESTAMP_OID } from "./utc-timestamps.js";
+
+const utcTimestamps = {
+  getTypeParser: (oid: number, format?: string) =>
+    oid === TIMESTAMP_OID ? parseUtcTimestamp : pg.types.getTypeParser(oid, format as "text"),
+};
+
+export function openPostgres(url: string) {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.DATABASE_POOL_SIZE,
+    // While PostgreSQL is unreachable a call fails after this instead of waiting on the network
+    // (src/db/unavailable.ts turns that into UNAVAILABLE); the pool reconnects by itself later.
+    connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS,
+  });
+  // An idle client losing its server (restart, pg_terminate_backend) must not crash the process;
+  // the pool drops it and opens a new connection when one is needed.
+  pool.on("error", (error) => logger.warn(`[db] idle PostgreSQL connection lost: ${error.message}`));
+  const host = new URL(url);
+  const database: Database = {
+    kind: "postgres",
+    description: `PostgreSQL ${host.hostname}:${host.port || 5432}${host.pathname}`,
+    async withSession(work) {
+      const client = await pool.connect();
+      try {
+        return await work({
+          runScript: async (sql) => void (await client.query(sql)),
+          query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
+        });
+      } finally {
+        client.release();
+      }
+    },
+    transaction: (work) =>
+      database.withSession(async (session) => {
+        await session.runScript("BEGIN");
+        try {
+          const result = await work(session);
+          await session.runScript("COMMIT");
+          return result;
+        } catch (error) {
+          await session.runScript("ROLLBACK");
+          throw error;
+        }
+      }),
+    async query<T>(sql: string, params?: unknown[]) {
+      observed(sql);
+      return (await pool.query({ text: sql, values: params, types: utcTimestamps })).rows as T[];
+    },
+    close: () => pool.end(),
+  };
+  return { database, adapter: new PrismaPg(pool) };
+}
