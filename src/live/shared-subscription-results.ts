@@ -19,10 +19,7 @@ let nextDocumentId = 0;
 function executeShared(args: ExecutionArgs, payload: unknown): Shared {
   const run = () => execute({ ...args, rootValue: payload });
   if (typeof payload !== "object" || payload === null) return run();
-  // Yoga caches parsed documents, so identical subscription texts share one DocumentNode.
-  let documentId = documentIds.get(args.document);
-  if (documentId === undefined) documentIds.set(args.document, (documentId = nextDocumentId++));
-  const key = `${documentId}:${args.operationName ?? ""}:${JSON.stringify(args.variableValues ?? {})}`;
+  const key = sharingKeyOf(args);
   let results = resultsByPayload.get(payload);
   if (!results) resultsByPayload.set(payload, (results = new Map()));
   let result = results.get(key);
@@ -37,6 +34,22 @@ function executeShared(args: ExecutionArgs, payload: unknown): Shared {
       );
   }
   return result;
+}
+
+// Subscriptions whose document, operation and variables are the same get the same result for a
+// payload. Worked out once per subscription (its args object lives as long as it does), not once
+// per delta.
+const sharingKeys = new WeakMap<ExecutionArgs, string>();
+function sharingKeyOf(args: ExecutionArgs) {
+  let key = sharingKeys.get(args);
+  if (key === undefined) {
+    // Yoga caches parsed documents, so identical subscription texts share one DocumentNode.
+    let documentId = documentIds.get(args.document);
+    if (documentId === undefined) documentIds.set(args.document, (documentId = nextDocumentId++));
+    key = `${documentId}:${args.operationName ?? ""}:${JSON.stringify(args.variableValues ?? {})}`;
+    sharingKeys.set(args, key);
+  }
+  return key;
 }
 
 async function subscribeShared(args: ExecutionArgs) {
