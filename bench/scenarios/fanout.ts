@@ -1,6 +1,8 @@
 // Scenario 4, fan-out: SUBSCRIBERS graphql-ws subscribers to one dialog on one instance (the
 // clients in another process); each write's delta must reach every one of them, once. Baseline:
 // a raw `ws` server broadcasting a payload of the same shape to the same number of sockets.
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import path from "node:path";
 import { WebSocketServer } from "ws";
 import { startServer } from "../../src/server/http-server.js";
@@ -17,13 +19,24 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Heap plus native buffers after a full collection: what the subscriptions themselves hold.
+// Heap plus native buffers after full collections: what the subscriptions themselves hold.
 // (RSS moves with PGlite's WASM memory and with pages the allocator has not returned yet.)
+// One gc() is not enough: native buffers (PGlite's, hundreds of MB after the migrations) are
+// released a collection or two later, so a single reading before the sockets opened could be
+// hundreds of MB too high and make the per-socket figure negative. Collect until it stops shrinking.
 async function memoryAfterGc() {
-  await sleep(500);
-  (globalThis as { gc?: () => void }).gc?.();
-  const { heapUsed, external } = process.memoryUsage();
-  return heapUsed + external;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("run with --expose-gc (npm run bench does)");
+  const reading = () => process.memoryUsage().heapUsed + process.memoryUsage().external;
+  let previous = Infinity;
+  for (let round = 0; round < 10; round++) {
+    await sleep(200);
+    gc();
+    const current = reading();
+    if (current > previous - 1_048_576) return Math.min(current, previous);
+    previous = current;
+  }
+  return previous;
 }
 
 interface Delivery {
@@ -103,6 +116,9 @@ await subscribers.next("ready");
 await sleep(1_000);
 const perSubscriberKb = ((await memoryAfterGc()) - before) / SUBSCRIBERS / 1024;
 
+// FANOUT_CPU_PROFILE=file.cpuprofile: a CPU profile of the server process while it delivers (not
+// while subscribers connect), to see what each delta costs per subscriber.
+const profiler = process.env.FANOUT_CPU_PROFILE ? await startProfiler() : null;
 for (let i = 0; i < WRITES; i++) {
   const { seq } = await write({
     dialogId,
@@ -113,6 +129,7 @@ for (let i = 0; i < WRITES; i++) {
   await sleep(SPACING_MS);
 }
 await sleep(1_000);
+await profiler?.stop(process.env.FANOUT_CPU_PROFILE!);
 subscribers.send({ type: "finish" });
 const service = await subscribers.next<Delivery>("result");
 await server.close();
@@ -162,6 +179,20 @@ const figures: Figure[] = [
 ];
 emit(figures);
 process.exit(0);
+
+async function startProfiler() {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post("Profiler.stop");
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
 
 function sampleDelta(dialog: string, seq: number) {
   const event = (type: string, s: number, content: string) => ({

@@ -4,9 +4,8 @@
 // Every payload is delivered in this process at once; with REDIS_URL it also goes through Redis to
 // the other instances (src/live/redis-fanout.ts), so a Redis outage never stops same-instance
 // subscribers, and after one every listener is told to resync from the database.
-import { setMaxListeners } from "node:events";
-import { Repeater, SlidingBuffer } from "graphql-yoga";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
+import { PayloadQueue } from "./payload-queue.js";
 import { createRedisFanout, type RedisFanout } from "./redis-fanout.js";
 
 /** What one committed write changed, as published. */
@@ -57,19 +56,19 @@ const LISTENER_BUFFER = 10_000;
 const NOTICES = "dialogql:notices";
 
 export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveBus {
-  const local = new EventTarget();
-  // Thousands of subscribers to one dialog are expected: no "possible leak" warning per channel.
-  setMaxListeners(1_000_000, local);
-  const listening = new Set<{ push: (message: LiveMessage) => void; stop: () => Promise<unknown> }>();
+  // Every listener of a channel gets the same payload object (which is what lets subscribers
+  // share one execution of it, src/live/shared-subscription-results.ts).
+  const listenersByChannel = new Map<string, Set<PayloadQueue<LiveMessage>>>();
   const noticeHandlers: NoticeHandler[] = [];
-  const deliver = (channel: string, message: unknown) =>
-    channel === NOTICES
-      ? noticeHandlers.forEach((handle) => handle(message))
-      : local.dispatchEvent(new CustomEvent(channel, { detail: message }));
+  const deliver = (channel: string, message: unknown) => {
+    if (channel === NOTICES) return noticeHandlers.forEach((handle) => handle(message));
+    for (const listener of listenersByChannel.get(channel) ?? []) listener.push(message as LiveMessage);
+  };
+  const everyListener = () => [...listenersByChannel.values()].flatMap((listeners) => [...listeners]);
   const redis = options.redisUrl
     ? createRedisFanout(options.redisUrl, {
         deliver,
-        resync: () => listening.forEach((listener) => listener.push({ resync: true })),
+        resync: () => everyListener().forEach((listener) => listener.push({ resync: true })),
       })
     : null;
   // Notices from other instances arrive for the life of the bus.
@@ -93,40 +92,21 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
       send(`responseUpdated:${payload.responseId}`, payload);
     },
 
-    // Not pubSub.subscribe(): its repeaters share one buffer option and register their listener
-    // lazily, on the first next(); a resumable stream needs the listener in place before it reads.
+    // Not pubSub.subscribe(): its repeaters register their listener lazily, on the first next();
+    // a resumable stream needs the listener in place before it reads the database.
     async listen(topic, id) {
       const channel = `${topic}:${id}`;
-      let registered!: () => void;
-      const ready = new Promise<void>((resolve) => (registered = resolve));
-      let subscribed: Promise<void> | undefined;
-      const payloads = new Repeater<LiveMessage>(async (push, stop) => {
-        const listener = (event: Event) => void push((event as CustomEvent<LiveMessage>).detail);
-        const entry = { push: (message: LiveMessage) => void push(message), stop: () => payloads.return() };
-        local.addEventListener(channel, listener);
-        listening.add(entry);
-        // Counted at once (the count is synchronous), so a stop that comes early releases it.
-        subscribed = redis?.subscribe(channel);
-        registered();
-        await stop;
-        local.removeEventListener(channel, listener);
-        listening.delete(entry);
+      const listeners = listenersByChannel.get(channel) ?? new Set();
+      listenersByChannel.set(channel, listeners);
+      const payloads: PayloadQueue<LiveMessage> = new PayloadQueue(LISTENER_BUFFER, () => {
+        listeners.delete(payloads);
+        if (!listeners.size && listenersByChannel.get(channel) === listeners) listenersByChannel.delete(channel);
         redis?.unsubscribe(channel);
-      }, new SlidingBuffer(LISTENER_BUFFER));
-      // The executor runs on the first next(): take that call now and hand its result out first.
-      let started: Promise<IteratorResult<LiveMessage>> | null = payloads.next();
-      await ready;
-      await subscribed;
-      const iterator: AsyncIterableIterator<LiveMessage> = {
-        next: () => {
-          const result = started ?? payloads.next();
-          started = null;
-          return result;
-        },
-        return: () => payloads.return(),
-        [Symbol.asyncIterator]: () => iterator,
-      };
-      return iterator;
+      });
+      listeners.add(payloads);
+      // Counted at once (the count is synchronous), so a return() that comes early releases it.
+      await redis?.subscribe(channel);
+      return payloads;
     },
 
     broadcast(notice) {
@@ -142,7 +122,7 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
     async close() {
       // Release every listener first: with Redis each release sends UNSUBSCRIBE, which must go
       // out before QUIT.
-      await Promise.all([...listening].map((listener) => listener.stop()));
+      await Promise.all(everyListener().map((listener) => listener.return()));
       await redis?.close();
     },
   };

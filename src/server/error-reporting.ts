@@ -5,6 +5,7 @@
 import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } from "graphql-yoga";
 import { type ExecutionResult, GraphQLError } from "graphql";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
+import { mapStream } from "../live/map-stream.js";
 import { logger } from "./logger.js";
 
 export const UNAVAILABLE_MESSAGE = "Service unavailable: the database cannot be reached; retry shortly";
@@ -72,27 +73,4 @@ export function useErrorReporting(): Plugin<WithRequestId> {
       };
     },
   };
-}
-
-/**
- * Maps each value and the error a stream throws. A hand-written iterator rather than an async
- * generator: return() must reach the source at once, even while a next() is still waiting.
- */
-function mapStream<T>(
-  source: AsyncIterable<T>,
-  mapValue: (value: T) => T,
-  mapError: (error: unknown) => unknown,
-): AsyncIterableIterator<T> {
-  const inner = source[Symbol.asyncIterator]();
-  const iterator: AsyncIterableIterator<T> = {
-    next: () =>
-      inner.next().then(
-        (step) => (step.done ? step : { done: false, value: mapValue(step.value) }),
-        (error) => Promise.reject(mapError(error)),
-      ),
-    return: (value?: unknown) => inner.return?.(value) ?? Promise.resolve({ done: true, value: undefined }),
-    throw: (error?: unknown) => inner.throw?.(error) ?? Promise.reject(error),
-    [Symbol.asyncIterator]: () => iterator,
-  };
-  return iterator;
 }

@@ -6,7 +6,7 @@
 // limits: the largest message, the time allowed before connection_init, and how many operations
 // one connection may run at once.
 import type { Server } from "node:http";
-import type { ExecutionArgs } from "graphql";
+import type { ExecutionArgs, ExecutionResult } from "graphql";
 import { GraphQLError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
@@ -14,6 +14,7 @@ import type { App } from "./app.js";
 import type { Context as AppContext } from "./context.js";
 import { refusal, setViewer, viewerOf } from "../auth/access-control.js";
 import { rateLimitedError } from "../auth/rate-limit.js";
+import { sendAsNextMessages } from "./graphql-ws-next-messages.js";
 import { requestIdOf } from "./request-id.js";
 
 // graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
@@ -100,6 +101,11 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         const errors = validate(args.schema, args.document);
         return errors.length ? errors : args;
       },
+      // A subscription's results go out serialised once for all the subscribers that share them.
+      onOperation: (ctx, id, _payload, _args, result) =>
+        Symbol.asyncIterator in result
+          ? sendAsNextMessages(ctx.extra.socket, id, result as AsyncIterable<ExecutionResult>)
+          : undefined,
     },
     sockets,
     options.keepAliveMs,

@@ -1,0 +1,155 @@
+// Subscribers of one dialog share each delta's result, serialised once; each still gets messages
+// framed for its own subscription: the protocol spoken by hand here, so the exact frames are seen.
+// Two subscriptions on one socket (ids that need JSON escaping among them) and one on another
+// socket receive the same payload under their own ids, as text frames; one that resumes with
+// afterSeq gets its replay first; a refused subscription fails alone; a completed one goes quiet
+// while its neighbour carries on.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import type { RunningServer } from "../src/server/http-server.js";
+import { writer } from "./support/dialogs.js";
+import { httpExecutor, startTestServer } from "./support/live.js";
+
+const DELTA = `subscription($dialogId: ID!, $afterSeq: Int) {
+  historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
+    seq previousSeq append { __typename ... on BaseHistoryEvent { seq } ... on AiEvent { content } }
+  }
+}`;
+
+interface Frame {
+  id?: string;
+  type: string;
+  payload?: any;
+  /** Whether it came as a binary frame (graphql-ws messages must be text). */
+  binary: boolean;
+}
+
+/** A graphql-transport-ws connection spoken directly, keeping every frame it receives. */
+async function connect(server: RunningServer) {
+  const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
+  const frames: Frame[] = [];
+  socket.on("message", (data, binary) => frames.push({ ...JSON.parse(String(data)), binary }));
+  await new Promise((resolve) => socket.once("open", resolve));
+  socket.send(JSON.stringify({ type: "connection_init" }));
+  await until(() => frames.some((f) => f.type === "connection_ack"));
+  return {
+    frames,
+    subscribe: (id: string, variables: Record<string, unknown>) =>
+      socket.send(JSON.stringify({ id, type: "subscribe", payload: { query: DELTA, variables } })),
+    complete: (id: string) => socket.send(JSON.stringify({ id, type: "complete" })),
+    of: (id: string) => frames.filter((f) => f.id === id),
+    close: () => socket.close(),
+  };
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000) {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const seqsOf = (frames: Frame[]) => frames.filter((f) => f.type === "next").map((f) => f.payload.data.historyDelta.seq);
+
+let server: RunningServer;
+let write: ReturnType<typeof writer>;
+const sockets: Awaited<ReturnType<typeof connect>>[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  write = writer(httpExecutor(server));
+});
+afterAll(() => sockets.forEach((socket) => socket.close()));
+
+describe("one delta, many subscribers", () => {
+  it("frames the shared payload for each subscription id, on one socket and across sockets", async () => {
+    const started = await write.createResponse({ input: [{ human: { content: "Hello" } }] });
+    const dialogId = started.dialog.id;
+    const first = await connect(server);
+    const second = await connect(server);
+    sockets.push(first, second);
+    const quotedId = 'b"\\\u2028';
+    first.subscribe("a", { dialogId, afterSeq: 0 });
+    first.subscribe(quotedId, { dialogId });
+    second.subscribe("a", { dialogId });
+    // "a" on the first socket replays seq 1; the others start live. Let all three be listening.
+    await until(() => first.of("a").length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    await write.createResponse({
+      dialogId,
+      input: [{ human: { content: "How are you?" } }],
+      output: [{ ai: { content: "Fine, thanks." } }],
+    });
+    await until(() => first.of("a").length === 2 && first.of(quotedId).length === 1 && second.of("a").length === 1);
+
+    const live = [first.of("a")[1]!, first.of(quotedId)[0]!, second.of("a")[0]!];
+    for (const frame of live) {
+      expect(frame.type).toBe("next");
+      expect(frame.binary).toBe(false);
+    }
+    expect(live.map((f) => f.id)).toEqual(["a", quotedId, "a"]);
+    expect(live[0]!.payload).toEqual({
+      data: {
+        historyDelta: {
+          seq: 3,
+          previousSeq: 1,
+          append: [
+            { __typename: "HumanEvent", seq: 2 },
+            { __typename: "AiEvent", seq: 3, content: "Fine, thanks." },
+          ],
+        },
+      },
+    });
+    expect(live[1]!.payload).toEqual(live[0]!.payload);
+    expect(live[2]!.payload).toEqual(live[0]!.payload);
+    expect(seqsOf(first.of("a"))).toEqual([1, 3]);
+  });
+
+  it("replays before live for a subscriber that resumes, next to one that does not", async () => {
+    const started = await write.createResponse({ input: [{ human: { content: "one" } }] });
+    const dialogId = started.dialog.id;
+    await write.createResponse({ dialogId, input: [{ human: { content: "two" } }] });
+    const socket = await connect(server);
+    sockets.push(socket);
+    socket.subscribe("live", { dialogId });
+    socket.subscribe("resumed", { dialogId, afterSeq: 1 });
+    await until(() => socket.of("resumed").length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await write.createResponse({ dialogId, input: [{ human: { content: "three" } }] });
+    await until(() => socket.of("resumed").length === 2 && socket.of("live").length === 1);
+    expect(seqsOf(socket.of("resumed"))).toEqual([2, 3]);
+    expect(seqsOf(socket.of("live"))).toEqual([3]);
+  });
+
+  it("keeps errors and completion per subscription", async () => {
+    const started = await write.createResponse({ input: [{ human: { content: "hi" } }] });
+    const dialogId = started.dialog.id;
+    const socket = await connect(server);
+    sockets.push(socket);
+    socket.subscribe("stays", { dialogId });
+    socket.subscribe("leaves", { dialogId });
+    socket.subscribe("refused", { dialogId, afterSeq: 99 });
+    // Refused when it starts: graphql-ws sends the errors as its one result, then completes it.
+    await until(() => socket.of("refused").length === 2);
+    expect(socket.of("refused")).toMatchObject([
+      { type: "next", payload: { errors: [{ path: ["historyDelta"], extensions: { code: "VALIDATION_ERROR" } }] } },
+      { type: "complete" },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    await write.createResponse({ dialogId, input: [{ human: { content: "first" } }] });
+    await until(() => socket.of("stays").length === 1 && socket.of("leaves").length === 1);
+    socket.complete("leaves");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await write.createResponse({ dialogId, input: [{ human: { content: "second" } }] });
+    await until(() => socket.of("stays").length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect(seqsOf(socket.of("stays"))).toEqual([2, 3]);
+    // The client completed it: nothing more, not even a complete message back.
+    expect(socket.of("leaves").map((f) => f.type)).toEqual(["next"]);
+    expect(socket.of("refused")).toHaveLength(2);
+  });
+});

@@ -1,0 +1,84 @@
+// The parts every subscriber's stream is built from, on their own: a listener's queue keeps the
+// newest payloads when its reader falls behind and lets go at once when stopped; a stream stops
+// while it waits for a payload; a `next` message is what graphql-ws itself would have sent, and a
+// stream that fails still fails for graphql-ws to report.
+import { GraphQLError } from "graphql";
+import { MessageType, stringifyMessage } from "graphql-ws";
+import { describe, expect, it } from "vitest";
+import { PayloadQueue } from "../src/live/payload-queue.js";
+import { onAbort, stoppableStream } from "../src/live/stoppable-stream.js";
+import { nextMessage, sendAsNextMessages } from "../src/server/graphql-ws-next-messages.js";
+
+describe("a listener's queue", () => {
+  it("keeps the newest payloads when its reader falls behind", async () => {
+    const queue = new PayloadQueue<number>(3, () => undefined);
+    for (let n = 1; n <= 5; n++) queue.push(n);
+    const read = [(await queue.next()).value, (await queue.next()).value, (await queue.next()).value];
+    expect(read).toEqual([3, 4, 5]);
+  });
+
+  it("ends a waiting reader when stopped, releases its listener once, and takes nothing more", async () => {
+    let ended = 0;
+    const queue = new PayloadQueue<number>(10, () => ended++);
+    const waiting = queue.next();
+    await queue.return();
+    await queue.return();
+    queue.push(1);
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(await queue.next()).toEqual({ done: true, value: undefined });
+    expect(ended).toBe(1);
+  });
+});
+
+describe("a stoppable stream", () => {
+  it("stops while waiting for the next payload, and runs its cleanup", async () => {
+    const queue = new PayloadQueue<string>(10, () => undefined);
+    let cleanedUp = false;
+    const stream = stoppableStream<string>(async function* (signal) {
+      onAbort(signal, () => queue.return());
+      try {
+        for await (const payload of queue) yield payload;
+      } finally {
+        cleanedUp = true;
+      }
+    });
+    queue.push("first");
+    expect(await stream.next()).toEqual({ done: false, value: "first" });
+    const waiting = stream.next();
+    expect(await stream.return!()).toEqual({ done: true, value: undefined });
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(cleanedUp).toBe(true);
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+  });
+});
+
+describe("graphql-ws next messages", () => {
+  const result = {
+    data: { historyDelta: { seq: 3, append: [{ content: 'é \u2028 "quoted"' }] } },
+    errors: [new GraphQLError("Not found", { path: ["historyDelta"], extensions: { code: "NOT_FOUND" } })],
+  };
+
+  it("are what graphql-ws sends, for any id, from one serialisation of the result", () => {
+    for (const id of ["1", "0b6a7c1e-5d3f-4c2a-9e8b-1f2d3c4b5a69", 'a"\\b']) {
+      const ours = JSON.parse(nextMessage(id, result).toString("utf8"));
+      const theirs = JSON.parse(
+        stringifyMessage<MessageType.Next>({
+          id,
+          type: MessageType.Next,
+          payload: { data: result.data, errors: result.errors.map((e) => e.toJSON()) },
+        }),
+      );
+      expect(ours).toEqual(theirs);
+    }
+  });
+
+  it("leave a failing stream failing, so graphql-ws reports the error to that subscription", async () => {
+    const failing = (async function* () {
+      yield* [];
+      throw new Error("the stream broke");
+    })();
+    const socket = { readyState: 1, OPEN: 1, send: () => undefined } as never;
+    await expect(sendAsNextMessages(socket, "1", failing).next()).rejects.toThrow("the stream broke");
+  });
+});
