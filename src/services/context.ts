@@ -11,6 +11,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { Event, HistoryEventType } from "../generated/prisma/client.js";
 import { database, type prisma } from "../db/prisma.js";
+import { countColumns } from "./event-counts.js";
 
 /** A transaction's client, when the read must see its writes. */
 type Db = Pick<typeof prisma, "$queryRaw">;
@@ -28,15 +29,7 @@ export interface ContextPosition {
   seq: number;
 }
 
-// Per-type event counts of each response (kept by a trigger: see the schema), read during the walk.
-const countColumns = {
-  HUMAN: "humanEvents",
-  AI: "aiEvents",
-  REASONING: "reasoningEvents",
-  TOOL_CALL: "toolCallEvents",
-  TOOL_RESULT: "toolResultEvents",
-  SYSTEM: "systemEvents",
-} as const satisfies Record<HistoryEventType, string>;
+// Each response's per-type event counts (src/services/event-counts.ts) are read during the walk.
 const chainColumns = Prisma.raw(
   ["id", "previousResponseId", "depth", ...Object.values(countColumns)].map((name) => `"${name}"`).join(", "),
 );

@@ -79,15 +79,18 @@ export async function forkDialog(input: ForkDialogInput): Promise<ForkResult> {
 }
 
 // Both statements list their columns: a column added to Response or Event must be added here too
-// to be copied (the fork test compares every field of the copy with the original).
+// to be copied (the fork test compares every field of the copy with the original). A copy holds all
+// the events of its original, so it takes its event counts too.
 async function copyResponses(tx: Tx, dialogId: string, oldIds: string[], newIds: string[]) {
   // The chain is linear: each copy continues the copy of the response before it.
   const newPrevious = [null, ...newIds.slice(0, -1)];
   await tx.$executeRaw`
     INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens",
-      "outputTokens", "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt")
+      "outputTokens", "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt",
+      "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents", "systemEvents")
     SELECT m.new_id, ${dialogId}, m.new_previous, r.depth, r.model, r.status, r."inputTokens",
-      r."outputTokens", r."reasoningTokens", r."totalTokens", r.error, r.metadata, r."createdAt", r."completedAt"
+      r."outputTokens", r."reasoningTokens", r."totalTokens", r.error, r.metadata, r."createdAt", r."completedAt",
+      r."humanEvents", r."aiEvents", r."reasoningEvents", r."toolCallEvents", r."toolResultEvents", r."systemEvents"
     FROM unnest(${oldIds}::text[], ${newIds}::text[], ${newPrevious}::text[]) AS m(old_id, new_id, new_previous)
     JOIN "Response" r ON r.id = m.old_id`;
 }

@@ -9,6 +9,7 @@ import { groupIntoTurns } from "../formats/turns.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { newResponseId } from "../ids.js";
 import { checkEventCount, checkEventSize } from "./event-input.js";
+import { eventCounts } from "./event-counts.js";
 import { checkToolResults, eventRows, openChain, type WriteResult } from "./responses.js";
 import { transactionOptions } from "./transaction.js";
 
@@ -73,6 +74,7 @@ export async function importMessages(input: ImportMessagesInput): Promise<Import
         completedAt: complete ? now : null,
         // Like createResponse: a finished response records the seq its status became final at.
         finishedAtSeq: complete ? endSeq : null,
+        ...eventCounts([...turn.input, ...turn.output].map((item) => item.event)),
       });
       for (const [phase, part] of [
         ["INPUT", turn.input],

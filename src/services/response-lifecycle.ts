@@ -17,6 +17,7 @@ import {
   type UsageInput,
   type WriteResult,
 } from "./responses.js";
+import { countIncrements } from "./event-counts.js";
 import { transactionOptions, type Tx } from "./transaction.js";
 
 export interface AppendEventsInput {
@@ -151,6 +152,7 @@ async function writeEvents(
     await tx.dialog.update({ where: { id: at.dialogId }, data: { lastSeq: at.lastSeq + events.length } });
   }
   if (change.status) Object.assign(change, { completedAt: now, finishedAtSeq: at.lastSeq + events.length });
+  Object.assign(change, countIncrements(events));
   if (Object.keys(change).length) await tx.response.update({ where: { id: at.responseId }, data: change });
   return {
     dialogId: at.dialogId,

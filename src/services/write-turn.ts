@@ -15,6 +15,7 @@ import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { rowFromJson } from "../db/json-rows.js";
 import { newEventId } from "../ids.js";
 import type { NewEvent } from "./event-input.js";
+import { countColumns, eventCounts } from "./event-counts.js";
 import { retentionMs } from "./retention.js";
 
 export interface TurnToInsert {
@@ -80,14 +81,15 @@ export async function insertTurn(turn: TurnToInsert) {
     r AS (
       INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
         "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
-        "requestHash")
+        "requestHash", ${countColumnList})
       SELECT ${turn.responseId}, d.id, COALESCE(${parent?.id ?? null}::text, d."headId"),
         COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0),
         ${turn.model}, ${turn.status}::"ResponseStatus", ${usage.inputTokens}::int, ${usage.outputTokens}::int,
         ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${jsonOrNull(turn.error)}::jsonb,
         ${JSON.stringify(turn.metadata)}::jsonb, ${now}::timestamp,
         ${turn.status === "IN_PROGRESS" ? null : now}::timestamp,
-        ${turn.status === "IN_PROGRESS" ? null : events.length}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash}
+        ${turn.status === "IN_PROGRESS" ? null : events.length}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash},
+        ${countValues([...turn.input, ...turn.output])}
       FROM d
       WHERE ${alive}
       ${turn.expectedHeadId !== undefined ? Prisma.sql`AND d."headId" IS NOT DISTINCT FROM ${turn.expectedHeadId}::text` : Prisma.empty}
@@ -123,6 +125,12 @@ function eventRow(event: NewEvent, phase: "INPUT" | "OUTPUT") {
   // time, which is how Prisma stores DateTime.
   return { ...event, id: newEventId(), phase, createdAt: event.createdAt?.toISOString() ?? null };
 }
+
+const countColumnList = Prisma.raw(Object.values(countColumns).map((column) => `"${column}"`).join(", "));
+const countValues = (events: NewEvent[]) => {
+  const counts = eventCounts(events);
+  return Prisma.join(Object.values(countColumns).map((column) => Prisma.sql`${counts[column]}::int`));
+};
 
 const jsonOrNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
 

@@ -1,0 +1,30 @@
+// How many events of each type a response holds, kept on the response row so that a context's
+// totals are a sum over its chain rather than a count of its events. Every path that adds events
+// to a response adds them to its counts in the same statement or transaction: createResponse's
+// statement, appendEvents and interruptResponse, importMessages, and forkDialog (which copies
+// them); test/event-counts.test.ts holds them to a count of the events. (A trigger on Event did
+// the same, but cost a third of the raw write throughput of the embedded database.)
+import type { HistoryEventType } from "../generated/prisma/enums.js";
+
+export const countColumns = {
+  HUMAN: "humanEvents",
+  AI: "aiEvents",
+  REASONING: "reasoningEvents",
+  TOOL_CALL: "toolCallEvents",
+  TOOL_RESULT: "toolResultEvents",
+  SYSTEM: "systemEvents",
+} as const satisfies Record<HistoryEventType, string>;
+
+export type EventCounts = Record<(typeof countColumns)[HistoryEventType], number>;
+
+export function eventCounts(events: readonly { type: HistoryEventType }[]): EventCounts {
+  const counts = Object.fromEntries(Object.values(countColumns).map((column) => [column, 0])) as EventCounts;
+  for (const event of events) counts[countColumns[event.type]]++;
+  return counts;
+}
+
+/** The counts of `events` as a Prisma update that adds them to a response's. */
+export function countIncrements(events: readonly { type: HistoryEventType }[]) {
+  const entries = Object.entries(eventCounts(events)).filter(([, n]) => n > 0);
+  return Object.fromEntries(entries.map(([column, n]) => [column, { increment: n }]));
+}
