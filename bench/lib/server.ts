@@ -22,13 +22,4 @@ export async function startInProcessServer() {
   };
 }
 
-export async function graphql(url: string, query: string, variables?: Record<string, unknown>) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: any; errors?: unknown[] };
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
+export { graphql } from "./graphql-client.js";

@@ -5,7 +5,7 @@ import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { createResponse } from "../../src/services/responses.js";
 import { emit, smoke } from "../lib/report.js";
 import { graphql, startInProcessServer } from "../lib/server.js";
-import { summarize, timeEach } from "../lib/stats.js";
+import { timeQuery } from "../lib/timed-query.js";
 
 const DEPTH = smoke ? 100 : 1_000;
 const ITERATIONS = smoke ? 5 : 30;
@@ -38,7 +38,7 @@ async function statementsFor(id: string) {
 await readContext(tips[10]!)(); // the first request of a process also looks up whether API keys exist
 const shallowStatements = await statementsFor(tips[10]!);
 const deepStatements = await statementsFor(tips[DEPTH]!);
-const latency = summarize(await timeEach(ITERATIONS, readContext(tips[DEPTH]!)));
+const latency = await timeQuery(server.url, CONTEXT, { id: tips[DEPTH]! }, ITERATIONS);
 await server.close();
 
 emit([
