@@ -19,6 +19,9 @@ async function storeChain(depth: number) {
       previousResponseId: i ? ids[i - 1]! : null,
       status: "COMPLETED" as const,
       model: "m",
+      // Written directly, so the counts every write path keeps are set here (one question, one answer).
+      humanEvents: 1,
+      aiEvents: 1,
     })),
   });
   await prisma.event.createMany({
