@@ -4,11 +4,7 @@
 // answer and the request costs one statement instead of three.
 import type { Dialog, Response } from "../generated/prisma/client.js";
 import type { WriteResult } from "../services/responses.js";
-
-interface PrismaQuery {
-  select?: unknown;
-  include?: Record<string, unknown>;
-}
+import type { PrismaQuery } from "./own-columns.js";
 
 /** The written rows in the shape `query` asks for, or undefined when it asks for more. */
 export function answerFromWrite(write: WriteResult, query: PrismaQuery): (Response & { dialog: Dialog }) | undefined {

@@ -5,7 +5,8 @@
 import { database } from "../db/prisma.js";
 import type { Dialog, Response } from "../generated/prisma/client.js";
 
-interface PrismaQuery {
+/** What Pothos's `query` argument holds: the Prisma selection the GraphQL selection needs. */
+export interface PrismaQuery {
   select?: unknown;
   include?: Record<string, unknown>;
 }
