@@ -33,7 +33,10 @@ export function openPostgres(url: string) {
       try {
         return await work({
           runScript: async (sql) => void (await client.query(sql)),
-          query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
+          query: async <T>(sql: string, params?: unknown[]) => {
+            observed(sql);
+            return (await client.query({ text: sql, values: params, types: utcTimestamps })).rows as T[];
+          },
         });
       } finally {
         client.release();
