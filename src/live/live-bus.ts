@@ -19,12 +19,25 @@ export interface DeltaPayload {
   status: ResponseStatus;
 }
 
+/**
+ * clearDialog committed: every event of the dialog up to `seq` is gone (the dialog's seq does not
+ * move, so previousSeq = seq). A client drops what it holds and continues after `seq`.
+ */
+export interface ClearedPayload {
+  dialogId: string;
+  cleared: true;
+  previousSeq: number;
+  seq: number;
+}
+
+export const isCleared = (message: LiveMessage): message is ClearedPayload => "cleared" in message;
+
 /** Payloads may have been lost (Redis was away): re-read the current state from the database. */
 export interface Resync {
   resync: true;
 }
 
-export type LiveMessage = DeltaPayload | Resync;
+export type LiveMessage = DeltaPayload | ClearedPayload | Resync;
 
 export const isResync = (message: LiveMessage): message is Resync => "resync" in message;
 
@@ -35,7 +48,7 @@ export type NoticeHandler = (notice: unknown) => void;
 
 export interface LiveBus {
   /** Call only after the write committed. */
-  publish(write: DeltaPayload): void;
+  publish(write: DeltaPayload | ClearedPayload): void;
   /**
    * Payloads for one dialog or response. Resolves once the listener is in place (with Redis up:
    * once the channel subscription is acknowledged), so a caller can read the database afterwards
@@ -81,6 +94,10 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
 
   return {
     publish(write) {
+      if ("cleared" in write) {
+        const { dialogId, previousSeq, seq } = write;
+        return send(`historyDelta:${dialogId}`, { dialogId, cleared: true, previousSeq, seq } satisfies ClearedPayload);
+      }
       const payload: DeltaPayload = {
         dialogId: write.dialogId,
         responseId: write.responseId,
