@@ -67,6 +67,16 @@ describe("clearDialog on the historyDelta stream", () => {
   });
 });
 
+describe("deleteDialog on the historyDelta stream", () => {
+  it("ends the dialog's subscriptions", async () => {
+    const dialogId = await dialogWithTwoEvents();
+    const deltas = subscribe(dialogId, 1);
+    await take(deltas, 1); // the replay of seq 2: the subscription is live
+    await run(`mutation ($id: ID!) { deleteDialog(input: { id: $id }) { __typename } }`, { id: dialogId });
+    expect(await deltas.next()).toEqual({ done: true, value: undefined });
+  });
+});
+
 describe("applyHistoryDelta with a cleared delta", () => {
   it("empties the list, and the next delta continues from the clear's seq", () => {
     const history = [{ seq: 1 }, { seq: 2 }];

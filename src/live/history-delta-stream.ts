@@ -9,7 +9,7 @@
 // a catch-up that spans one (the dialog's clearedAtSeq) sends it before the events after it.
 import { prisma } from "../db/prisma.js";
 import { clearedDelta, readDeltasBetween, type HistoryDeltaView } from "./delta-reads.js";
-import { type DeltaPayload, isCleared, isResync, type LiveBus } from "./live-bus.js";
+import { type DeltaPayload, isCleared, isDeleted, isResync, type LiveBus } from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
 
 /** A payload still to be read (resolved in the schema), or a delta already read. */
@@ -72,6 +72,7 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
           yield* catchUp(now.lastSeq, sent, now.clearedAtSeq);
           continue;
         }
+        if (isDeleted(update)) break;
         if (isCleared(update)) {
           // The events between what was sent and the clear are gone: nothing to repair.
           if (!clearsSent.has(update.seq)) yield clearAt(update.seq);

@@ -30,6 +30,14 @@ export interface ClearedPayload {
   seq: number;
 }
 
+/** deleteDialog committed: the dialog's streams end. */
+export interface DeletedPayload {
+  dialogId: string;
+  deleted: true;
+}
+
+export const isDeleted = (message: LiveMessage): message is DeletedPayload => "deleted" in message;
+
 export const isCleared = (message: LiveMessage): message is ClearedPayload => "cleared" in message;
 
 /** Payloads may have been lost (Redis was away): re-read the current state from the database. */
@@ -37,7 +45,7 @@ export interface Resync {
   resync: true;
 }
 
-export type LiveMessage = DeltaPayload | ClearedPayload | Resync;
+export type LiveMessage = DeltaPayload | ClearedPayload | DeletedPayload | Resync;
 
 export const isResync = (message: LiveMessage): message is Resync => "resync" in message;
 
@@ -48,7 +56,7 @@ export type NoticeHandler = (notice: unknown) => void;
 
 export interface LiveBus {
   /** Call only after the write committed. */
-  publish(write: DeltaPayload | ClearedPayload): void;
+  publish(write: DeltaPayload | ClearedPayload | DeletedPayload): void;
   /**
    * Payloads for one dialog or response. Resolves once the listener is in place (with Redis up:
    * once the channel subscription is acknowledged), so a caller can read the database afterwards
@@ -94,6 +102,9 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
 
   return {
     publish(write) {
+      if ("deleted" in write) {
+        return send(`historyDelta:${write.dialogId}`, { dialogId: write.dialogId, deleted: true } satisfies DeletedPayload);
+      }
       if ("cleared" in write) {
         const { dialogId, previousSeq, seq } = write;
         return send(`historyDelta:${dialogId}`, { dialogId, cleared: true, previousSeq, seq } satisfies ClearedPayload);

@@ -7,7 +7,7 @@ import type { PrismaQuery } from "./own-columns.js";
 import { rememberWrite } from "../auth/tenant-scope.js";
 import { prisma } from "../db/prisma.js";
 import type { Prisma } from "../generated/prisma/client.js";
-import type { ClearedPayload, DeltaPayload } from "../live/live-bus.js";
+import type { ClearedPayload, DeletedPayload, DeltaPayload } from "../live/live-bus.js";
 import type { Context } from "../server/context.js";
 import { chainTargetNotFound } from "../services/retention.js";
 import type { WriteResult } from "../services/write-result.js";
@@ -22,7 +22,7 @@ export interface NamedIds {
   chainedTo?: string | null;
 }
 
-type Committed = (WriteResult | (ClearedPayload & { responseId: null })) & { dialogId: string };
+type Committed = WriteResult | (ClearedPayload & { responseId: null }) | DeletedPayload;
 
 /** Checks `ids`, runs `write`, remembers and publishes what it committed, and returns it. */
 export async function committedWrite<W extends Committed>(ctx: Context, ids: NamedIds, write: () => Promise<W>): Promise<W> {
@@ -30,8 +30,8 @@ export async function committedWrite<W extends Committed>(ctx: Context, ids: Nam
   await ctx.scope.optionalResponse(ids.responseId);
   await ctx.scope.optionalDialog(ids.dialogId);
   const written = await write();
-  rememberWrite(written, ctx.scope.tenantId);
-  ctx.live.publish(written as DeltaPayload | ClearedPayload);
+  if (!("deleted" in written)) rememberWrite(written, ctx.scope.tenantId);
+  ctx.live.publish(written as DeltaPayload | ClearedPayload | DeletedPayload);
   return written;
 }
 

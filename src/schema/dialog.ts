@@ -230,9 +230,9 @@ builder.mutationFields((t) => ({
     type: DeleteDialogPayload,
     errors: { types: writeErrors },
     args: { input: t.arg({ type: DeleteDialogInput, required: true }) },
-    resolve: async (_root, { input }, { scope }) => {
-      await scope.dialog(String(input.id));
-      return deleteDialog(String(input.id));
+    resolve: async (_root, { input }, ctx) => {
+      const dialogId = String(input.id);
+      return committedWrite(ctx, { dialogId }, () => deleteDialog(dialogId));
     },
   }),
 }));
