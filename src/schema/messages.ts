@@ -1,10 +1,8 @@
 // Conversation formats: a context exported as OpenAI messages for the next model call, and an
 // OpenAI conversation imported as responses (src/formats does the conversions).
-import { prisma } from "../db/prisma.js";
 import { messageFormats } from "../formats/index.js";
 import { exportMessages } from "../services/context-views.js";
 import { importMessages } from "../services/import-messages.js";
-import { chainTargetNotFound } from "../services/retention.js";
 import { builder } from "./builder.js";
 import { contextTip, Dialog } from "./dialog.js";
 import { answerWithResponse, committedWrite, idOrNull } from "./committed-write.js";
