@@ -56,6 +56,14 @@ const schema = z.object({
   MAX_QUERY_TOKENS: count(5_000),
   MAX_QUERY_COST: count(5_000_000),
   MAX_SUBSCRIPTIONS_PER_CONNECTION: count(100),
+  /** Event rows one request may read while executing (reserved before each read). */
+  MAX_REQUEST_ROWS: count(100_000),
+  /** Bytes of events one request may read while executing (its answer's memory). */
+  MAX_REQUEST_BYTES: count(64 * 1024 * 1024),
+  /** A request's reads may start only within this time of its start. */
+  MAX_REQUEST_MS: count(30_000),
+  /** Event reads one tenant may run at once, across its requests (the rest queue); default half the pool. */
+  TENANT_DB_CONCURRENCY: z.coerce.number().int().positive().optional(),
   /** Requests (HTTP requests, WebSocket operations) one API key may make per window; 0: no limit. */
   RATE_LIMIT_REQUESTS: countOrOff(6_000),
   RATE_LIMIT_WINDOW_SECONDS: count(60),
