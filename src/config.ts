@@ -46,6 +46,11 @@ const schema = z.object({
   /** redis://… to fan live history out through Redis, so several instances serve one dialog's
    * subscribers; unset keeps it in this process. */
   REDIS_URL: z.string().url().optional(),
+  /** How long any Redis command may take; beyond it the call falls back (in-process rate counting,
+   * local delivery) and the connection is treated as lost. */
+  REDIS_COMMAND_TIMEOUT_MS: count(1_000),
+  /** How long any PostgreSQL query may wait for its answer before it fails as UNAVAILABLE. */
+  DATABASE_QUERY_TIMEOUT_MS: count(30_000),
   MAX_EVENTS_PER_WRITE: count(1000),
   /** Largest serialized event (content, parts, args, metadata) accepted, in bytes. */
   MAX_EVENT_BYTES: count(1024 * 1024),
