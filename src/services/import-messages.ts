@@ -10,6 +10,7 @@ import type { Prisma } from "../generated/prisma/client.js";
 import { newResponseId } from "../ids.js";
 import { checkEventCount, checkEventSize } from "./event-input.js";
 import { eventCounts } from "./event-counts.js";
+import { isJsonObject } from "./json.js";
 import { checkToolResults, eventRows, openChain, type WriteResult } from "./responses.js";
 import { transactionOptions } from "./transaction.js";
 
@@ -112,7 +113,9 @@ export async function importMessages(input: ImportMessagesInput): Promise<Import
 }
 
 /** Each message is held to the size limit of the events it becomes (and each makes at least one). */
-function checkMessageSizes(messages: unknown) {
+function checkMessageSizes(body: unknown) {
+  // An Anthropic body holds its list under `messages`.
+  const messages = isJsonObject(body) ? body.messages : body;
   if (!Array.isArray(messages)) return; // the format reports it
   checkEventCount(messages.length, ["messages"]);
   const errors: FieldError[] = [];
