@@ -122,7 +122,10 @@ function readAssistantParts(parts: UiPart[], at: string[], problems: Problems, c
         callId,
         toolName,
         args: objectInput ? part.input : {},
-        providerFields: kept(part, objectInput ? ["toolCallId", "input"] : ["toolCallId"]),
+        providerFields: {
+          ...kept(part, objectInput ? ["toolCallId", "input"] : ["toolCallId"]),
+          ...(part.input === undefined && { noInput: true }),
+        },
       }),
     );
     if (part.state === "output-available" || part.state === "output-error") {

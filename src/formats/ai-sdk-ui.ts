@@ -116,7 +116,7 @@ function nativeParts(event: StoredEvent): unknown[] {
     case "REASONING":
       return [{ type: "reasoning", text: event.content ?? "", ...block }];
     case "TOOL_CALL":
-      return [{ toolCallId: event.callId, input: event.args, ...block }];
+      return [{ toolCallId: event.callId, ...(!fields.noInput && { input: event.args }), ...block }];
     case "TOOL_RESULT":
       return []; // given back inside its call's part
   }

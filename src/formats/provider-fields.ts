@@ -30,6 +30,8 @@ export interface ProviderFields {
   before?: unknown[];
   /** AI SDK: such parts at the end of the message. */
   after?: unknown[];
+  /** AI SDK: a tool part with no input yet (still streaming): its arguments are `{}` here, absent there. */
+  noInput?: true;
   /** AI SDK: a tool result that lives inside its call's tool part; the call event gives the part back. */
   inCallPart?: true;
 }
