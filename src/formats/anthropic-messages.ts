@@ -64,10 +64,9 @@ export type AnthropicBlock =
   | AnthropicToolUseBlock
   | AnthropicToolResultBlock;
 
-export interface AnthropicMessage {
-  role: "user" | "assistant" | "system";
-  content: string | AnthropicBlock[];
-}
+export type AnthropicMessage =
+  | { role: "user" | "assistant"; content: string | AnthropicBlock[] }
+  | { role: "system"; content: string | AnthropicTextBlock[] };
 export interface AnthropicConversation {
   system?: string | AnthropicTextBlock[];
   messages: AnthropicMessage[];
@@ -101,7 +100,8 @@ export function toAnthropicConversation(
     const role = roleOf(event.type);
 
     if (event.type === "SYSTEM" && (native ? fields.topLevel : !seenOther)) {
-      addSystem(conversation, native && fields.asString ? (event.content ?? "") : systemBlocks(event, native));
+      const asString = native ? fields.asString : messageParts(event) == null;
+      addSystem(conversation, asString ? (event.content ?? "") : systemBlocks(event, native));
       continue;
     }
     seenOther = true;
@@ -113,13 +113,13 @@ export function toAnthropicConversation(
       ? fields.continues === true
       : open?.role === role && role !== "system" && !(event.type === "HUMAN" && openedBy === "HUMAN");
     if (open && joins) {
-      open.content = [...asBlocks(open.content), ...blocks];
+      open.content = [...asBlocks(open.content), ...blocks] as AnthropicTextBlock[];
       continue;
     }
     const asString = native
       ? fields.asString === true
       : messageParts(event) == null && blocks.length === 1 && blocks[0]!.type === "text";
-    open = { role, content: asString ? (event.content ?? "") : blocks };
+    open = { role, content: asString ? (event.content ?? "") : blocks } as AnthropicMessage;
     openedBy = event.type;
     conversation.messages.push(open);
   }
