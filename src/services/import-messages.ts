@@ -10,6 +10,7 @@ import { newDialogId, newResponseId } from "../ids.js";
 import { writeDialog } from "../store/dialog-write.js";
 import { responseExpired } from "../store/retention-window.js";
 import { checkEventCount, checkEventSize } from "./event-input.js";
+import { isJsonObject } from "./json.js";
 import { checkToolResults, findParent } from "./responses.js";
 import type { WriteResult } from "./write-result.js";
 
@@ -88,7 +89,9 @@ export async function importMessages(input: ImportMessagesInput): Promise<Import
 }
 
 /** Each message is held to the size limit of the events it becomes (and each makes at least one). */
-function checkMessageSizes(messages: unknown) {
+function checkMessageSizes(body: unknown) {
+  // An Anthropic body holds its list under `messages`.
+  const messages = isJsonObject(body) ? body.messages : body;
   if (!Array.isArray(messages)) return; // the format reports it
   checkEventCount(messages.length, ["messages"]);
   const errors: FieldError[] = [];
