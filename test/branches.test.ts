@@ -76,7 +76,7 @@ describe("Response.commonAncestor", () => {
 const COMPARE = `query($a: ID!, $b: ID!) { compareBranches(a: $a, b: $b) {
   commonAncestor { id }
   shared { totalMessages edges { node { ... on BaseHistoryEvent { seq type } } } }
-  a { tip { id } responses { id } eventCount usage { inputTokens outputTokens reasoningTokens totalTokens }
+  a { tip { id } responses { id } preview eventCount usage { inputTokens outputTokens reasoningTokens totalTokens }
       events { __typename ... on BaseHistoryEvent { seq } ... on HumanEvent { content } ... on AiEvent { content } ... on ToolCallEvent { toolName } ... on ToolResultEvent { content } } }
   b { tip { id } responses { id } eventCount usage { inputTokens outputTokens reasoningTokens totalTokens }
       events { __typename ... on BaseHistoryEvent { seq } ... on HumanEvent { content } ... on AiEvent { content } } }
@@ -90,6 +90,7 @@ describe("compareBranches", () => {
     expect(c.shared.edges.map((e: any) => e.node.type)).toEqual(["HUMAN", "AI", "HUMAN", "AI"]);
     expect(c.a).toEqual({
       tip: { id: a2 },
+      preview: "By train",
       responses: [{ id: a1 }, { id: a2 }],
       eventCount: 5,
       usage: { inputTokens: 30, outputTokens: 7, reasoningTokens: 1, totalTokens: 37 },

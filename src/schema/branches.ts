@@ -1,7 +1,7 @@
 // Branches as first-class: the response where two branches part, and a comparison of what each
 // branch holds after that point ("what did the model do differently from here?").
 import { ValidationError } from "../errors.js";
-import { type BranchSide as BranchSideShape, commonAncestor, compareBranches } from "../services/branches.js";
+import { type BranchSide as BranchSideShape, branchPreview, commonAncestor, compareBranches } from "../services/branches.js";
 import { builder } from "./builder.js";
 import { HistoryConnection, historyArgs, resolveHistory } from "./history-connection.js";
 import { HistoryEvent } from "./history-event.js";
@@ -35,6 +35,11 @@ const BranchSide = builder.objectRef<BranchSideShape>("BranchSide").implement({
       type: [HistoryEvent],
       description: "The branch's events after the fork, in order (the first 10,000).",
       resolve: (side) => side.events,
+    }),
+    preview: t.string({
+      nullable: true,
+      description: "The first words of the branch after the fork: its first message's text, shortened.",
+      resolve: (side) => branchPreview(side.events),
     }),
     eventCount: t.exposeInt("eventCount", { description: "How many events the branch holds after the fork." }),
     usage: t.field({
