@@ -134,18 +134,6 @@ builder.queryFields((t) => ({
       return dialog;
     },
   }),
-  dialogs: t.prismaConnection(
-    {
-      type: "Dialog",
-      cursor: "id",
-      description: "All of the caller's dialogs, newest first.",
-      // ULIDs sort by creation time, so the primary key is also the age order.
-      resolve: (query, _root, _args, { scope }) =>
-        prisma.dialog.findMany({ ...query, where: { tenantId: scope.tenantId }, orderBy: { id: "desc" } }),
-    },
-    { name: "DialogConnection" },
-    { name: "DialogEdge" },
-  ),
 }));
 
 const CreateDialogInput = builder.inputType("CreateDialogInput", {

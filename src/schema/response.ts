@@ -23,7 +23,7 @@ interface UsageShape {
   totalTokens: number | null;
 }
 
-const Usage = builder.objectRef<UsageShape>("Usage").implement({
+export const Usage = builder.objectRef<UsageShape>("Usage").implement({
   fields: (t) => ({
     inputTokens: t.exposeInt("inputTokens", { nullable: true }),
     outputTokens: t.exposeInt("outputTokens", { nullable: true }),
