@@ -28,6 +28,7 @@ interface Scenario {
 const scenarios: Scenario[] = [
   { name: "write", file: "scenarios/write.ts" },
   { name: "read", file: "scenarios/read.ts" },
+  { name: "read-scaling", file: "scenarios/read-scaling.ts" },
   { name: "deep-chain", file: "scenarios/deep-chain.ts" },
   { name: "fanout", file: "scenarios/fanout.ts" },
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true },
