@@ -67,6 +67,8 @@ export interface LiveBus {
   /** Sends `notice` to every instance, this one included. */
   broadcast(notice: unknown): void;
   onNotice(handler: NoticeHandler): void;
+  /** Ends every listener (and so every subscription), keeping the bus open for publishing. */
+  endListeners(): void;
   /** The Redis command connection when there is one (fails fast while Redis is down). */
   redis: RedisFanout["commands"] | null;
   close(): Promise<void>;
@@ -151,6 +153,10 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
 
     onNotice(handler) {
       noticeHandlers.push(handler);
+    },
+
+    endListeners() {
+      for (const listener of everyListener()) void listener.return();
     },
 
     redis: redis?.commands ?? null,
