@@ -49,6 +49,12 @@ export function countEvents(events: readonly StoredEvent[], count: CountTokens, 
   return total;
 }
 
+/** What an event costs against a budget: nothing for reasoning the export leaves out. */
+export const budgetCost =
+  (count: CountTokens, { reasoning = true } = {}) =>
+  (event: StoredEvent) =>
+    reasoning || event.type !== "REASONING" ? eventTokens(event, count) : 0;
+
 export interface FittedContext {
   events: StoredEvent[];
   /** The kept events' tokens, as counted here. */
@@ -67,10 +73,8 @@ export function fitToBudget(
   events: readonly StoredEvent[],
   maxTokens: number,
   count: CountTokens,
-  { reasoning = true } = {},
+  { reasoning = true, cost = budgetCost(count, { reasoning }) } = {},
 ): FittedContext {
-  const cost = (event: StoredEvent) =>
-    reasoning || event.type !== "REASONING" ? eventTokens(event, count) : 0;
   let systemTokens = 0;
   for (const event of events) if (event.type === "SYSTEM") systemTokens += cost(event);
 

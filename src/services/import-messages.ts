@@ -1,4 +1,4 @@
-// importMessages: an OpenAI conversation (chat messages or Responses input items) stored as
+// importMessages: a conversation in any MessageFormat (src/formats reads it) stored as
 // chained responses, in one transaction — all of it or, on any problem, nothing. It lands where
 // createResponse would (previousResponseId, the dialog's head, or a new dialog) and is written
 // set-based: one INSERT for the responses and one for the events, whatever the length.
