@@ -30,6 +30,8 @@ describe("fitToBudget", async () => {
   it("counts an event's text with the real encoding, plus its framing", () => {
     const text = "The quick brown fox jumps over the lazy dog.";
     expect(eventTokens(event("HUMAN", { content: text }), count)).toBe(encode(text).length + 4);
+    // Special tokens in a conversation are text to count, not a reason to fail.
+    expect(eventTokens(event("HUMAN", { content: "What is <|endoftext|>?" }), count)).toBeGreaterThan(4);
     expect(eventTokens(event("HUMAN", { parts: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] }), count)).toBe(4 + 85);
   });
 
