@@ -179,9 +179,9 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     await count.filter({ hasText: "100 of 10,001" }).waitFor({ timeout: 10_000 });
 
     // Untitled dialogs read as the start of their first message.
-    const untitled = page.locator(`[data-dialog-id="00SEED${"5".padStart(20, "0")}"] .dialog-title`);
+    const untitled = page.locator(`[data-dialog-id="00SEED${"9960".padStart(20, "0")}"] .dialog-title`);
     await untitled.waitFor({ timeout: 10_000 });
-    expect(await untitled.textContent()).toBe("Seeded question number 5");
+    expect(await untitled.textContent()).toBe("Seeded question number 9960");
     expect(await untitled.getAttribute("class")).toContain("untitled");
 
     await page.locator("[data-testid=filter-model]").fill("gpt-4o-mini");
