@@ -68,7 +68,7 @@ const BranchComparison = builder.objectRef<ComparisonShape>("BranchComparison").
       type: HistoryConnection,
       description: "The shared prefix: the common ancestor's context.",
       args: historyArgs,
-      resolve: (c, args, _ctx, info) => resolveHistory(c.ancestorId, args, info),
+      resolve: (c, args, ctx, info) => resolveHistory(c.ancestorId, args, ctx.budget, info),
     }),
     a: t.field({ type: BranchSide, resolve: (c) => c.a }),
     b: t.field({ type: BranchSide, resolve: (c) => c.b }),

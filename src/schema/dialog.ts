@@ -60,8 +60,8 @@ export const Dialog = builder.prismaObject("Dialog", {
       description: "The context of `responseId` (default: the head), root first, Relay-paginated.",
       args: { responseId: t.arg.id(), ...historyArgs },
       select: { headId: true },
-      resolve: async (dialog, { responseId, ...args }, _ctx, info) =>
-        resolveHistory(await contextTip(dialog, responseId), args, info),
+      resolve: async (dialog, { responseId, ...args }, ctx, info) =>
+        resolveHistory(await contextTip(dialog, responseId), args, ctx.budget, info),
     }),
     eventCount: t.int({
       nullable: false,

@@ -80,7 +80,7 @@ export const Response = builder.prismaObject("Response", {
       description:
         "Every event on this response's chain, root first: previous input + previous output + this input and output.",
       args: historyArgs,
-      resolve: (r, args, _ctx, info) => resolveHistory(r.id, args, info),
+      resolve: (r, args, ctx, info) => resolveHistory(r.id, args, ctx.budget, info),
     }),
   }),
 });
