@@ -109,9 +109,13 @@ export type MessageEventInput = {
 };
 
 export type MessageFormat =
+  /** Vercel AI SDK `UIMessage`s as `useChat` keeps them (parts: text, reasoning, tool-*, file, …). */
+  | 'AI_SDK_UI'
+  /** An Anthropic Messages request body `{system, messages}` (content blocks: text, image, document, thinking, tool_use, tool_result, …). */
+  | 'ANTHROPIC_MESSAGES'
   /** Chat Completions `messages` (system, user, assistant with tool_calls, tool). */
   | 'OPENAI_CHAT'
-  /** Responses API `input` items (message, function_call, function_call_output, reasoning). */
+  /** Responses API `input` items (message, function_call, function_call_output, reasoning, …). */
   | 'OPENAI_RESPONSES';
 
 export type ReasoningEventInput = {
