@@ -33,6 +33,8 @@ const scenarios: Scenario[] = [
   { name: "fanout", file: "scenarios/fanout.ts" },
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
+  { name: "search", file: "scenarios/search.ts" },
+  { name: "token-budget", file: "scenarios/token-budget.ts" },
 ].filter((s) => !only || only.includes(s.name));
 
 const databases = [

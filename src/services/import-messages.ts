@@ -1,8 +1,8 @@
-// importMessages: an OpenAI conversation (chat messages or Responses input items) stored as
-// chained responses, in one write through the store's primitive — all of it or, on any problem,
-// nothing. It lands where createResponse would (previousResponseId, the dialog's head, or a new
-// dialog) and is written set-based: one INSERT for the responses and one for the events, whatever
-// the length.
+// importMessages: a conversation in any MessageFormat (src/formats reads it) stored as chained
+// responses, in one write through the store's primitive — all of it or, on any problem, nothing.
+// It lands where createResponse would (previousResponseId, the dialog's head, or a new dialog)
+// and is written set-based: one INSERT for the responses and one for the events, whatever the
+// length.
 import { type FieldError, ValidationError } from "../errors.js";
 import { importEvents, type MessageFormat } from "../formats/index.js";
 import { groupIntoTurns } from "../formats/turns.js";
@@ -10,6 +10,7 @@ import { newDialogId, newResponseId } from "../ids.js";
 import { writeDialog } from "../store/dialog-write.js";
 import { responseExpired } from "../store/retention-window.js";
 import { checkEventCount, checkEventSize } from "./event-input.js";
+import { isJsonObject } from "./json.js";
 import { checkToolResults, findParent } from "./responses.js";
 import type { WriteResult } from "./write-result.js";
 
@@ -88,7 +89,9 @@ export async function importMessages(input: ImportMessagesInput): Promise<Import
 }
 
 /** Each message is held to the size limit of the events it becomes (and each makes at least one). */
-function checkMessageSizes(messages: unknown) {
+function checkMessageSizes(body: unknown) {
+  // An Anthropic body holds its list under `messages`.
+  const messages = isJsonObject(body) ? body.messages : body;
   if (!Array.isArray(messages)) return; // the format reports it
   checkEventCount(messages.length, ["messages"]);
   const errors: FieldError[] = [];

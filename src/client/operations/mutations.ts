@@ -128,3 +128,21 @@ export const InterruptResponseDocument = graphql(`
     }
   }
 `);
+
+/** A conversation in any MessageFormat stored as chained responses; the last one comes back. */
+export const ImportMessagesDocument = graphql(`
+  mutation ImportMessages($input: ImportMessagesInput!) {
+    importMessages(input: $input) {
+      __typename
+      ... on Response {
+        ...ResponseSummary
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        ...WriteErrorFields
+      }
+    }
+  }
+`);
