@@ -59,6 +59,7 @@ describe("tenant B naming tenant A's ids", () => {
   const operations: [string, string, (ids: Ids & { open: string }) => Record<string, unknown>][] = [
     ["reads the dialog", `query($d: ID!) { dialog(id: $d) { id title } }`, (ids) => ({ d: ids.dialog })],
     ["reads the response", `query($r: ID!) { response(id: $r) { id } }`, (ids) => ({ r: ids.response })],
+    ["compares its branches", `query($r: ID!, $o: ID!) { compareBranches(a: $r, b: $o) { commonAncestor { id } } }`, (ids) => ({ r: ids.response, o: ids.open })],
     ["updates the dialog", `mutation($d: ID!) { updateDialog(input: { id: $d, title: "B was here" }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
     ["clears the dialog", `mutation($d: ID!) { clearDialog(input: { id: $d }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
     ["deletes the dialog", `mutation($d: ID!) { deleteDialog(input: { id: $d }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
@@ -80,6 +81,7 @@ describe("tenant B naming tenant A's ids", () => {
       createDialog: "names no id: the dialog is stamped with the caller's tenant (lists only its own dialogs)",
       historyDelta: "subscribes over SSE and WebSocket",
       responseUpdated: "subscribes over SSE and WebSocket",
+      search: "test/search.test.ts, search across tenants",
     };
     const exercised = operations.map(([, query]) => /\{\s*(\w+)\(/.exec(query)![1]!);
     const rootFields = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) =>
