@@ -52,6 +52,9 @@ async function storeTurn(
   const existingDialogId = parent?.dialogId ?? request.dialogId ?? null;
   const dialogId = existingDialogId ?? newDialogId();
   const usage = request.usage ?? {};
+  const underLock = needsContextCheck(events);
+  // Results that answer calls of this same write are named from them here, with no query.
+  if (!underLock) await checkToolResults(database, events, parsed.input.length, null);
   const stored = await writeTurn({
     turn: {
       id: newResponseId(),
@@ -74,9 +77,7 @@ async function storeTurn(
     parent,
     // Tool results are checked against the context they continue, under the dialog's lock, so a
     // writer that queued behind others sees their turns: it is never told to retry.
-    checkUnderLock: needsContextCheck(events)
-      ? (session, tip) => checkToolResults(session, events, parsed.input.length, tip)
-      : undefined,
+    checkUnderLock: underLock ? (session, tip) => checkToolResults(session, events, parsed.input.length, tip) : undefined,
     now: new Date(),
   });
   const seq = stored.previousSeq + events.length;
@@ -100,7 +101,15 @@ export async function findParent(previousResponseId: string, dialogId: string | 
   return parent;
 }
 
-const needsContextCheck = (events: NewEvent[]) => events.some((event) => event.type === "TOOL_RESULT");
+/** Whether a tool result answers a call not made earlier in this write (so only the context can have it). */
+function needsContextCheck(events: NewEvent[]) {
+  const calls = new Set<string | null>();
+  for (const event of events) {
+    if (event.type === "TOOL_CALL") calls.add(event.callId);
+    if (event.type === "TOOL_RESULT" && !calls.has(event.callId)) return true;
+  }
+  return false;
+}
 
 interface ParsedWrite {
   input: NewEvent[];
