@@ -5,6 +5,7 @@
 // the other instances (src/live/redis-fanout.ts), so a Redis outage never stops same-instance
 // subscribers, and after one every listener is told to resync from the database.
 import type { ResponseStatus } from "../generated/prisma/enums.js";
+import { metrics } from "../metrics.js";
 import { PayloadQueue } from "./payload-queue.js";
 import { createRedisFanout, type RedisFanout } from "./redis-fanout.js";
 
@@ -88,6 +89,7 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
         seq: write.seq,
         status: write.status,
       };
+      metrics.deltasPublished.inc();
       send(`historyDelta:${payload.dialogId}`, payload);
       send(`responseUpdated:${payload.responseId}`, payload);
     },

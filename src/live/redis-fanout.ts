@@ -10,7 +10,7 @@
 //   them locally already.
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 
 export interface RedisFanoutHandlers {
   /** A message another instance published. */

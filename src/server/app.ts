@@ -20,10 +20,13 @@ import { contextFactory } from "./context.js";
 import { toRequestError, useErrorReporting } from "./error-reporting.js";
 import { exampleQuery } from "./graphiql-example.js";
 import { type Limits, limitsFromConfig } from "./limits.js";
-import { logger } from "./logger.js";
+import { database } from "../db/prisma.js";
+import { logger } from "../logger.js";
 import { useWebViewer } from "./web-viewer.js";
 import { useQueryLimits } from "./query-limits.js";
+import { useOperationsEndpoints } from "./operations-endpoints.js";
 import { useRequestId } from "./request-id.js";
+import { useRequestLog } from "./request-log.js";
 import { useStorableTextOnly } from "./storable-text.js";
 
 export interface AppOptions {
@@ -53,6 +56,8 @@ export function buildApp(options: AppOptions = {}) {
     context: contextFactory(live),
     graphqlEndpoint: "/graphql",
     landingPage: false,
+    // Liveness: 200 while the process answers (readiness is /ready, src/server/operations-endpoints.ts).
+    healthCheckEndpoint: "/health",
     logging: yogaLogger,
     graphiql: (options.graphiql ?? config.GRAPHIQL) && { title: "dialogql", defaultQuery: exampleQuery },
     cors: corsOptions(config.CORS_ORIGINS),
@@ -62,6 +67,8 @@ export function buildApp(options: AppOptions = {}) {
     maskedErrors: { maskError: toRequestError },
     plugins: [
       useRequestId(),
+      useRequestLog(),
+      useOperationsEndpoints({ database: async () => database, live }),
       useWebViewer({ apiPaths: ["/graphql", "/api/"] }),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
       useRestEndpoints(),
@@ -84,8 +91,10 @@ export type App = ReturnType<typeof buildApp>;
 // Yoga logs every error it masks; a request that is not JSON is the client's mistake (answered
 // 400 by toRequestError), not worth an error line.
 const yogaLogger = {
-  ...logger,
-  error: (...args: unknown[]) => (args[0] instanceof SyntaxError ? logger.debug : logger.error)(...args),
+  debug: (...args: unknown[]) => logger.debug(...(args as [unknown])),
+  info: (...args: unknown[]) => logger.info(...(args as [unknown])),
+  warn: (...args: unknown[]) => logger.warn(...(args as [unknown])),
+  error: (...args: unknown[]) => (args[0] instanceof SyntaxError ? logger.debug : logger.error)(...(args as [unknown])),
 };
 
 /** Same-origin pages always work; other origins only when CORS_ORIGINS lists them (or is *). */

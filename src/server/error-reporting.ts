@@ -6,7 +6,7 @@ import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } fro
 import { type ExecutionResult, GraphQLError } from "graphql";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { mapStream } from "../live/map-stream.js";
-import { logger } from "./logger.js";
+import { logger } from "../logger.js";
 
 export const UNAVAILABLE_MESSAGE = "Service unavailable: the database cannot be reached; retry shortly";
 

@@ -7,7 +7,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { config } from "../config.js";
 import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 
 /** Milliseconds a dialog is kept after its last write; null keeps dialogs forever. */
 export const retentionMs: number | null = config.RETENTION ?? null;
