@@ -58,7 +58,8 @@ onStatement((sql, durationMs) =>
 
 /** A request path as a bounded label: known routes by name, the rest as "viewer" or "other". */
 export function routeOf(pathname: string, method: string): string {
-  if (pathname === "/graphql" || pathname === "/health" || pathname === "/ready" || pathname === "/metrics") return pathname;
+  if (pathname === "/graphql" || pathname === "/health" || pathname === "/ready" || pathname === "/metrics")
+    return pathname;
   if (/^\/api\/dialogs\/[^/]+\/history$/.test(pathname)) return "/api/dialogs/:id/history";
   if (pathname.startsWith("/api/")) return "/api/other";
   if (pathname.startsWith("/v1/")) return "/v1";

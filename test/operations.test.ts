@@ -102,9 +102,12 @@ describe("operations endpoints", () => {
     const during = await metrics();
     expect(sample(during, "dialogql_active_subscriptions")).toBe(sample(before, "dialogql_active_subscriptions") + 1);
 
-    await execute(`mutation($d: ID!) { createResponse(input: { dialogId: $d, input: [{ human: { content: "again" } }] }) { __typename } }`, {
-      d: dialogId,
-    });
+    await execute(
+      `mutation($d: ID!) { createResponse(input: { dialogId: $d, input: [{ human: { content: "again" } }] }) { __typename } }`,
+      {
+        d: dialogId,
+      },
+    );
     await expect.poll(() => deltas.length).toBe(2);
     unsubscribe();
     await expect
@@ -113,7 +116,9 @@ describe("operations endpoints", () => {
 
     const after = await metrics();
     const graphqlPosts = 'method="POST",route="/graphql",status="200"';
-    expect(sample(after, "dialogql_http_requests_total", graphqlPosts)).toBe(sample(before, "dialogql_http_requests_total", graphqlPosts) + 2);
+    expect(sample(after, "dialogql_http_requests_total", graphqlPosts)).toBe(
+      sample(before, "dialogql_http_requests_total", graphqlPosts) + 2,
+    );
     expect(sample(after, "dialogql_graphql_operations_total", 'type="mutation"')).toBeGreaterThanOrEqual(
       sample(before, "dialogql_graphql_operations_total", 'type="mutation"') + 2,
     );
@@ -141,19 +146,25 @@ describe("operations endpoints", () => {
     }
   });
 
-  it.runIf(process.env.TEST_DATABASE_URL)("/ready is 503 while PostgreSQL is unreachable, /health stays 200", async () => {
-    const databaseUrl = new URL(process.env.DATABASE_URL!);
-    const proxy = await startTcpProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port || 5432) });
-    const throughProxy = new URL(databaseUrl);
-    throughProxy.host = `127.0.0.1:${proxy.port}`;
-    const server = await startServerProcess({ DATABASE_URL: throughProxy.toString(), DATABASE_CONNECT_TIMEOUT_MS: "1000" });
-    expect((await get(`${server.url}/ready`)).status).toBe(200);
-    await proxy.stop();
-    const down = await get(`${server.url}/ready`);
-    expect(down.status).toBe(503);
-    expect((await down.json()).checks.database.ok).toBe(false);
-    expect((await get(`${server.url}/health`)).status).toBe(200);
-    await proxy.start();
-    await expect.poll(async () => (await get(`${server.url}/ready`)).status, { timeout: 15_000 }).toBe(200);
-  });
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "/ready is 503 while PostgreSQL is unreachable, /health stays 200",
+    async () => {
+      const databaseUrl = new URL(process.env.DATABASE_URL!);
+      const proxy = await startTcpProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port || 5432) });
+      const throughProxy = new URL(databaseUrl);
+      throughProxy.host = `127.0.0.1:${proxy.port}`;
+      const server = await startServerProcess({
+        DATABASE_URL: throughProxy.toString(),
+        DATABASE_CONNECT_TIMEOUT_MS: "1000",
+      });
+      expect((await get(`${server.url}/ready`)).status).toBe(200);
+      await proxy.stop();
+      const down = await get(`${server.url}/ready`);
+      expect(down.status).toBe(503);
+      expect((await down.json()).checks.database.ok).toBe(false);
+      expect((await get(`${server.url}/health`)).status).toBe(200);
+      await proxy.start();
+      await expect.poll(async () => (await get(`${server.url}/ready`)).status, { timeout: 15_000 }).toBe(200);
+    },
+  );
 });

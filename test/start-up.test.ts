@@ -27,7 +27,8 @@ interface LogLine {
 function startIn(cwd: string, env: Record<string, string>) {
   const inherited = { ...process.env };
   // The settings under test come from .env; the test runner's own must not shadow them.
-  for (const name of ["PORT", "HOST", "DATA_DIR", "LOG_LEVEL", "DATABASE_URL", "REDIS_URL", "NODE_ENV"]) delete inherited[name];
+  for (const name of ["PORT", "HOST", "DATA_DIR", "LOG_LEVEL", "DATABASE_URL", "REDIS_URL", "NODE_ENV"])
+    delete inherited[name];
   const child = spawn(process.execPath, [path.join(ROOT, "dist/main.js")], {
     cwd,
     env: { ...inherited, ...env },
@@ -100,12 +101,22 @@ describe.skipIf(process.env.TEST_DATABASE_URL)("the first `npm start` of a fresh
       const answer = await fetch(`http://localhost:${port}/graphql`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-request-id": "first-start-1" },
-        body: JSON.stringify({ query: "query Dialogs { dialogs(first: 1) { edges { node { id } } } }", operationName: "Dialogs" }),
+        body: JSON.stringify({
+          query: "query Dialogs { dialogs(first: 1) { edges { node { id } } } }",
+          operationName: "Dialogs",
+        }),
       });
       expect(answer.status).toBe(200);
       await expect
         .poll(() => server.lines().find((line) => line.requestId === "first-start-1"))
-        .toMatchObject({ msg: "request", operation: "Dialogs", tenant: "default", status: 200, method: "POST", path: "/graphql" });
+        .toMatchObject({
+          msg: "request",
+          operation: "Dialogs",
+          tenant: "default",
+          status: 200,
+          method: "POST",
+          path: "/graphql",
+        });
       const logged = server.lines().find((line) => line.requestId === "first-start-1")!;
       expect(typeof logged.durationMs).toBe("number");
     } finally {

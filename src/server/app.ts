@@ -7,6 +7,7 @@
 import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-field-suggestions";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { config } from "../config.js";
 import { useAccessControl } from "../auth/access-control.js";
@@ -59,6 +60,9 @@ export function buildApp(options: AppOptions = {}) {
     // Liveness: 200 while the process answers (readiness is /ready, src/server/operations-endpoints.ts).
     healthCheckEndpoint: "/health",
     logging: yogaLogger,
+    // GraphiQL's scripts and styles come inline from the npm package, not from a CDN: a
+    // self-hosted service on a closed network must still show it.
+    renderGraphiQL,
     graphiql: (options.graphiql ?? config.GRAPHIQL) && { title: "dialogql", defaultQuery: exampleQuery },
     cors: corsOptions(config.CORS_ORIGINS),
     maxRequestBodySize: limits.bodyBytes,

@@ -43,7 +43,13 @@ function createLoaders() {
 export function contextFactory(live: LiveBus) {
   return ({ request }: { request?: object }): Context => {
     const viewer = viewerOf(request);
-    return { requestId: requestIdOf(request), viewer, scope: tenantScope(viewer.tenantId), live, loaders: createLoaders() };
+    return {
+      requestId: requestIdOf(request),
+      viewer,
+      scope: tenantScope(viewer.tenantId),
+      live,
+      loaders: createLoaders(),
+    };
   };
 }
 

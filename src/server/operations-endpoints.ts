@@ -27,7 +27,9 @@ export function useOperationsEndpoints(options: { database: () => Promise<Databa
       }
       if (url.pathname === "/ready") {
         const readiness = await checkReadiness(await options.database(), options.live);
-        return endResponse(json({ status: readiness.ready ? "ready" : "not ready", ...readiness }, readiness.ready ? 200 : 503));
+        return endResponse(
+          json({ status: readiness.ready ? "ready" : "not ready", ...readiness }, readiness.ready ? 200 : 503),
+        );
       }
       endResponse(new Response(await registry.metrics(), { headers: { "content-type": registry.contentType } }));
     },
