@@ -18,7 +18,8 @@ export function pgliteDatabase(client: PGlite, description: string): Database {
       client.transaction((tx) =>
         work({
           runScript: async (sql) => void (await tx.exec(sql)),
-          query: async <T>(sql: string, params?: unknown[]) => (await tx.query<T>(sql, params)).rows,
+          query: <T>(sql: string, params?: unknown[]) =>
+            timed(sql, async () => (await tx.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows),
         }),
       ),
     async query<T>(sql: string, params?: unknown[]) {

@@ -54,7 +54,7 @@ export function buildApp(options: AppOptions = {}) {
   });
   const yoga = createYoga({
     schema,
-    context: contextFactory(live),
+    context: contextFactory(live, limits),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // Liveness: 200 while the process answers (readiness is /ready, src/server/operations-endpoints.ts).
