@@ -6,7 +6,7 @@
 // is destroyed. A history subscriber then resumes with afterSeq and misses nothing. (Only
 // subscriptions: a plain response of many megabytes to a slow reader legitimately stays queued.)
 import type { Socket } from "node:net";
-import { logger } from "./logger.js";
+import { logger } from "../logger.js";
 
 export function createSlowConsumerWatchdog(options: { timeoutMs: number }) {
   /** socket → when it was last seen with nothing left to send. */

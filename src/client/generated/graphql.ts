@@ -97,7 +97,7 @@ export type ImportMessagesInput = {
   previousResponseId?: string | number | null | undefined;
 };
 
-/** What an interrupted response keeps of the answer it was writing (seed 004). */
+/** What an interrupted response keeps of the answer it was writing. */
 export type InterruptBehavior =
   /** Keep nothing; the response ends CANCELLED. */
   | 'DISCARD'
