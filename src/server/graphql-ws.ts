@@ -15,7 +15,7 @@ import type { Context as AppContext } from "./context.js";
 import { refusal, setViewer, viewerOf } from "../auth/access-control.js";
 import { rateLimitedError } from "../auth/rate-limit.js";
 import { sendAsNextMessages } from "./graphql-ws-next-messages.js";
-import { logger } from "./logger.js";
+import { logger } from "../logger.js";
 import { requestIdOf } from "./request-id.js";
 
 // graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
@@ -54,7 +54,9 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
           socket.once("close", () => connections.release(viewer));
           setViewer(request, viewer);
           if (viewer.keyId) {
-            const untrack = yoga.authenticator.trackConnection(viewer.keyId, () => socket.close(4403, "API key revoked"));
+            const untrack = yoga.authenticator.trackConnection(viewer.keyId, () =>
+              socket.close(4403, "API key revoked"),
+            );
             socket.once("close", untrack);
           }
           return true;
@@ -78,7 +80,11 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         if (viewer.keyId) {
           const decision = await yoga.rateLimiter.consume(viewer.keyId);
           if (!decision.allowed) {
-            const refused = rateLimitedError(decision.retryAfterSeconds, limits.rateLimitRequests, limits.rateLimitWindowSeconds);
+            const refused = rateLimitedError(
+              decision.retryAfterSeconds,
+              limits.rateLimitRequests,
+              limits.rateLimitWindowSeconds,
+            );
             // No HTTP status on a WebSocket: keep the code and the wait only.
             const { http: _http, ...extensions } = refused.extensions;
             return [new GraphQLError(refused.message, { extensions })];

@@ -8,7 +8,7 @@
 // One whose unsent bytes pass `maxQueuedBytes` is destroyed at once, whatever the time: with a
 // hundred subscriptions of large events, "one message per subscription" is still a lot.
 import type { Socket } from "node:net";
-import { logger } from "./logger.js";
+import { logger } from "../logger.js";
 
 export function createSlowConsumerWatchdog(options: { timeoutMs: number; maxQueuedBytes: number }) {
   /** socket → when it was last seen with nothing left to send. */
