@@ -61,6 +61,11 @@ const schema = z.object({
   MAX_QUERY_TOKENS: count(5_000),
   MAX_QUERY_COST: count(5_000_000),
   MAX_SUBSCRIPTIONS_PER_CONNECTION: count(100),
+  /** Open WebSocket connections one API key, and one tenant, may hold (close code 4429 beyond). */
+  MAX_CONNECTIONS_PER_KEY: count(100),
+  MAX_CONNECTIONS_PER_TENANT: count(500),
+  /** Unsent bytes one subscription connection (WebSocket or SSE) may hold before it is dropped. */
+  MAX_QUEUED_BYTES_PER_CONNECTION: count(16 * 1024 * 1024),
   /** Event rows one request may read while executing (reserved before each read). */
   MAX_REQUEST_ROWS: count(100_000),
   /** Bytes of events one request may read while executing (its answer's memory). */

@@ -46,7 +46,10 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const live = createLiveBus({ redisUrl: options.redisUrl, redisCommandTimeoutMs: options.redisCommandTimeoutMs });
   const yoga = buildApp({ live, limits: options.limits, auth: options.auth });
-  const watchdog = createSlowConsumerWatchdog({ timeoutMs: yoga.limits.slowSubscriberTimeoutMs });
+  const watchdog = createSlowConsumerWatchdog({
+    timeoutMs: yoga.limits.slowSubscriberTimeoutMs,
+    maxQueuedBytes: yoga.limits.queuedBytesPerConnection,
+  });
   const drain = createDrain();
   const server = createServer((request, response) =>
     drain.handle(request, response, () => {
