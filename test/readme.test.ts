@@ -3,7 +3,7 @@
 // example in the background until the write after it has reached it, and its GraphQL blocks are
 // sent as they are. So a broken example fails here instead of in a new user's terminal.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -113,4 +113,27 @@ describe("README's five-minute tour", () => {
       expect(result.data, code).toBeTruthy();
     }
   });
+
+  it("runs the self-contained GraphQL examples of docs/ as written (those without placeholders)", async () => {
+    const server = await startTestServer();
+    const docs = readdirSync(path.join(ROOT, "docs")).filter((file) => file.endsWith(".md"));
+    const examples = docs.flatMap((file) =>
+      [...readFileSync(path.join(ROOT, "docs", file), "utf8").matchAll(/```graphql\n([\s\S]*?)```/g)]
+        .map((m) => m[1]!)
+        .filter((code) => !/[…$]/.test(code) && !code.trimStart().startsWith("subscription"))
+        .map((code) => ({ file, code })),
+    );
+    expect(examples.length).toBeGreaterThan(0);
+    for (const { file, code } of examples) {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: code }),
+      });
+      const result = await response.json();
+      expect(result.errors, `${file}: ${code}`).toBeUndefined();
+      expect(JSON.stringify(result.data), `${file}: ${code}`).not.toContain('"code"');
+    }
+  });
 });
+
