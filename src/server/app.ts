@@ -24,6 +24,7 @@ import { type Limits, limitsFromConfig } from "./limits.js";
 import { database } from "../db/prisma.js";
 import { logger } from "../logger.js";
 import { useWebViewer } from "./web-viewer.js";
+import { useInputLimits } from "./input-limits.js";
 import { useQueryLimits } from "./query-limits.js";
 import { useOperationsEndpoints } from "./operations-endpoints.js";
 import { useRequestId } from "./request-id.js";
@@ -82,6 +83,7 @@ export function buildApp(options: AppOptions = {}) {
       ...(introspection ? [] : [useDisableIntrospection(), blockFieldSuggestionsPlugin() as Plugin]),
       ...useQueryLimits(limits),
       useStorableTextOnly(),
+      useInputLimits(),
       useErrorReporting(),
       useSharedSubscriptionResults(),
     ],
