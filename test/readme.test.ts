@@ -137,3 +137,16 @@ describe("README's five-minute tour", () => {
   });
 });
 
+describe("docs/operations.md", () => {
+  it("documents every setting the configuration reads", () => {
+    const config = readFileSync(path.join(ROOT, "src/config.ts"), "utf8");
+    const schema = config.slice(config.indexOf("const schema = z.object({"));
+    const settings = [...schema.slice(0, schema.indexOf("\n});")).matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map(
+      (m) => m[1]!,
+    );
+    expect(settings.length).toBeGreaterThan(20);
+    const docs = readFileSync(path.join(ROOT, "docs/operations.md"), "utf8");
+    const table = docs.slice(docs.indexOf("## Configuration"));
+    for (const setting of settings) expect(table, setting).toContain(`\`${setting}\``);
+  });
+});
