@@ -9,5 +9,8 @@ import "./response.js";
 import "./response-lifecycle.js";
 import "./history-delta.js";
 import "./messages.js";
+import "./search.js";
+import "./dialog-list.js";
+import "./branches.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

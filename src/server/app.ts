@@ -50,7 +50,7 @@ export function buildApp(options: AppOptions = {}) {
   });
   const yoga = createYoga({
     schema,
-    context: contextFactory(live),
+    context: contextFactory(live, limits),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     logging: yogaLogger,
