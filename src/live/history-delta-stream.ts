@@ -5,15 +5,25 @@
 // commits, in either order) or not at all (a slow subscriber's buffer overflowed, Redis blinked):
 // a payload whose previousSeq is past what was sent shows a gap, which is read from the database.
 // A resync (Redis came back after an outage) reads everything committed since what was sent.
+// In-flight text (src/live/in-flight-text.ts) follows the replay: the text so far, then live text
+// deltas, each character once (src/live/text-positions.ts).
 import { prisma } from "../db/prisma.js";
 import { readDeltasBetween, type HistoryDeltaView } from "./delta-reads.js";
-import { type DeltaPayload, isResync, type LiveBus } from "./live-bus.js";
+import { inFlightTextOf } from "./in-flight-text.js";
+import { type DeltaPayload, isResync, isText, type LiveBus } from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
+import { type TextDeltaView, type TextOffset, TextPositions } from "./text-positions.js";
 
 /** A payload still to be read (resolved in the schema), or a delta already read. */
-export type DeltaItem = DeltaPayload | HistoryDeltaView;
+export type DeltaItem = DeltaPayload | HistoryDeltaView | TextDeltaView;
 
-export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: number | null) {
+export function historyDeltaStream(
+  live: LiveBus,
+  dialogId: string,
+  afterSeq: number | null,
+  textOffsets: readonly TextOffset[] = [],
+) {
+  const inFlight = inFlightTextOf(live);
   return stoppableStream<DeltaItem>(async function* (signal) {
     const updates = await live.listen("historyDelta", dialogId);
     onAbort(signal, () => updates.return?.());
@@ -21,6 +31,7 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
       let sent = afterSeq ?? 0;
       // A status change read from the database may also arrive live: send each one once.
       const statusChangesSent = new Set<string>();
+      const texts = new TextPositions(textOffsets);
       // Reads what was committed after `sent` up to `upTo`, with the status changes from
       // `statusChangesFrom` on (status-only writes move no seq, so they are found by their own).
       async function* catchUp(upTo: number, statusChangesFrom: number | undefined = sent + 1) {
@@ -30,6 +41,7 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
             if (statusChangesSent.has(statusKey(delta))) continue;
             statusChangesSent.add(statusKey(delta));
           }
+          texts.onCommitted(delta);
           yield delta;
           sent = Math.max(sent, delta.seq);
         }
@@ -42,14 +54,29 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
       if (afterSeq == null) sent = startSeq;
       // A client resuming at n may have missed a status change made at n itself: include it.
       yield* catchUp(startSeq, afterSeq ?? undefined);
+      const textSoFar = async function* () {
+        const states = await inFlight.textsOfDialog(dialogId);
+        if (!signal.aborted) yield* texts.fromSnapshot(states, sent);
+      };
+      yield* textSoFar();
 
       for await (const update of updates) {
         if (isResync(update)) {
           const upTo = await lastSeq();
           if (upTo == null) break; // the dialog was deleted
           yield* catchUp(upTo, sent);
+          yield* textSoFar();
           continue;
         }
+        if (isText(update)) {
+          const view = texts.onText(update.text, sent);
+          if (view === "gap") {
+            const state = await inFlight.textOf(update.text.responseId);
+            if (state && !signal.aborted) yield* texts.fromSnapshot([state], sent);
+          } else if (view) yield view;
+          continue;
+        }
+        texts.onCommitted(update);
         const statusOnly = update.seq === update.previousSeq;
         if (update.seq <= sent && !statusOnly) continue; // already sent
         // A gap before this write: read it from the database first.

@@ -8,6 +8,7 @@ import "./dialog.js";
 import "./response.js";
 import "./response-lifecycle.js";
 import "./history-delta.js";
+import "./in-flight-text.js";
 import "./messages.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -2,7 +2,7 @@
 // completeResponse or interruptResponse; responseUpdated follows one response live.
 import { prisma } from "../db/prisma.js";
 import { responseUpdatesStream } from "../live/response-updates-stream.js";
-import { appendEvents, completeResponse, interruptResponse } from "../services/response-lifecycle.js";
+import { inFlightTextOf } from "../live/in-flight-text.js";
 import { renewLoaders } from "../server/context.js";
 import { builder } from "./builder.js";
 import { writeErrors } from "./errors.js";
@@ -43,7 +43,10 @@ const InterruptResponseInput = builder.inputType("InterruptResponseInput", {
   fields: (t) => ({
     responseId: t.id({ required: true }),
     behavior: t.field({ type: InterruptBehavior, required: true }),
-    partialText: t.string({ description: "The answer so far; required unless behavior is DISCARD." }),
+    partialText: t.string({
+      description:
+        "The answer so far. Without it, SAVE_PARTIAL and SAVE_MARKED keep the text streamed so far (streamText); it is required when nothing was streamed, unless behavior is DISCARD.",
+    }),
   }),
 });
 
@@ -55,8 +58,8 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: AppendEventsInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       await ctx.scope.response(String(input.responseId));
-      const write = await appendEvents({ ...input, responseId: String(input.responseId) });
-      ctx.live.publish(write);
+      // In-flight text of the response goes with it (src/live/in-flight-text.ts); publishes the delta.
+      const write = await inFlightTextOf(ctx.live).appendEvents({ ...input, responseId: String(input.responseId) });
       return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
     },
   }),
@@ -67,8 +70,8 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CompleteResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       await ctx.scope.response(String(input.responseId));
-      const write = await completeResponse({ ...input, responseId: String(input.responseId) });
-      ctx.live.publish(write);
+      // In-flight text of the response goes with it (src/live/in-flight-text.ts); publishes the delta.
+      const write = await inFlightTextOf(ctx.live).completeResponse({ ...input, responseId: String(input.responseId) });
       return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
     },
   }),
@@ -79,8 +82,8 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: InterruptResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       await ctx.scope.response(String(input.responseId));
-      const write = await interruptResponse({ ...input, responseId: String(input.responseId) });
-      ctx.live.publish(write);
+      // In-flight text of the response goes with it (src/live/in-flight-text.ts); publishes the delta.
+      const write = await inFlightTextOf(ctx.live).interruptResponse({ ...input, responseId: String(input.responseId) });
       return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
     },
   }),

@@ -4,6 +4,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AuthMode, Authenticator } from "../auth/authenticator.js";
+import { createInFlightText, type InFlightOptions } from "../live/in-flight-text.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { buildApp } from "./app.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
@@ -21,6 +22,8 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
+  /** In-flight text settings (clock, checkpoint bounds, idle timeout); from the configuration when not given. */
+  inFlight?: InFlightOptions;
 }
 
 export interface RunningServer {
@@ -35,6 +38,7 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const live = createLiveBus({ redisUrl: options.redisUrl });
+  const inFlight = createInFlightText(live, { sweep: true, ...options.inFlight });
   const yoga = buildApp({ live, limits: options.limits, auth: options.auth });
   const watchdog = createSlowConsumerWatchdog({ timeoutMs: yoga.limits.slowSubscriberTimeoutMs });
   const server = createServer((request, response) => {
@@ -62,6 +66,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close: () =>
       (closing ??= (async () => {
         watchdog.close();
+        inFlight.close();
         yoga.authenticator.close();
         await graphqlWs.dispose();
         // SSE subscriptions are open HTTP responses: end them, or close() would wait for them.
