@@ -1,6 +1,14 @@
 // applyHistoryDelta: seed 004's DefaultHistoryHandler for dialogql's historyDelta subscription.
 // The caller owns the list of events; each delta is appended to it at most once and never out of
 // order. Dependency-free on purpose, so a browser app can import it without the server.
+// With an InFlightTexts record it also keeps the text being typed (src/client/in-flight-text.ts).
+import {
+  type ApplyTextDeltaResult,
+  applyTextDelta,
+  endInFlightText,
+  type InFlightTexts,
+  type TextDeltaLike,
+} from "./in-flight-text.js";
 
 /** The least an event needs for this helper: its dialog-wide seq. */
 export interface SeqEvent {
@@ -12,6 +20,11 @@ export interface HistoryDeltaLike<E extends SeqEvent = SeqEvent> {
   previousSeq: number;
   seq: number;
   append: readonly E[];
+  /** Select these (and status, responseId) to follow in-flight text. */
+  responseId?: string;
+  status?: string;
+  text?: TextDeltaLike | null;
+  endsTextPart?: number | null;
 }
 
 export type ApplyHistoryDeltaResult =
@@ -23,7 +36,9 @@ export type ApplyHistoryDeltaResult =
    * Events between the list and the delta are missing (seqs `missingFrom`..`missingTo`);
    * nothing changed. Resubscribe with `afterSeq: lastSeq` to have them replayed.
    */
-  | { status: "gap"; lastSeq: number; missingFrom: number; missingTo: number };
+  | { status: "gap"; lastSeq: number; missingFrom: number; missingTo: number }
+  /** A text delta, applied to `inFlight` (or not, see `text`); the events are unchanged. */
+  | { status: "text"; lastSeq: number; text: ApplyTextDeltaResult };
 
 /**
  * Appends `delta.append` to `history` when the delta continues it. `history` holds a dialog's
@@ -33,8 +48,16 @@ export type ApplyHistoryDeltaResult =
 export function applyHistoryDelta<E extends SeqEvent>(
   history: E[],
   delta: HistoryDeltaLike<E>,
+  /** Text being typed, by response id: text deltas grow it, and the committed event replaces it. */
+  inFlight?: InFlightTexts,
 ): ApplyHistoryDeltaResult {
   const lastSeq = history.at(-1)?.seq ?? 0;
+  if (delta.text) {
+    return { status: "text", lastSeq, text: inFlight ? applyTextDelta(inFlight, delta.text) : { status: "duplicate", length: 0 } };
+  }
+  if (inFlight && delta.responseId && delta.status) {
+    endInFlightText(inFlight, { responseId: delta.responseId, status: delta.status, endsTextPart: delta.endsTextPart });
+  }
   if (delta.previousSeq > lastSeq) {
     return { status: "gap", lastSeq, missingFrom: lastSeq + 1, missingTo: delta.previousSeq };
   }

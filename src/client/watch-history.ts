@@ -5,6 +5,7 @@
 // another branch) it reads the history again rather than guess.
 import { applyHistoryDelta, type SeqEvent } from "./apply-history-delta.js";
 import type { HistoryDeltaSubscription } from "./generated/graphql.js";
+import { applyTextDelta, endInFlightText, type InFlightTexts, textOffsetsOf } from "./in-flight-text.js";
 import type { HistoryDelta, HistoryState, HistoryWatcher, WatchHistoryOptions } from "./history-watcher.js";
 import { DialogLastSeqDocument } from "./operations/queries.js";
 import { HistoryDeltaDocument } from "./operations/subscriptions.js";
@@ -51,6 +52,7 @@ class HistoryFollower implements HistoryWatcher {
       responseId: this.pinned,
       events: [],
       responses: {},
+      inFlight: {},
       lastSeq: 0,
       error: null,
     };
@@ -123,6 +125,8 @@ class HistoryFollower implements HistoryWatcher {
       responseId: snapshot.tip?.id ?? null,
       events: snapshot.events,
       responses: snapshot.responses,
+      // The subscription opened next sends each text whole: what was held may have been committed.
+      inFlight: {},
       lastSeq: Math.max(snapshot.lastSeq, this.state.lastSeq),
     });
   }
@@ -133,7 +137,8 @@ class HistoryFollower implements HistoryWatcher {
     const current = () => this.subscription?.generation === generation;
     const end = this.transport.subscribe(
       HistoryDeltaDocument,
-      { dialogId: this.state.dialogId, afterSeq: this.state.lastSeq },
+      // With the text it holds, so a resumed subscription sends only the rest of it.
+      { dialogId: this.state.dialogId, afterSeq: this.state.lastSeq, textOffsets: textOffsetsOf(this.state.inFlight) },
       {
         next: (result) => this.enqueue(async () => (current() ? this.received(result) : undefined)),
         error: (error) => this.enqueue(async () => (current() ? this.dropped(error) : undefined)),
@@ -169,6 +174,9 @@ class HistoryFollower implements HistoryWatcher {
   }
 
   private async apply(delta: HistoryDelta) {
+    if (delta.text) return this.type(delta.text);
+    const inFlight = { ...this.state.inFlight };
+    if (endInFlightText(inFlight, delta)) this.update({ inFlight });
     const { lastSeq, responseId: tip } = this.state;
     // Whether the delta continues what the watcher has seen is applyHistoryDelta's rule, applied
     // to the dialog-wide seq (deltas of every branch arrive); which list its events join, if any,
@@ -196,6 +204,14 @@ class HistoryFollower implements HistoryWatcher {
     const tipDepth = tip ? (this.state.responses[tip]?.depth ?? 0) : 0;
     if (!this.pinned || (fresh.length && delta.response.depth < tipDepth)) return this.resync();
     this.update(position);
+  }
+
+  /** A text delta: extends the response's in-flight text; a gap is filled by resubscribing. */
+  private type(text: NonNullable<HistoryDelta["text"]>) {
+    const inFlight = { ...this.state.inFlight };
+    const outcome = applyTextDelta(inFlight, text);
+    if (outcome.status === "applied") return this.update({ inFlight });
+    if (outcome.status === "gap") this.openSubscription();
   }
 
   private extend(delta: HistoryDelta, fresh: HistoryEvent[], position: { lastSeq: number }) {

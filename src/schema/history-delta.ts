@@ -1,10 +1,12 @@
 // HistoryDelta (seed 004): what one committed write added to a dialog, pushed to subscribers.
 import { prisma } from "../db/prisma.js";
+import type { Response as ResponseRow } from "../generated/prisma/client.js";
 import { NotFoundError, ValidationError } from "../errors.js";
 import { type HistoryDeltaView, readDelta } from "../live/delta-reads.js";
 import { historyDeltaStream } from "../live/history-delta-stream.js";
 import type { TextPayload } from "../live/live-bus.js";
 import type { TextDeltaView } from "../live/text-positions.js";
+import { eventCountOf } from "../services/in-flight-checkpoints.js";
 import { renewLoaders } from "../server/context.js";
 import { builder } from "./builder.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
@@ -22,6 +24,18 @@ const TextDelta = builder.objectRef<TextPayload>("TextDelta").implement({
   }),
 });
 
+// A text delta carries no row: it is read when a subscriber asks for it, once per delta for all
+// the subscribers of this instance (they share the payload object).
+const responsesOfText = new WeakMap<TextPayload, Promise<ResponseRow>>();
+function responseOfText(text: TextPayload) {
+  let response = responsesOfText.get(text);
+  if (!response) {
+    response = prisma.response.findUniqueOrThrow({ where: { id: text.responseId } });
+    responsesOfText.set(text, response);
+  }
+  return response;
+}
+
 const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("HistoryDelta").implement({
   description:
     "One committed write to a dialog: the events it appended (none for a status-only change) and the response's status after it. `previousSeq` is the dialog's last seq before the write and `seq` after it, so a client that has seen up to n applies a delta with previousSeq = n, ignores one with seq <= n, and has missed something if previousSeq > n.",
@@ -30,8 +44,7 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("Histor
     responseId: t.exposeID("responseId"),
     response: t.field({
       type: Response,
-      // A text delta carries no row: it is read only when asked for (once per delta, shared).
-      resolve: (delta, _args, ctx) => ("response" in delta ? delta.response : ctx.loaders.response.load(delta.responseId)),
+      resolve: (delta) => ("response" in delta ? delta.response : responseOfText(delta.text)),
     }),
     seq: t.exposeInt("seq", { description: "Seq of the delta's last event (= previousSeq when it appends none)." }),
     previousSeq: t.exposeInt("previousSeq"),
@@ -47,8 +60,13 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("Histor
     endsTextPart: t.int({
       nullable: true,
       description:
-        "The in-flight text of this part of the response ends with this write: committed as the event it appends, or dropped. Clients drop that text; the event (if any) replaces it.",
-      resolve: (delta) => ("endsTextPart" in delta ? (delta.endsTextPart ?? null) : null),
+        "In-flight text of this response with a part up to this one is over: committed as an event this write (or an earlier one) appended, or dropped. Clients drop that text; the event replaces it. (A finished response has no in-flight text either.)",
+      resolve: (delta) => {
+        if ("text" in delta) return null;
+        if (delta.endsTextPart != null) return delta.endsTextPart;
+        // A replayed write does not know what it ended; the response's event count says the same.
+        return delta.events.length ? eventCountOf(delta.response) - 1 : null;
+      },
     }),
   }),
 });
