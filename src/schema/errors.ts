@@ -29,7 +29,7 @@ builder.objectType(TextOffsetError, {
   isTypeOf: (value) => value instanceof TextOffsetError,
   fields: (t) => ({
     expectedOffset: t.exposeInt("expectedOffset"),
-    part: t.exposeInt("part", { nullable: true, description: "The in-flight part held, if any." }),
+    heldPart: t.int({ nullable: true, description: "The part of the in-flight text held, if any.", resolve: (error) => error.part }),
   }),
 });
 
