@@ -53,12 +53,16 @@ export function historyDeltaStream(
       if (startSeq == null) return;
       if (afterSeq == null) sent = startSeq;
       // A client resuming at n may have missed a status change made at n itself: include it.
+      // The text so far is read before the replay's first yield (a subscriber costs its reads
+      // when it subscribes) and sent after it. Read after the listener, it misses nothing; text
+      // it shows that the replay shows committed is dropped by the replayed write (onCommitted).
+      const textSnapshot = await inFlight.textsOfDialog(dialogId);
       yield* catchUp(startSeq, afterSeq ?? undefined);
+      if (!signal.aborted) yield* texts.fromSnapshot(textSnapshot, sent);
       const textSoFar = async function* () {
         const states = await inFlight.textsOfDialog(dialogId);
         if (!signal.aborted) yield* texts.fromSnapshot(states, sent);
       };
-      yield* textSoFar();
 
       for await (const update of updates) {
         if (isResync(update)) {

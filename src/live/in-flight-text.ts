@@ -36,6 +36,7 @@ import {
   idleStreamingResponses,
   inProgressResponses,
   readResponseForText,
+  responsesWithCheckpoints,
   saveCheckpoint,
 } from "../services/in-flight-checkpoints.js";
 import type { HistoryEventInput } from "../services/event-input.js";
@@ -109,10 +110,18 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
     return next;
   }
 
+  // Responses that had text in flight when this process started (it may have restarted): only
+  // their checkpoints are worth a read when the store has nothing, so a write to any other
+  // response costs no extra query. Read once, on first need.
+  let recoverable: Promise<Set<string>> | null = null;
+  const mayHaveCheckpoint = async (responseId: string) =>
+    (await (recoverable ??= responsesWithCheckpoints().then((ids) => new Set(ids)))).has(responseId);
+
   /** The open text: the store's, or after a restart without Redis the checkpoint's. */
   async function heldText(responseId: string): Promise<InFlightState | null> {
     const held = await store.get(responseId);
     if (held) return held;
+    if (!(await mayHaveCheckpoint(responseId))) return null;
     const row = await readResponseForText(responseId);
     if (!row?.checkpoint) return null;
     await store.put(row.checkpoint);
@@ -125,6 +134,7 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
 
   async function forget(held: InFlightState) {
     await store.delete(held.responseId, held.part);
+    (await recoverable)?.delete(held.responseId);
     checkpoints.delete(held.responseId);
     await clearCheckpoint(held.responseId, clock());
   }
@@ -235,9 +245,8 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
   const completeResponse = (input: lifecycle.CompleteResponseInput) =>
     serialized(input.responseId, async () => {
       const held = await heldText(input.responseId);
-      // Checked before the text is committed, so a bad call changes nothing.
-      if (input.status === "IN_PROGRESS") throw ValidationError.at(["status"], "must be a final status");
-      await commitHeld(held);
+      // A call completeResponse refuses anyway must not commit the text first.
+      if (input.status !== "IN_PROGRESS") await commitHeld(held);
       const write = await lifecycle.completeResponse(input);
       publish(write, held?.part);
       return write;

@@ -76,3 +76,12 @@ export async function clearCheckpoint(responseId: string, now: number): Promise<
     data: { inFlightPart: null, inFlightType: null, inFlightText: null, inFlightAt: new Date(now) },
   });
 }
+
+/** Ids of IN_PROGRESS responses with checkpointed text (what a restarted server may have had in flight). */
+export async function responsesWithCheckpoints(): Promise<string[]> {
+  const rows = await prisma.response.findMany({
+    where: { status: "IN_PROGRESS", inFlightAt: { not: null }, inFlightPart: { not: null } },
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
+}
