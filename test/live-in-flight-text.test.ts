@@ -121,7 +121,7 @@ describe("in-flight text", () => {
     const resumed = new TextSubscriber(
       wsIterate(wsClient(server)),
       { dialogId, afterSeq: 2, textOffsets: [{ responseId, part: 2, offset: 3 }] },
-      { events: fresh.events, inFlight: { [responseId]: { responseId, part: 2, type: "AI", text: "Hel" } } },
+      { history: fresh.events, inFlight: { [responseId]: { responseId, part: 2, type: "AI", text: "Hel" } } },
     );
     await resumed.until((s) => s.textOf(responseId) === "Hello");
     expect(resumed.deltas[0].text).toMatchObject({ part: 2, offset: 3, delta: "lo" });

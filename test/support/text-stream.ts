@@ -3,7 +3,7 @@
 // own applyHistoryDelta, so its view can be compared with the committed history.
 import type { Client as WsClient } from "graphql-ws";
 import { applyHistoryDelta } from "../../src/client/apply-history-delta.js";
-import type { InFlightTexts } from "../../src/client/in-flight-text.js";
+import { type InFlightTexts, textOffsetsOf } from "../../src/client/in-flight-text.js";
 
 export const STREAM_TEXT = /* GraphQL */ `
   mutation StreamText($input: StreamTextInput!) {
@@ -57,10 +57,10 @@ export class TextSubscriber {
   constructor(
     iterate: (variables: Record<string, unknown>) => AsyncIterableIterator<any>,
     variables: Record<string, unknown>,
-    seed?: { events: SeenEvent[]; inFlight: InFlightTexts },
+    seed?: { history: SeenEvent[]; inFlight: InFlightTexts },
   ) {
     if (seed) {
-      this.history = [...seed.events];
+      this.history = [...seed.history];
       this.inFlight = structuredClone(seed.inFlight);
     } else if (typeof variables.afterSeq === "number" && variables.afterSeq > 0) {
       this.history = [{ __typename: "seen before", id: "", seq: variables.afterSeq, metadata: {} }];
@@ -109,6 +109,14 @@ export class TextSubscriber {
         });
       });
     }
+  }
+
+  /** What a subscription resuming where this one is needs: its variables and what it holds. */
+  resumePoint(dialogId: string) {
+    return {
+      variables: { dialogId, afterSeq: this.history.at(-1)?.seq ?? 0, textOffsets: textOffsetsOf(this.inFlight) },
+      seed: { history: [...this.history], inFlight: structuredClone(this.inFlight) },
+    };
   }
 
   /** The committed events received (and those it was seeded with). */
