@@ -176,7 +176,16 @@ class HistoryFollower implements HistoryWatcher {
   private async apply(delta: HistoryDelta) {
     if (delta.text) return this.type(delta.text);
     const inFlight = { ...this.state.inFlight };
-    if (endInFlightText(inFlight, delta)) this.update({ inFlight });
+    if (!endInFlightText(inFlight, delta)) return this.applyCommitted(delta);
+    // The text goes in the same state change that brings the event replacing it: never a state
+    // with both, or with neither.
+    const updates = this.updates;
+    this.state = { ...this.state, inFlight };
+    await this.applyCommitted(delta);
+    if (this.updates === updates) this.update({});
+  }
+
+  private async applyCommitted(delta: HistoryDelta) {
     const { lastSeq, responseId: tip } = this.state;
     // Whether the delta continues what the watcher has seen is applyHistoryDelta's rule, applied
     // to the dialog-wide seq (deltas of every branch arrive); which list its events join, if any,
@@ -256,7 +265,10 @@ class HistoryFollower implements HistoryWatcher {
     }, delay);
   }
 
+  private updates = 0;
+
   private update(patch: Partial<HistoryState>) {
+    this.updates++;
     this.state = { ...this.state, ...patch };
     for (const listener of [...this.listeners]) listener(this.state);
   }
