@@ -30,6 +30,7 @@ const scenarios: Scenario[] = [
   { name: "read", file: "scenarios/read.ts" },
   { name: "deep-chain", file: "scenarios/deep-chain.ts" },
   { name: "fanout", file: "scenarios/fanout.ts" },
+  { name: "text-stream", file: "scenarios/text-stream.ts" },
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
 ].filter((s) => !only || only.includes(s.name));
