@@ -1,7 +1,8 @@
 // applyHistoryDelta: seed 004's DefaultHistoryHandler for dialogql's historyDelta subscription.
 // The caller owns the list of events; each delta is appended to it at most once and never out of
-// order. Dependency-free on purpose, so a browser app can import it without the server.
-// With an InFlightTexts record it also keeps the text being typed (src/client/in-flight-text.ts).
+// order, and a cleared delta (clearDialog) empties it. Dependency-free on purpose, so a browser app
+// can import it without the server. With `options.inFlight` it also keeps the text being typed
+// (src/client/in-flight-text.ts).
 import {
   type ApplyTextDeltaResult,
   applyTextDelta,
@@ -20,9 +21,11 @@ export interface HistoryDeltaLike<E extends SeqEvent = SeqEvent> {
   previousSeq: number;
   seq: number;
   append: readonly E[];
-  /** Select these (and status, responseId) to follow in-flight text. */
-  responseId?: string;
-  status?: string;
+  /** clearDialog: every event up to `seq` is gone (select `cleared` to have it handled). */
+  cleared?: boolean | null;
+  /** Select these (and responseId, status) to follow in-flight text. */
+  responseId?: string | null;
+  status?: string | null;
   text?: TextDeltaLike | null;
   endsTextPart?: number | null;
 }
@@ -37,8 +40,21 @@ export type ApplyHistoryDeltaResult =
    * nothing changed. Resubscribe with `afterSeq: lastSeq` to have them replayed.
    */
   | { status: "gap"; lastSeq: number; missingFrom: number; missingTo: number }
-  /** A text delta, applied to `inFlight` (or not, see `text`); the events are unchanged. */
+  /**
+   * The dialog was cleared at `lastSeq`: the events up to it were removed from the list (`removed`
+   * of them). Keep `lastSeq` and pass it as `options.lastSeq` next time: the list alone no
+   * longer shows how far the client has seen.
+   */
+  | { status: "cleared"; removed: number; lastSeq: number }
+  /** A text delta, applied to `options.inFlight` (or not: see `text`); the events are unchanged. */
   | { status: "text"; lastSeq: number; text: ApplyTextDeltaResult };
+
+export interface ApplyHistoryDeltaOptions {
+  /** The last seq the client has seen, when the list cannot tell (after a clear); default: the list's last. */
+  lastSeq?: number;
+  /** Text being typed, by response id: text deltas grow it, and the committed event replaces it. */
+  inFlight?: InFlightTexts;
+}
 
 /**
  * Appends `delta.append` to `history` when the delta continues it. `history` holds a dialog's
@@ -48,15 +64,23 @@ export type ApplyHistoryDeltaResult =
 export function applyHistoryDelta<E extends SeqEvent>(
   history: E[],
   delta: HistoryDeltaLike<E>,
-  /** Text being typed, by response id: text deltas grow it, and the committed event replaces it. */
-  inFlight?: InFlightTexts,
+  options: ApplyHistoryDeltaOptions = {},
 ): ApplyHistoryDeltaResult {
-  const lastSeq = history.at(-1)?.seq ?? 0;
+  const lastSeq = Math.max(history.at(-1)?.seq ?? 0, options.lastSeq ?? 0);
+  const { inFlight } = options;
   if (delta.text) {
     return { status: "text", lastSeq, text: inFlight ? applyTextDelta(inFlight, delta.text) : { status: "duplicate", length: 0 } };
   }
+  if (inFlight && delta.cleared) for (const responseId of Object.keys(inFlight)) delete inFlight[responseId];
   if (inFlight && delta.responseId && delta.status) {
     endInFlightText(inFlight, { responseId: delta.responseId, status: delta.status, endsTextPart: delta.endsTextPart });
+  }
+  if (delta.cleared) {
+    // Whatever was missed before a clear is gone too: a clear never leaves a gap.
+    const kept = history.filter((event) => event.seq > delta.seq);
+    const removed = history.length - kept.length;
+    history.splice(0, history.length, ...kept);
+    return { status: "cleared", removed, lastSeq: Math.max(lastSeq, delta.seq) };
   }
   if (delta.previousSeq > lastSeq) {
     return { status: "gap", lastSeq, missingFrom: lastSeq + 1, missingTo: delta.previousSeq };

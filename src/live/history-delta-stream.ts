@@ -7,10 +7,12 @@
 // A resync (Redis came back after an outage) reads everything committed since what was sent.
 // In-flight text (src/live/in-flight-text.ts) follows the replay: the text so far, then live text
 // deltas, each character once (src/live/text-positions.ts).
+// A clear (clearDialog) moves no seq: it is sent once, as a cleared delta at the dialog's seq, and
+// a catch-up that spans one (the dialog's clearedAtSeq) sends it before the events after it.
 import { prisma } from "../db/prisma.js";
-import { readDeltasBetween, type HistoryDeltaView } from "./delta-reads.js";
+import { clearedDelta, readDeltasBetween, type HistoryDeltaView } from "./delta-reads.js";
 import { inFlightTextOf } from "./in-flight-text.js";
-import { type DeltaPayload, isResync, isText, type LiveBus } from "./live-bus.js";
+import { type DeltaPayload, isCleared, isDeleted, isResync, isText, type LiveBus } from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
 import { type TextDeltaView, type TextOffset, TextPositions } from "./text-positions.js";
 
@@ -32,9 +34,24 @@ export function historyDeltaStream(
       // A status change read from the database may also arrive live: send each one once.
       const statusChangesSent = new Set<string>();
       const texts = new TextPositions(textOffsets);
+      const clearsSent = new Set<number>();
+      const clearAt = (seq: number) => {
+        clearsSent.add(seq);
+        sent = Math.max(sent, seq);
+        return clearedDelta(dialogId, seq);
+      };
       // Reads what was committed after `sent` up to `upTo`, with the status changes from
-      // `statusChangesFrom` on (status-only writes move no seq, so they are found by their own).
-      async function* catchUp(upTo: number, statusChangesFrom: number | undefined = sent + 1) {
+      // `statusChangesFrom` on (status-only writes move no seq, so they are found by their own),
+      // and, when `clearedAtSeq` falls in that span, the clear first (the events before it are gone).
+      async function* catchUp(
+        upTo: number,
+        statusChangesFrom: number | undefined = sent + 1,
+        clearedAtSeq: number | null | undefined = undefined,
+      ) {
+        const cleared = clearedAtSeq === undefined ? (await readDialog())?.clearedAtSeq : clearedAtSeq;
+        if (cleared != null && cleared >= sent && cleared <= upTo && !clearsSent.has(cleared)) {
+          yield clearAt(cleared);
+        }
         for await (const delta of readDeltasBetween(dialogId, sent, upTo, statusChangesFrom)) {
           if (signal.aborted) return;
           if (delta.seq === delta.previousSeq) {
@@ -47,17 +64,22 @@ export function historyDeltaStream(
         }
       }
 
-      const lastSeq = async () =>
-        (await prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true } }))?.lastSeq;
-      const startSeq = await lastSeq();
-      if (startSeq == null) return;
-      if (afterSeq == null) sent = startSeq;
-      // A client resuming at n may have missed a status change made at n itself: include it.
+      const readDialog = () =>
+        prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true, clearedAtSeq: true } });
+      const start = await readDialog();
+      if (!start) return;
+      if (afterSeq == null) {
+        sent = start.lastSeq;
+        // Starting live: a clear from before is not news.
+        if (start.clearedAtSeq != null) clearsSent.add(start.clearedAtSeq);
+      }
+      // A client resuming at n may have missed a status change or a clear made at n itself:
+      // include them. A client starting live has nothing from before to clear.
       // The text so far is read before the replay's first yield (a subscriber costs its reads
       // when it subscribes) and sent after it. Read after the listener, it misses nothing; text
       // it shows that the replay shows committed is dropped by the replayed write (onCommitted).
       const textSnapshot = await inFlight.textsOfDialog(dialogId);
-      yield* catchUp(startSeq, afterSeq ?? undefined);
+      yield* catchUp(start.lastSeq, afterSeq ?? undefined, start.clearedAtSeq);
       if (!signal.aborted) yield* texts.fromSnapshot(textSnapshot, sent);
       const textSoFar = async function* () {
         const states = await inFlight.textsOfDialog(dialogId);
@@ -66,10 +88,16 @@ export function historyDeltaStream(
 
       for await (const update of updates) {
         if (isResync(update)) {
-          const upTo = await lastSeq();
-          if (upTo == null) break; // the dialog was deleted
-          yield* catchUp(upTo, sent);
+          const now = await readDialog();
+          if (!now) break; // the dialog was deleted
+          yield* catchUp(now.lastSeq, sent, now.clearedAtSeq);
           yield* textSoFar();
+          continue;
+        }
+        if (isDeleted(update)) break;
+        if (isCleared(update)) {
+          // The events between what was sent and the clear are gone: nothing to repair.
+          if (!clearsSent.has(update.seq)) yield clearAt(update.seq);
           continue;
         }
         if (isText(update)) {

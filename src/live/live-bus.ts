@@ -4,6 +4,7 @@
 // Every payload is delivered in this process at once; with REDIS_URL it also goes through Redis to
 // the other instances (src/live/redis-fanout.ts), so a Redis outage never stops same-instance
 // subscribers, and after one every listener is told to resync from the database.
+import { config } from "../config.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { PayloadQueue } from "./payload-queue.js";
 import { createRedisFanout, type RedisFanout } from "./redis-fanout.js";
@@ -37,12 +38,33 @@ export interface TextMessage {
   text: TextPayload;
 }
 
+/**
+ * clearDialog committed: every event of the dialog up to `seq` is gone (the dialog's seq does not
+ * move, so previousSeq = seq). A client drops what it holds and continues after `seq`.
+ */
+export interface ClearedPayload {
+  dialogId: string;
+  cleared: true;
+  previousSeq: number;
+  seq: number;
+}
+
+/** deleteDialog committed: the dialog's streams end. */
+export interface DeletedPayload {
+  dialogId: string;
+  deleted: true;
+}
+
+export const isDeleted = (message: LiveMessage): message is DeletedPayload => "deleted" in message;
+
+export const isCleared = (message: LiveMessage): message is ClearedPayload => "cleared" in message;
+
 /** Payloads may have been lost (Redis was away): re-read the current state from the database. */
 export interface Resync {
   resync: true;
 }
 
-export type LiveMessage = DeltaPayload | Resync | TextMessage;
+export type LiveMessage = DeltaPayload | ClearedPayload | DeletedPayload | Resync | TextMessage;
 
 export const isResync = (message: LiveMessage): message is Resync => "resync" in message;
 export const isText = (message: LiveMessage): message is TextMessage => "text" in message;
@@ -54,7 +76,7 @@ export type NoticeHandler = (notice: unknown) => void;
 
 export interface LiveBus {
   /** Call only after the write committed. */
-  publish(write: DeltaPayload): void;
+  publish(write: DeltaPayload | ClearedPayload | DeletedPayload): void;
   /** Text appended to an in-flight event; call only after the store took it. */
   publishText(text: TextPayload): void;
   /**
@@ -66,6 +88,8 @@ export interface LiveBus {
   /** Sends `notice` to every instance, this one included. */
   broadcast(notice: unknown): void;
   onNotice(handler: NoticeHandler): void;
+  /** Ends every listener (and so every subscription), keeping the bus open for publishing. */
+  endListeners(): void;
   /** The Redis command connection when there is one (fails fast while Redis is down). */
   redis: RedisFanout["commands"] | null;
   close(): Promise<void>;
@@ -76,7 +100,13 @@ export interface LiveBus {
 const LISTENER_BUFFER = 10_000;
 const NOTICES = "dialogql:notices";
 
-export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveBus {
+export interface LiveBusOptions {
+  redisUrl?: string | null;
+  /** How long a Redis command may take; from REDIS_COMMAND_TIMEOUT_MS when not given. */
+  redisCommandTimeoutMs?: number;
+}
+
+export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
   // Every listener of a channel gets the same payload object (which is what lets subscribers
   // share one execution of it, src/live/shared-subscription-results.ts).
   const listenersByChannel = new Map<string, Set<PayloadQueue<LiveMessage>>>();
@@ -87,10 +117,11 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
   };
   const everyListener = () => [...listenersByChannel.values()].flatMap((listeners) => [...listeners]);
   const redis = options.redisUrl
-    ? createRedisFanout(options.redisUrl, {
-        deliver,
-        resync: () => everyListener().forEach((listener) => listener.push({ resync: true })),
-      })
+    ? createRedisFanout(
+        options.redisUrl,
+        { deliver, resync: () => everyListener().forEach((listener) => listener.push({ resync: true })) },
+        { commandTimeoutMs: options.redisCommandTimeoutMs ?? config.REDIS_COMMAND_TIMEOUT_MS },
+      )
     : null;
   // Notices from other instances arrive for the life of the bus.
   void redis?.subscribe(NOTICES);
@@ -102,6 +133,13 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
 
   return {
     publish(write) {
+      if ("deleted" in write) {
+        return send(`historyDelta:${write.dialogId}`, { dialogId: write.dialogId, deleted: true } satisfies DeletedPayload);
+      }
+      if ("cleared" in write) {
+        const { dialogId, previousSeq, seq } = write;
+        return send(`historyDelta:${dialogId}`, { dialogId, cleared: true, previousSeq, seq } satisfies ClearedPayload);
+      }
       const payload: DeltaPayload = {
         dialogId: write.dialogId,
         responseId: write.responseId,
@@ -141,6 +179,10 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
 
     onNotice(handler) {
       noticeHandlers.push(handler);
+    },
+
+    endListeners() {
+      for (const listener of everyListener()) void listener.return();
     },
 
     redis: redis?.commands ?? null,

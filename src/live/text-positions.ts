@@ -13,6 +13,7 @@ export interface TextDeltaView {
   previousSeq: number;
   seq: number;
   status: "IN_PROGRESS";
+  cleared: false;
   events: [];
   text: TextPayload;
 }
@@ -33,7 +34,7 @@ function viewOf(text: TextPayload, sent: number): TextDeltaView {
   if (!views) viewsOfPayload.set(text, (views = new Map()));
   let view = views.get(sent);
   if (!view) {
-    view = { dialogId: text.dialogId, responseId: text.responseId, previousSeq: sent, seq: sent, status: "IN_PROGRESS", events: [], text };
+    view = { dialogId: text.dialogId, responseId: text.responseId, previousSeq: sent, seq: sent, status: "IN_PROGRESS", cleared: false, events: [], text };
     views.set(sent, view);
   }
   return view;
@@ -75,8 +76,14 @@ export class TextPositions {
     return viewOf({ ...text, offset: length, delta: text.delta.slice(length - text.offset) }, sent);
   }
 
+  /** clearDialog: every response of the dialog, with its text, is gone. */
+  onCleared() {
+    this.#has.clear();
+    for (const responseId of this.#endedBelow.keys()) this.#endedBelow.set(responseId, Infinity);
+  }
+
   /** A committed write: texts it committed or dropped are over for this subscriber. */
-  onCommitted(delta: DeltaPayload & { response?: Response }) {
+  onCommitted(delta: DeltaPayload & { response?: Response | null }) {
     let endedBelow = delta.endsTextPart == null ? 0 : delta.endsTextPart + 1;
     if (delta.status !== "IN_PROGRESS") endedBelow = Infinity;
     // A replayed write carries no endsTextPart; its response's event count says the same.

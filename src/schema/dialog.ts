@@ -9,6 +9,7 @@ import { forkDialog } from "../services/fork.js";
 import { chainTargetNotFound, expiresAt } from "../services/retention.js";
 import { builder } from "./builder.js";
 import { dialogRow, needsOwnColumnsOnly } from "./own-columns.js";
+import { answerWithDialog, committedWrite } from "./committed-write.js";
 import { writeErrors } from "./errors.js";
 import { HistoryConnection, historyArgs, resolveHistory } from "./history-connection.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
@@ -60,8 +61,8 @@ export const Dialog = builder.prismaObject("Dialog", {
       description: "The context of `responseId` (default: the head), root first, Relay-paginated.",
       args: { responseId: t.arg.id(), ...historyArgs },
       select: { headId: true },
-      resolve: async (dialog, { responseId, ...args }, _ctx, info) =>
-        resolveHistory(await contextTip(dialog, responseId), args, info),
+      resolve: async (dialog, { responseId, ...args }, ctx, info) =>
+        resolveHistory(await contextTip(dialog, responseId), args, ctx.budget, info),
     }),
     eventCount: t.int({
       nullable: false,
@@ -134,18 +135,6 @@ builder.queryFields((t) => ({
       return dialog;
     },
   }),
-  dialogs: t.prismaConnection(
-    {
-      type: "Dialog",
-      cursor: "id",
-      description: "All of the caller's dialogs, newest first.",
-      // ULIDs sort by creation time, so the primary key is also the age order.
-      resolve: (query, _root, _args, { scope }) =>
-        prisma.dialog.findMany({ ...query, where: { tenantId: scope.tenantId }, orderBy: { id: "desc" } }),
-    },
-    { name: "DialogConnection" },
-    { name: "DialogEdge" },
-  ),
 }));
 
 const CreateDialogInput = builder.inputType("CreateDialogInput", {
@@ -208,10 +197,9 @@ builder.mutationFields((t) => ({
     description:
       "Seed 000's clear(): delete every response and event of the dialog, keep the dialog. `lastSeq` keeps its value, so seqs are never reused.",
     args: { input: t.arg({ type: ClearDialogInput, required: true }) },
-    resolve: async (query, _root, { input }, { scope }) => {
-      await scope.dialog(String(input.id));
-      const { dialogId } = await clearDialog(String(input.id));
-      return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
+    resolve: async (query, _root, { input }, ctx) => {
+      const dialogId = String(input.id);
+      return answerWithDialog(await committedWrite(ctx, { dialogId }, () => clearDialog(dialogId)), query);
     },
   }),
   forkDialog: t.prismaField({
@@ -220,19 +208,19 @@ builder.mutationFields((t) => ({
     description:
       "Seed 000's copy(): a new dialog whose history is a copy of the context of `responseId` (new ids, seqs 1..n), with `forkedFrom` set. The original is untouched.",
     args: { input: t.arg({ type: ForkDialogInput, required: true }) },
-    resolve: async (query, _root, { input }, { scope }) => {
-      await scope.response(String(input.responseId), chainTargetNotFound);
-      const { dialogId } = await forkDialog({ responseId: String(input.responseId), title: input.title });
-      return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
+    resolve: async (query, _root, { input }, ctx) => {
+      const responseId = String(input.responseId);
+      const fork = () => forkDialog({ responseId, title: input.title });
+      return answerWithDialog(await committedWrite(ctx, { chainedTo: responseId }, fork), query);
     },
   }),
   deleteDialog: t.field({
     type: DeleteDialogPayload,
     errors: { types: writeErrors },
     args: { input: t.arg({ type: DeleteDialogInput, required: true }) },
-    resolve: async (_root, { input }, { scope }) => {
-      await scope.dialog(String(input.id));
-      return deleteDialog(String(input.id));
+    resolve: async (_root, { input }, ctx) => {
+      const dialogId = String(input.id);
+      return committedWrite(ctx, { dialogId }, () => deleteDialog(dialogId));
     },
   }),
 }));

@@ -41,15 +41,20 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("Histor
     "One committed write to a dialog: the events it appended (none for a status-only change) and the response's status after it. `previousSeq` is the dialog's last seq before the write and `seq` after it, so a client that has seen up to n applies a delta with previousSeq = n, ignores one with seq <= n, and has missed something if previousSeq > n.",
   fields: (t) => ({
     dialogId: t.exposeID("dialogId"),
-    responseId: t.exposeID("responseId"),
+    cleared: t.exposeBoolean("cleared", {
+      description:
+        "clearDialog: every event of the dialog up to `seq` is gone. Drop what you hold and continue after `seq`; responseId, response and status are null and append is empty.",
+    }),
+    responseId: t.exposeID("responseId", { nullable: true, description: "The response written (null for a clear)." }),
     response: t.field({
       type: Response,
-      resolve: (delta) => ("response" in delta ? delta.response : responseOfText(delta.text)),
+      nullable: true,
+      resolve: (delta) => ("text" in delta ? responseOfText(delta.text) : delta.response),
     }),
     seq: t.exposeInt("seq", { description: "Seq of the delta's last event (= previousSeq when it appends none)." }),
     previousSeq: t.exposeInt("previousSeq"),
     append: t.field({ type: [HistoryEvent], resolve: (delta) => delta.events }),
-    status: t.expose("status", { type: ResponseStatusEnum }),
+    status: t.expose("status", { type: ResponseStatusEnum, nullable: true }),
     text: t.field({
       type: TextDelta,
       nullable: true,
@@ -60,9 +65,9 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("Histor
     endsTextPart: t.int({
       nullable: true,
       description:
-        "In-flight text of this response with a part up to this one is over: committed as an event this write (or an earlier one) appended, or dropped. Clients drop that text; the event replaces it. (A finished response has no in-flight text either.)",
+        "In-flight text of this response with a part up to this one is over: committed as an event this write (or an earlier one) appended, or dropped. Clients drop that text; the event replaces it. (A finished response has no in-flight text either, and a clear drops all.)",
       resolve: (delta) => {
-        if ("text" in delta) return null;
+        if ("text" in delta || delta.cleared) return null;
         if (delta.endsTextPart != null) return delta.endsTextPart;
         // A replayed write does not know what it ended; the response's event count says the same.
         return delta.events.length ? eventCountOf(delta.response) - 1 : null;

@@ -10,5 +10,8 @@ import "./response-lifecycle.js";
 import "./history-delta.js";
 import "./in-flight-text.js";
 import "./messages.js";
+import "./search.js";
+import "./dialog-list.js";
+import "./branches.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -5,6 +5,7 @@ import { responseUpdatesStream } from "../live/response-updates-stream.js";
 import { inFlightTextOf } from "../live/in-flight-text.js";
 import { renewLoaders } from "../server/context.js";
 import { builder } from "./builder.js";
+import { answerWithResponse, committedWrite } from "./committed-write.js";
 import { writeErrors } from "./errors.js";
 import { HistoryEventInput } from "./event-inputs.js";
 import { ResponseStatusEnum, UsageInput } from "./response.js";
@@ -57,10 +58,12 @@ builder.mutationFields((t) => ({
     description: "Add output events to an IN_PROGRESS response as the agent's steps complete.",
     args: { input: t.arg({ type: AppendEventsInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      await ctx.scope.response(String(input.responseId));
-      // In-flight text of the response goes with it (src/live/in-flight-text.ts); publishes the delta.
-      const write = await inFlightTextOf(ctx.live).appendEvents({ ...input, responseId: String(input.responseId) });
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+      const responseId = String(input.responseId);
+      const written = await committedWrite(ctx, { responseId }, () =>
+        // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
+        inFlightTextOf(ctx.live).appendEvents({ ...input, responseId }),
+      );
+      return answerWithResponse(written, query);
     },
   }),
   completeResponse: t.prismaField({
@@ -69,10 +72,12 @@ builder.mutationFields((t) => ({
     description: "Finish an IN_PROGRESS response with its final status, usage and error.",
     args: { input: t.arg({ type: CompleteResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      await ctx.scope.response(String(input.responseId));
-      // In-flight text of the response goes with it (src/live/in-flight-text.ts); publishes the delta.
-      const write = await inFlightTextOf(ctx.live).completeResponse({ ...input, responseId: String(input.responseId) });
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+      const responseId = String(input.responseId);
+      const written = await committedWrite(ctx, { responseId }, () =>
+        // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
+        inFlightTextOf(ctx.live).completeResponse({ ...input, responseId }),
+      );
+      return answerWithResponse(written, query);
     },
   }),
   interruptResponse: t.prismaField({
@@ -81,10 +86,12 @@ builder.mutationFields((t) => ({
     description: "Stop an IN_PROGRESS response, keeping its partial answer or not (seed 004).",
     args: { input: t.arg({ type: InterruptResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      await ctx.scope.response(String(input.responseId));
-      // In-flight text of the response goes with it (src/live/in-flight-text.ts); publishes the delta.
-      const write = await inFlightTextOf(ctx.live).interruptResponse({ ...input, responseId: String(input.responseId) });
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+      const responseId = String(input.responseId);
+      const written = await committedWrite(ctx, { responseId }, () =>
+        // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
+        inFlightTextOf(ctx.live).interruptResponse({ ...input, responseId }),
+      );
+      return answerWithResponse(written, query);
     },
   }),
 }));

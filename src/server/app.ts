@@ -22,6 +22,7 @@ import { exampleQuery } from "./graphiql-example.js";
 import { type Limits, limitsFromConfig } from "./limits.js";
 import { logger } from "./logger.js";
 import { useWebViewer } from "./web-viewer.js";
+import { useInputLimits } from "./input-limits.js";
 import { useQueryLimits } from "./query-limits.js";
 import { useRequestId } from "./request-id.js";
 import { useStorableTextOnly } from "./storable-text.js";
@@ -50,7 +51,7 @@ export function buildApp(options: AppOptions = {}) {
   });
   const yoga = createYoga({
     schema,
-    context: contextFactory(live),
+    context: contextFactory(live, limits),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     logging: yogaLogger,
@@ -71,6 +72,7 @@ export function buildApp(options: AppOptions = {}) {
       ...(introspection ? [] : [useDisableIntrospection(), blockFieldSuggestionsPlugin() as Plugin]),
       ...useQueryLimits(limits),
       useStorableTextOnly(),
+      useInputLimits(),
       useErrorReporting(),
       useSharedSubscriptionResults(),
     ],

@@ -7,6 +7,8 @@ import type { LiveBus } from "../live/live-bus.js";
 import { viewerOf } from "../auth/access-control.js";
 import type { Viewer } from "../auth/authenticator.js";
 import { type TenantScope, tenantScope } from "../auth/tenant-scope.js";
+import type { Limits } from "./limits.js";
+import { createRequestBudget, type RequestBudget } from "./request-budget.js";
 import { requestIdOf } from "./request-id.js";
 
 export interface Context {
@@ -18,9 +20,12 @@ export interface Context {
   scope: TenantScope;
   live: LiveBus;
   loaders: ReturnType<typeof createLoaders>;
+  /** What this request may still read (rows, bytes, time); event reads go through it. */
+  budget: RequestBudget;
+  limits: Limits;
 }
 
-function createLoaders() {
+function createLoaders(budget: RequestBudget) {
   return {
     response: new DataLoader<string, Response>(async (ids) => {
       const rows = await prisma.response.findMany({ where: { id: { in: [...ids] } } });
@@ -29,10 +34,11 @@ function createLoaders() {
     }),
     /** Events of many responses in one query, each list in seq order. */
     eventsOfResponse: new DataLoader<string, Event[]>(async (responseIds) => {
-      const events = await prisma.event.findMany({
-        where: { responseId: { in: [...responseIds] } },
-        orderBy: { seq: "asc" },
-      });
+      // Counted once read: a response holds at most MAX_EVENTS_PER_WRITE events, and a page of
+      // responses at most 100, so this one read is bounded already.
+      const events = await budget.read(0, () =>
+        prisma.event.findMany({ where: { responseId: { in: [...responseIds] } }, orderBy: { seq: "asc" } }),
+      );
       const byResponse = new Map<string, Event[]>(responseIds.map((id) => [id, []]));
       for (const event of events) byResponse.get(event.responseId)!.push(event);
       return responseIds.map((id) => byResponse.get(id)!);
@@ -40,10 +46,11 @@ function createLoaders() {
   };
 }
 
-export function contextFactory(live: LiveBus) {
+export function contextFactory(live: LiveBus, limits: Limits) {
   return ({ request }: { request?: object }): Context => {
     const viewer = viewerOf(request);
-    return { requestId: requestIdOf(request), viewer, scope: tenantScope(viewer.tenantId), live, loaders: createLoaders() };
+    const budget = createRequestBudget(viewer.tenantId, limits);
+    return { requestId: requestIdOf(request), viewer, scope: tenantScope(viewer.tenantId), live, loaders: createLoaders(budget), budget, limits };
   };
 }
 
@@ -52,5 +59,7 @@ export function contextFactory(live: LiveBus) {
  * delivers starts with fresh loaders so it never shows a response as it was at an earlier event.
  */
 export function renewLoaders(context: Context) {
-  context.loaders = createLoaders();
+  // Each delivered event is a new answer, with a budget of its own.
+  context.budget = createRequestBudget(context.viewer.tenantId, context.limits);
+  context.loaders = createLoaders(context.budget);
 }

@@ -9,6 +9,8 @@ import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { buildApp } from "./app.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
 import type { Limits } from "./limits.js";
+import { config } from "../config.js";
+import { createDrain } from "./shutdown.js";
 import { createSlowConsumerWatchdog } from "./slow-consumers.js";
 
 export interface ServerOptions {
@@ -16,6 +18,8 @@ export interface ServerOptions {
   host?: string;
   /** Redis for the live fan-out between instances; in-process when not given. */
   redisUrl?: string | null;
+  /** How long a Redis command may take; from REDIS_COMMAND_TIMEOUT_MS when not given. */
+  redisCommandTimeoutMs?: number;
   /** Interval of WebSocket keep-alive pings, in ms. */
   keepAliveMs?: number;
   /** Abuse limits; from the configuration when not given. */
@@ -24,6 +28,8 @@ export interface ServerOptions {
   auth?: AuthMode;
   /** In-flight text settings (clock, checkpoint bounds, idle timeout); from the configuration when not given. */
   inFlight?: InFlightOptions;
+  /** How long close() waits for requests in flight; from SHUTDOWN_DRAIN_MS when not given. */
+  drainMs?: number;
 }
 
 export interface RunningServer {
@@ -32,20 +38,27 @@ export interface RunningServer {
   port: number;
   live: LiveBus;
   authenticator: Authenticator;
-  /** Ends every subscription and socket, then stops listening and closes the live bus. */
+  /**
+   * Graceful: stops accepting (requests on kept-alive connections are answered 503 SHUTTING_DOWN),
+   * ends every subscription (SSE streams send `complete`, WebSockets close with 1001), waits up to
+   * the drain time for requests in flight, then closes every connection and the live bus.
+   */
   close(): Promise<void>;
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const live = createLiveBus({ redisUrl: options.redisUrl });
+  const live = createLiveBus({ redisUrl: options.redisUrl, redisCommandTimeoutMs: options.redisCommandTimeoutMs });
   const inFlight = createInFlightText(live, { sweep: true, ...options.inFlight });
   const yoga = buildApp({ live, limits: options.limits, auth: options.auth });
   const watchdog = createSlowConsumerWatchdog({ timeoutMs: yoga.limits.slowSubscriberTimeoutMs });
-  const server = createServer((request, response) => {
-    // SSE subscriptions stream for as long as the client reads; watch that it does.
-    if (request.headers.accept?.includes("text/event-stream")) watchdog.watch(request.socket);
-    return yoga(request, response);
-  });
+  const drain = createDrain();
+  const server = createServer((request, response) =>
+    drain.handle(request, response, () => {
+      // SSE subscriptions stream for as long as the client reads; watch that it does.
+      if (request.headers.accept?.includes("text/event-stream")) watchdog.watch(request.socket);
+      return yoga(request, response);
+    }),
+  );
   const graphqlWs = attachGraphqlWs(server, yoga, {
     keepAliveMs: options.keepAliveMs ?? 12_000,
     onSocket: (socket) => watchdog.watch(socket),
@@ -65,11 +78,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     authenticator: yoga.authenticator,
     close: () =>
       (closing ??= (async () => {
+        await drain.drain(server, options.drainMs ?? config.SHUTDOWN_DRAIN_MS, async () => {
+          // Ending the listeners ends every subscription: SSE responses finish with `complete`.
+          live.endListeners();
+          await graphqlWs.dispose();
+        });
         watchdog.close();
         inFlight.close();
         yoga.authenticator.close();
-        await graphqlWs.dispose();
-        // SSE subscriptions are open HTTP responses: end them, or close() would wait for them.
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await live.close();

@@ -82,7 +82,7 @@ export class TextSubscriber {
 
   private receive(delta: any) {
     this.deltas.push(delta);
-    const outcome = applyHistoryDelta(this.history, delta, this.inFlight);
+    const outcome = applyHistoryDelta(this.history, delta, { inFlight: this.inFlight });
     if (outcome.status === "text" && outcome.text.status === "duplicate") this.duplicates++;
     if (outcome.status === "text" && outcome.text.status === "gap") this.gaps++;
     if (outcome.status === "duplicate") this.duplicates++;

@@ -5,6 +5,7 @@ export const HistoryDeltaDocument = graphql(`
   subscription HistoryDelta($dialogId: ID!, $afterSeq: Int, $textOffsets: [TextOffsetInput!]) {
     historyDelta(dialogId: $dialogId, afterSeq: $afterSeq, textOffsets: $textOffsets) {
       dialogId
+      cleared
       responseId
       seq
       previousSeq
