@@ -10,13 +10,17 @@
 //     it does; omitted, the delta is appended at the end. A delta of the other type first commits
 //     the open text (reasoning, then the answer). `part` is the index the event will have among
 //     the response's events. With `tenantId`, another tenant's response is NOT_FOUND.
-//   commitText(responseId) → WriteResult | null
+//   commitText(responseId) → EndingWrite | null
 //     Ends the step: the open text becomes one AI/REASONING event with its seq (appendEvents).
 //   appendEvents / completeResponse / interruptResponse (inputs of src/services/response-lifecycle.ts)
-//     The lifecycle writes, aware of the open text: appendEvents and completeResponse commit it
-//     first (in the same write for appendEvents); interruptResponse saves it as the partial answer
-//     when partialText is not given (SAVE_PARTIAL / SAVE_MARKED) or drops it (DISCARD). Each
-//     publishes its delta, with `endsTextPart` when it ended the open text.
+//     → EndingWrite. The lifecycle writes, aware of the open text: appendEvents and completeResponse
+//     commit it first (in the same write for appendEvents); interruptResponse saves it as the
+//     partial answer when partialText is not given (SAVE_PARTIAL / SAVE_MARKED) or drops it
+//     (DISCARD).
+//   Like the services, these return the write unpublished, with `endsTextPart` when it ended the
+//   open text: the caller publishes it (`live.publish(write)`, as committedWrite does). Writes the
+//   caller does not see (a text committed before completeResponse, or because a delta of the other
+//   type came) are published here.
 //   textOf(responseId), textsOfDialog(dialogId) → InFlightState(s): the text so far.
 //   endIdleResponses() → ids: responses whose agent sent nothing for `idleTimeoutMs` end INCOMPLETE
 //     with their text so far (run every `sweepIntervalMs` when started with `sweep: true`).
@@ -41,7 +45,7 @@ import {
 } from "../services/in-flight-checkpoints.js";
 import type { HistoryEventInput } from "../services/event-input.js";
 import * as lifecycle from "../services/response-lifecycle.js";
-import type { WriteResult } from "../services/responses.js";
+import type { WriteResult } from "../services/write-result.js";
 import { logger } from "../server/logger.js";
 import {
   type InFlightState,
@@ -82,6 +86,9 @@ export interface TextPosition {
 }
 
 export type InFlightText = ReturnType<typeof createInFlightText>;
+
+/** A write as the lifecycle services answer it, saying which in-flight part it ended. */
+export type EndingWrite = WriteResult & { endsTextPart?: number };
 
 const instances = new WeakMap<LiveBus, InFlightText>();
 
@@ -128,9 +135,9 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
     return row.checkpoint;
   }
 
-  function publish(write: WriteResult, endsTextPart?: number) {
-    live.publish(endsTextPart == null ? write : { ...write, endsTextPart });
-  }
+  /** A write that ended the open text says so, for subscribers to drop it. */
+  const ending = (write: WriteResult, part: number | undefined): EndingWrite =>
+    part == null ? write : { ...write, endsTextPart: part };
 
   async function forget(held: InFlightState) {
     await store.delete(held.responseId, held.part);
@@ -139,7 +146,8 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
     await clearCheckpoint(held.responseId, clock());
   }
 
-  async function commitHeld(held: InFlightState | null): Promise<WriteResult | null> {
+  /** Commits the open text as its event; the write is returned unpublished. */
+  async function commitHeld(held: InFlightState | null): Promise<EndingWrite | null> {
     if (!held) return null;
     if (!held.text) {
       await forget(held);
@@ -149,8 +157,13 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       .appendEvents({ responseId: held.responseId, events: [eventOf(held)] })
       .catch(forgetIfFinished(held));
     await forget(held);
-    publish(write, held.part);
-    return write;
+    return ending(write, held.part);
+  }
+
+  /** Commits the open text and publishes the write (for commits the caller does not see). */
+  async function commitAndPublish(held: InFlightState | null) {
+    const write = await commitHeld(held);
+    if (write) live.publish(write);
   }
 
   /** A response that was finished meanwhile keeps no open text. */
@@ -201,7 +214,7 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       if (held.type !== input.type) {
         // Reasoning ends where the answer starts (and the other way round): the open text is a step.
         if (held.text) {
-          await commitHeld(held);
+          await commitAndPublish(held);
           held = await open(input, tenantId);
         } else {
           held = { ...held, type: input.type };
@@ -231,25 +244,21 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       if (!held?.text) {
         const write = await lifecycle.appendEvents(input);
         if (held) await forget(held);
-        publish(write, held?.part);
-        return write;
+        return ending(write, held?.part);
       }
       // The streamed text is the step before these events: one write, one delta.
       const events = [eventOf(held), ...input.events];
       const write = await lifecycle.appendEvents({ ...input, events }).catch(forgetIfFinished(held));
       await forget(held);
-      publish(write, held.part);
-      return write;
+      return ending(write, held.part);
     });
 
   const completeResponse = (input: lifecycle.CompleteResponseInput) =>
     serialized(input.responseId, async () => {
       const held = await heldText(input.responseId);
       // A call completeResponse refuses anyway must not commit the text first.
-      if (input.status !== "IN_PROGRESS") await commitHeld(held);
-      const write = await lifecycle.completeResponse(input);
-      publish(write, held?.part);
-      return write;
+      if (input.status !== "IN_PROGRESS") await commitAndPublish(held);
+      return ending(await lifecycle.completeResponse(input), held?.part);
     });
 
   const interruptResponse = (input: lifecycle.InterruptResponseInput) =>
@@ -258,16 +267,13 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       const keepsText = input.behavior !== "DISCARD" && input.partialText == null;
       if (keepsText && held?.type === "REASONING" && held.text) {
         // Interrupted while thinking: the thought is kept, and without an answer the response ends INCOMPLETE.
-        await commitHeld(held);
-        const write = await lifecycle.completeResponse({ responseId: input.responseId, status: "INCOMPLETE" });
-        publish(write, held.part);
-        return write;
+        await commitAndPublish(held);
+        return ending(await lifecycle.completeResponse({ responseId: input.responseId, status: "INCOMPLETE" }), held.part);
       }
       const partialText = keepsText && held?.type === "AI" ? held.text : input.partialText;
       const write = await lifecycle.interruptResponse({ ...input, partialText });
       if (held) await forget(held);
-      publish(write, held?.part);
-      return write;
+      return ending(write, held?.part);
     });
 
   async function textOf(responseId: string): Promise<InFlightState | null> {
@@ -291,8 +297,8 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
         const held = await heldText(id);
         if (held && now - held.at < idleTimeoutMs) return; // a delta came after the checkpoint
         try {
-          await commitHeld(held);
-          publish(await lifecycle.completeResponse({ responseId: id, status: "INCOMPLETE" }), held?.part);
+          await commitAndPublish(held);
+          live.publish(ending(await lifecycle.completeResponse({ responseId: id, status: "INCOMPLETE" }), held?.part));
           ended.push(id);
         } catch (error) {
           if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;

@@ -55,7 +55,8 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { responseId }, ctx) => {
       const id = String(responseId);
       await ctx.scope.response(id);
-      await inFlightTextOf(ctx.live).commitText(id);
+      const write = await inFlightTextOf(ctx.live).commitText(id);
+      if (write) ctx.live.publish(write);
       return prisma.response.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
