@@ -13,6 +13,9 @@ import { useAccessControl } from "../auth/access-control.js";
 import { type AuthMode, createAuthenticator } from "../auth/authenticator.js";
 import { createRateLimiter } from "../auth/rate-limit.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
+import { createGenerator, type Generator } from "../generation/generate-turn.js";
+import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
+import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
 import { schema } from "../schema/index.js";
 import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
@@ -36,6 +39,8 @@ export interface AppOptions {
   introspection?: boolean;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
+  /** The model providers /v1/responses and generateResponse use; from the environment when not given. */
+  models?: ModelCatalog;
 }
 
 export function buildApp(options: AppOptions = {}) {
@@ -48,9 +53,10 @@ export function buildApp(options: AppOptions = {}) {
     windowSeconds: limits.rateLimitWindowSeconds,
     redis: live.redis,
   });
+  const generator: Generator = createGenerator({ models: options.models ?? createModelCatalog(config) });
   const yoga = createYoga({
     schema,
-    context: contextFactory(live),
+    context: contextFactory(live, generator),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     logging: yogaLogger,
@@ -62,9 +68,10 @@ export function buildApp(options: AppOptions = {}) {
     maskedErrors: { maskError: toRequestError },
     plugins: [
       useRequestId(),
-      useWebViewer({ apiPaths: ["/graphql", "/api/"] }),
+      useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
       useRestEndpoints(),
+      useResponsesApi({ generator, live }),
       // Browsers send a cross-site form or a plain GET without a preflight; requiring a JSON body
       // or a header they cannot add cross-site (Authorization included) stops such requests.
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "authorization"] }),
@@ -76,7 +83,7 @@ export function buildApp(options: AppOptions = {}) {
     ],
   });
 
-  return Object.assign(yoga, { limits, authenticator, rateLimiter });
+  return Object.assign(yoga, { limits, authenticator, rateLimiter, generator });
 }
 
 export type App = ReturnType<typeof buildApp>;

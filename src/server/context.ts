@@ -3,6 +3,7 @@
 import DataLoader from "dataloader";
 import { prisma } from "../db/prisma.js";
 import type { Event, Response } from "../generated/prisma/client.js";
+import type { Generator } from "../generation/generate-turn.js";
 import type { LiveBus } from "../live/live-bus.js";
 import { viewerOf } from "../auth/access-control.js";
 import type { Viewer } from "../auth/authenticator.js";
@@ -17,6 +18,8 @@ export interface Context {
   /** The caller's tenant: every id a resolver receives is checked through it first. */
   scope: TenantScope;
   live: LiveBus;
+  /** Runs model turns (src/generation). */
+  generator: Generator;
   loaders: ReturnType<typeof createLoaders>;
 }
 
@@ -40,10 +43,17 @@ function createLoaders() {
   };
 }
 
-export function contextFactory(live: LiveBus) {
+export function contextFactory(live: LiveBus, generator: Generator) {
   return ({ request }: { request?: object }): Context => {
     const viewer = viewerOf(request);
-    return { requestId: requestIdOf(request), viewer, scope: tenantScope(viewer.tenantId), live, loaders: createLoaders() };
+    return {
+      requestId: requestIdOf(request),
+      viewer,
+      scope: tenantScope(viewer.tenantId),
+      live,
+      generator,
+      loaders: createLoaders(),
+    };
   };
 }
 

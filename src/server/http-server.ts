@@ -5,6 +5,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AuthMode, Authenticator } from "../auth/authenticator.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
+import type { ModelCatalog } from "../generation/providers.js";
 import { buildApp } from "./app.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
 import type { Limits } from "./limits.js";
@@ -21,6 +22,8 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
+  /** Model providers; from the environment when not given. */
+  models?: ModelCatalog;
 }
 
 export interface RunningServer {
@@ -35,7 +38,7 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const live = createLiveBus({ redisUrl: options.redisUrl });
-  const yoga = buildApp({ live, limits: options.limits, auth: options.auth });
+  const yoga = buildApp({ live, limits: options.limits, auth: options.auth, models: options.models });
   const watchdog = createSlowConsumerWatchdog({ timeoutMs: yoga.limits.slowSubscriberTimeoutMs });
   const server = createServer((request, response) => {
     // SSE subscriptions stream for as long as the client reads; watch that it does.

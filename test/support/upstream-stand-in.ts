@@ -21,6 +21,8 @@ export interface ScriptedReply {
   httpError?: { status: number; message: string };
   /** Stream this many chunks, then destroy the connection. */
   dropAfterChunks?: number;
+  /** Ends the reply as cut off at the token limit instead of finished. */
+  cutOff?: boolean;
   /** Waits for this before streaming anything after the first chunk (a test's gate). */
   holdAfterFirstChunk?: Promise<void>;
 }
@@ -87,7 +89,8 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
       if (sent > 0 && reply.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, reply.chunkDelayMs));
       if (sent === 1 && reply.holdAfterFirstChunk) await reply.holdAfterFirstChunk;
       if (response.destroyed) return;
-      response.write(chunk);
+      // Each chunk is on the wire before the next step (a drop then cuts after it, not before).
+      await new Promise<void>((resolve) => response.write(chunk, () => resolve()));
       sent++;
     }
     response.end();
@@ -136,7 +139,7 @@ const chatWire = {
             ...(textOf(reply, "reasoning") && { reasoning_content: textOf(reply, "reasoning") }),
             ...(toolCalls.length && { tool_calls: toolCalls }),
           },
-          finish_reason: toolCalls.length ? "tool_calls" : "stop",
+          finish_reason: reply.cutOff ? "length" : toolCalls.length ? "tool_calls" : "stop",
         },
       ],
       usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
@@ -160,7 +163,7 @@ const chatWire = {
         }
       }
     }
-    yield delta({}, toolIndex ? "tool_calls" : "stop");
+    yield delta({}, reply.cutOff ? "length" : toolIndex ? "tool_calls" : "stop");
     const usage = usageOf(reply);
     if (includeUsage) {
       yield sse({
