@@ -19,6 +19,9 @@ export interface TurnEventStream extends TurnObserver {
   end(response: ResponseObject): void;
 }
 
+const emptyPart = (item: OutputItem) =>
+  item.type === "message" ? { type: "output_text", text: "", annotations: [], logprobs: [] } : { type: "reasoning_text", text: "" };
+
 export const sseFrame = (event: { type: string }) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
 export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
@@ -32,16 +35,12 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
 
   const itemEvents = {
     added(item: OutputItem, index: number) {
-      const shell: OutputItem =
-        item.type === "function_call" ? { ...item, arguments: "" } : { ...item, text: "" };
-      emit("response.output_item.added", { output_index: index, item: toOutputItem(shell, "in_progress") });
-      if (item.type === "message") {
-        emit("response.content_part.added", {
-          item_id: item.id,
-          output_index: index,
-          content_index: 0,
-          part: { type: "output_text", text: "", annotations: [], logprobs: [] },
-        });
+      // An item starts empty, as the API announces it: content parts follow, then deltas.
+      const shell = toOutputItem(item.type === "function_call" ? { ...item, arguments: "" } : item, "in_progress");
+      if ("content" in shell) shell.content = [];
+      emit("response.output_item.added", { output_index: index, item: shell });
+      if (item.type !== "function_call") {
+        emit("response.content_part.added", { item_id: item.id, output_index: index, content_index: 0, part: emptyPart(item) });
       }
     },
     delta(item: OutputItem, index: number, delta: string) {
@@ -60,7 +59,10 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
           part: { type: "output_text", text: item.text, annotations: [], logprobs: [] },
         });
       }
-      if (item.type === "reasoning") emit("response.reasoning_text.done", { ...at, content_index: 0, text: item.text });
+      if (item.type === "reasoning") {
+        emit("response.reasoning_text.done", { ...at, content_index: 0, text: item.text });
+        emit("response.content_part.done", { ...at, content_index: 0, part: { type: "reasoning_text", text: item.text } });
+      }
       if (item.type === "function_call") {
         emit("response.function_call_arguments.done", { ...at, name: item.name, arguments: item.arguments });
       }
