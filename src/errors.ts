@@ -3,7 +3,7 @@
 // result through the Pothos errors plugin.
 import { GraphQLError } from "graphql";
 
-export type ErrorCode = "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT";
+export type ErrorCode = "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT" | "MODEL_NOT_CONFIGURED";
 
 export abstract class AppError extends GraphQLError {
   abstract readonly code: ErrorCode;

@@ -95,13 +95,20 @@ describe("responses.stream", () => {
     const { dialogId } = await prisma.response.findUniqueOrThrow({ where: { id: first.id } });
     const { lastSeq } = await prisma.dialog.findUniqueOrThrow({ where: { id: dialogId } });
     // From the seq seen so far: whatever the subscription's start races with, nothing is missed.
-    const deltas = wsAs(g.server, g.key).iterate<DeltaData>({ query: HISTORY_DELTA, variables: { dialogId, afterSeq: lastSeq } });
+    const deltas = wsAs(g.server, g.key).iterate<DeltaData>({
+      query: HISTORY_DELTA,
+      variables: { dialogId, afterSeq: lastSeq },
+    });
 
     g.upstream.script({ output: [{ reasoning: "Greet back." }, { text: "Hi again!" }] });
-    const second = await g.openai.responses.create({ model: "stand-in-1", input: "Again", previous_response_id: first.id });
+    const second = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "Again",
+      previous_response_id: first.id,
+    });
     const seen: DeltaData["historyDelta"][] = [];
     while (seen.at(-1)?.status !== "COMPLETED") {
-      const [{ historyDelta }] = await take(deltas, 1);
+      const [{ historyDelta }] = (await take(deltas, 1)) as [DeltaData];
       if (historyDelta.responseId === second.id) seen.push(historyDelta);
     }
     await deltas.return?.();
@@ -144,7 +151,10 @@ describe("responses.stream", () => {
 
 describe("providers", () => {
   it("without any provider configured, answers a clear error naming the settings; the rest still works", async () => {
-    const server = await startServer({ port: 0, models: createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }) });
+    const server = await startServer({
+      port: 0,
+      models: createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }),
+    });
     try {
       const { key } = await tenantKey("tenant-none");
       const response = await fetch(`${server.url}/v1/responses`, {
@@ -185,8 +195,8 @@ describe("providers", () => {
     });
     expect(() => models.resolve("llama-3")).not.toThrow();
     expect(() => models.resolve("claude-sonnet-4-5")).toThrow(/no MODEL_PROVIDERS rule matches/);
-    expect(() => createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0, MODEL_PROVIDERS: "x=nobody" })).toThrow(
-      /MODEL_PROVIDERS/,
-    );
+    expect(() =>
+      createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0, MODEL_PROVIDERS: "x=nobody" }),
+    ).toThrow(/MODEL_PROVIDERS/);
   });
 });

@@ -100,8 +100,17 @@ describe("responses.create", () => {
   it("keeps nothing with store: false, and a cut-off answer ends incomplete", async () => {
     const before = await prisma.response.count();
     g.upstream.script({ output: [{ text: "Once upon a" }], cutOff: true });
-    const response = await g.openai.responses.create({ model: "stand-in-1", input: "A story", store: false, max_output_tokens: 16 });
-    expect(response).toMatchObject({ status: "incomplete", store: false, incomplete_details: { reason: "max_output_tokens" } });
+    const response = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "A story",
+      store: false,
+      max_output_tokens: 16,
+    });
+    expect(response).toMatchObject({
+      status: "incomplete",
+      store: false,
+      incomplete_details: { reason: "max_output_tokens" },
+    });
     expect(response.output_text).toBe("Once upon a");
     expect(await prisma.response.count()).toBe(before);
     await expect(g.openai.responses.retrieve(response.id)).rejects.toMatchObject({ status: 404 });
@@ -126,7 +135,12 @@ describe("function calls", () => {
     );
     const asked = await g.openai.responses.create({ model: "stand-in-1", input: "Weather in Paris?", tools });
     expect(asked.output).toEqual([
-      expect.objectContaining({ type: "function_call", call_id: "call_w1", name: "get_weather", arguments: '{"city":"Paris"}' }),
+      expect.objectContaining({
+        type: "function_call",
+        call_id: "call_w1",
+        name: "get_weather",
+        arguments: '{"city":"Paris"}',
+      }),
     ]);
     expect(g.upstream.requests.at(-1)!.body.tools[0].function.name).toBe("get_weather");
 
@@ -141,11 +155,17 @@ describe("function calls", () => {
       {
         role: "assistant",
         content: null,
-        tool_calls: [{ id: "call_w1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+        tool_calls: [
+          { id: "call_w1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+        ],
       },
       { role: "tool", tool_call_id: "call_w1", content: '{"sky":"sunny"}' },
     ]);
-    expect((await storedEvents(answered.id))[0]).toMatchObject({ type: "TOOL_RESULT", callId: "call_w1", toolName: "get_weather" });
+    expect((await storedEvents(answered.id))[0]).toMatchObject({
+      type: "TOOL_RESULT",
+      callId: "call_w1",
+      toolName: "get_weather",
+    });
   });
 
   it("refuses an output for a call id the context does not have (400, nothing stored)", async () => {
@@ -180,7 +200,12 @@ describe("errors in the API's shape", () => {
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
-      error: { message: expect.stringContaining("temperature"), type: "invalid_request_error", param: "temperature", code: null },
+      error: {
+        message: expect.stringContaining("temperature"),
+        type: "invalid_request_error",
+        param: "temperature",
+        code: null,
+      },
     });
   });
 
@@ -230,7 +255,8 @@ describe("input items and deletion", () => {
     expect(newestFirst.data.map((item: any) => item.content)).toEqual(["two", "one"]);
     expect(newestFirst.has_more).toBe(true);
     const all: any[] = [];
-    for await (const item of g.openai.responses.inputItems.list(response.id, { limit: 2, order: "asc" })) all.push(item);
+    for await (const item of g.openai.responses.inputItems.list(response.id, { limit: 2, order: "asc" }))
+      all.push(item);
     expect(all.map((item) => [item.role, item.content])).toEqual([
       ["system", "Be terse."],
       ["user", "one"],

@@ -81,8 +81,16 @@ export function createGenerator(options: { models: ModelCatalog; onTextDelta?: T
       const model = options.models.resolve(request.model);
       const begun = await sink.begin(request);
       const abort = new AbortController();
-      const done = runTurn({ request, begun, sink, observer, onTextDelta, abort: abort.signal, model, maxRetries: options.models.maxRetries })
-        .finally(() => running.delete(begun.responseId));
+      const done = runTurn({
+        request,
+        begun,
+        sink,
+        observer,
+        onTextDelta,
+        abort: abort.signal,
+        model,
+        maxRetries: options.models.maxRetries,
+      }).finally(() => running.delete(begun.responseId));
       running.set(begun.responseId, { abort, done });
       return { ...begun, done };
     },
@@ -167,7 +175,13 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
           break;
         }
         case "tool-input-start":
-          add(part.id, { type: "function_call", id: newItem("function_call"), callId: part.id, name: part.toolName, arguments: "" });
+          add(part.id, {
+            type: "function_call",
+            id: newItem("function_call"),
+            callId: part.id,
+            name: part.toolName,
+            arguments: "",
+          });
           break;
         case "tool-input-delta": {
           const item = bySdkId.get(part.id);
@@ -181,7 +195,13 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
           // Providers that do not stream tool input send the whole call at once.
           if (!bySdkId.has(part.toolCallId)) {
             const args = JSON.stringify(part.input ?? {});
-            add(part.toolCallId, { type: "function_call", id: newItem("function_call"), callId: part.toolCallId, name: part.toolName, arguments: args });
+            add(part.toolCallId, {
+              type: "function_call",
+              id: newItem("function_call"),
+              callId: part.toolCallId,
+              name: part.toolName,
+              arguments: args,
+            });
           }
           const item = bySdkId.get(part.toolCallId)!;
           observer.onItemDone?.(item, items.indexOf(item));
@@ -226,12 +246,19 @@ function settle(
   const counts = usageOf(usage);
   if (aborted) return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
   if (failure !== undefined || !finishReason) {
-    const message = failure instanceof Error ? failure.message : failure ? String(failure) : "the upstream stream ended early";
+    const message =
+      failure instanceof Error ? failure.message : failure ? String(failure) : "the upstream stream ended early";
     return { status: "FAILED", output, usage: counts, error: { code: "upstream_error", message }, completedAt };
   }
   if (finishReason === "length" || finishReason === "content-filter") {
     const code = finishReason === "length" ? "max_output_tokens" : "content_filter";
-    return { status: "INCOMPLETE", output, usage: counts, error: { code, message: `the model stopped: ${code}` }, completedAt };
+    return {
+      status: "INCOMPLETE",
+      output,
+      usage: counts,
+      error: { code, message: `the model stopped: ${code}` },
+      completedAt,
+    };
   }
   return { status: "COMPLETED", output, usage: counts, error: null, completedAt };
 }
@@ -255,7 +282,9 @@ function toolSet(tools: FunctionTool[] | null | undefined): ToolSet | undefined 
       spec.name,
       tool({
         description: spec.description ?? undefined,
-        inputSchema: jsonSchema((spec.parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0]),
+        inputSchema: jsonSchema(
+          (spec.parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0],
+        ),
       }),
     ]),
   );

@@ -42,7 +42,12 @@ export function toModelMessages(events: readonly StoredEvent[]): ModelMessage[] 
         assistant({ type: "reasoning", text: event.content ?? "" });
         break;
       case "TOOL_CALL":
-        assistant({ type: "tool-call", toolCallId: event.callId ?? "", toolName: event.toolName ?? "", input: event.args ?? {} });
+        assistant({
+          type: "tool-call",
+          toolCallId: event.callId ?? "",
+          toolName: event.toolName ?? "",
+          input: event.args ?? {},
+        });
         break;
       case "TOOL_RESULT":
         toolResult({

@@ -43,7 +43,8 @@ export function itemsFromEvents(responseId: string, events: readonly StoredEvent
   const items: OutputItem[] = [];
   for (const event of events) {
     const index = items.length;
-    if (event.type === "AI") items.push({ type: "message", id: outputItemId("message", responseId, index), text: event.content ?? "" });
+    if (event.type === "AI")
+      items.push({ type: "message", id: outputItemId("message", responseId, index), text: event.content ?? "" });
     if (event.type === "REASONING") {
       items.push({ type: "reasoning", id: outputItemId("reasoning", responseId, index), text: event.content ?? "" });
     }
@@ -54,7 +55,10 @@ export function itemsFromEvents(responseId: string, events: readonly StoredEvent
         id: outputItemId("function_call", responseId, index),
         callId: event.callId ?? "",
         name: event.toolName ?? "",
-        arguments: args && typeof args.raw === "string" && Object.keys(args).length === 1 ? args.raw : JSON.stringify(args ?? {}),
+        arguments:
+          args && typeof args.raw === "string" && Object.keys(args).length === 1
+            ? args.raw
+            : JSON.stringify(args ?? {}),
       });
     }
   }

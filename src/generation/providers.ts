@@ -9,6 +9,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import type { Config } from "../config.js";
+import { AppError } from "../errors.js";
 
 export type ProviderSettings = Pick<
   Config,
@@ -26,11 +27,13 @@ const providerNames = ["openai", "anthropic"] as const;
 type ProviderName = (typeof providerNames)[number];
 
 /** A model name no configured provider serves. */
-export class ModelNotConfiguredError extends Error {
+export class ModelNotConfiguredError extends AppError {
+  readonly code = "MODEL_NOT_CONFIGURED";
   constructor(model: string, reason: string) {
     super(
       `No provider is configured for model "${model}": ${reason}. Set OPENAI_API_KEY and/or OPENAI_BASE_URL ` +
         `(any OpenAI-compatible server), ANTHROPIC_API_KEY (claude-*), or MODEL_PROVIDERS to map model names to providers.`,
+      { extensions: { code: "MODEL_NOT_CONFIGURED" } },
     );
   }
 }
@@ -112,7 +115,9 @@ export function parseRules(text: string): Rule[] {
     .map((pair) => {
       const [glob, provider] = pair.split("=").map((part) => part.trim());
       if (!glob || !providerNames.includes(provider as ProviderName)) {
-        throw new Error(`MODEL_PROVIDERS: "${pair}" is not glob=provider with provider one of ${providerNames.join(", ")}`);
+        throw new Error(
+          `MODEL_PROVIDERS: "${pair}" is not glob=provider with provider one of ${providerNames.join(", ")}`,
+        );
       }
       return { pattern: globToRegExp(glob), provider: provider as ProviderName };
     });

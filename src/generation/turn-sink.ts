@@ -58,7 +58,8 @@ export function storedTurns(live: LiveBus): TurnSink {
       );
       rememberWrite(write, start.tenantId);
       live.publish(write);
-      const response = write.written?.response ?? (await prisma.response.findUniqueOrThrow({ where: { id: write.responseId } }));
+      const response =
+        write.written?.response ?? (await prisma.response.findUniqueOrThrow({ where: { id: write.responseId } }));
       return {
         responseId: write.responseId,
         dialogId: write.dialogId,

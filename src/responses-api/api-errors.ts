@@ -18,15 +18,33 @@ export class ApiError extends Error {
   }
 
   static previousNotFound(id: string) {
-    return new ApiError(400, `Previous response with id '${id}' not found.`, "invalid_request_error", "previous_response_id", "previous_response_not_found");
+    return new ApiError(
+      400,
+      `Previous response with id '${id}' not found.`,
+      "invalid_request_error",
+      "previous_response_id",
+      "previous_response_not_found",
+    );
   }
 
   static conversationNotFound(id: string) {
-    return new ApiError(404, `Conversation with id '${id}' not found.`, "invalid_request_error", "conversation", "conversation_not_found");
+    return new ApiError(
+      404,
+      `Conversation with id '${id}' not found.`,
+      "invalid_request_error",
+      "conversation",
+      "conversation_not_found",
+    );
   }
 
   static responseNotFound(id: string) {
-    return new ApiError(404, `Response with id '${id}' not found.`, "invalid_request_error", null, "response_not_found");
+    return new ApiError(
+      404,
+      `Response with id '${id}' not found.`,
+      "invalid_request_error",
+      null,
+      "response_not_found",
+    );
   }
 }
 
@@ -45,8 +63,10 @@ export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ModelNotConfiguredError) {
     return new ApiError(400, error.message, "invalid_request_error", "model", "model_not_configured");
   }
-  if (error instanceof NotFoundError) return new ApiError(404, error.message, "invalid_request_error", null, "not_found");
-  if (error instanceof ConflictError) return new ApiError(409, error.message, "invalid_request_error", null, "conflict");
+  if (error instanceof NotFoundError)
+    return new ApiError(404, error.message, "invalid_request_error", null, "not_found");
+  if (error instanceof ConflictError)
+    return new ApiError(409, error.message, "invalid_request_error", null, "conflict");
   if (isDatabaseUnavailable(error)) return new ApiError(503, UNAVAILABLE_MESSAGE, "server_error", null, "unavailable");
   return null;
 }

@@ -43,7 +43,10 @@ export const createBodySchema = z.looseObject({
   max_output_tokens: z.number().int().min(1).nullish(),
   max_tool_calls: z.number().int().min(1).nullish(),
   reasoning: z
-    .looseObject({ effort: z.enum(["minimal", "low", "medium", "high", "none", "xhigh"]).nullish(), summary: z.string().nullish() })
+    .looseObject({
+      effort: z.enum(["minimal", "low", "medium", "high", "none", "xhigh"]).nullish(),
+      summary: z.string().nullish(),
+    })
     .nullish(),
   text: z.looseObject({}).nullish(),
   truncation: z.enum(["auto", "disabled"]).nullish(),
@@ -121,7 +124,12 @@ export function parseCreateBody(raw: unknown): ParsedCreate {
     background: body.background ?? false,
     conversation: typeof body.conversation === "string" ? body.conversation : (body.conversation?.id ?? null),
     input,
-    tools: (body.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters, strict: tool.strict })),
+    tools: (body.tools ?? []).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      strict: tool.strict,
+    })),
     toolChoice: choice == null ? null : typeof choice === "string" ? choice : { name: choice.name },
     echoed: {
       instructions: body.instructions ?? null,
@@ -156,7 +164,9 @@ export function fromValidation(error: ValidationError) {
   const first = error.fieldErrors[0];
   const path = first?.path ?? [];
   // A tool result's callId is the item's call_id in the API's words.
-  const param = paramName(path.map((key) => (key === "callId" ? "call_id" : key)).filter((key) => key !== "toolResult"));
+  const param = paramName(
+    path.map((key) => (key === "callId" ? "call_id" : key)).filter((key) => key !== "toolResult"),
+  );
   return new InvalidRequest(first ? `Invalid '${param}': ${first.message}` : error.message, param || null);
 }
 

@@ -49,7 +49,12 @@ export async function toGenerateRequest(parsed: ParsedCreate, scope: TenantScope
   };
 }
 
-export function turnView(request: GenerateRequest, store: boolean, started: StartedTurn, outcome?: TurnOutcome): ResponseView {
+export function turnView(
+  request: GenerateRequest,
+  store: boolean,
+  started: StartedTurn,
+  outcome?: TurnOutcome,
+): ResponseView {
   return {
     id: started.responseId,
     createdAt: started.createdAt,
@@ -105,6 +110,10 @@ async function streamTurn(generate: GenerateRequest, store: boolean, sink: typeo
     open = false;
   });
   return new Response(body, {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" },
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    },
   });
 }

@@ -70,7 +70,8 @@ export function toResponseObject(view: ResponseView) {
   const { echoed, metadata } = splitMetadata(view.metadata);
   const status = apiStatus(view.status);
   const stored = (view.error ?? null) as { code?: string; message?: string } | null;
-  const itemStatus = view.status === "IN_PROGRESS" ? "in_progress" : view.status === "COMPLETED" ? "completed" : "incomplete";
+  const itemStatus =
+    view.status === "IN_PROGRESS" ? "in_progress" : view.status === "COMPLETED" ? "completed" : "incomplete";
   return {
     id: view.id,
     object: "response",

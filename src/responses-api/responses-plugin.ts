@@ -57,7 +57,8 @@ async function cancel(id: string, deps: { generator: Generator; live: LiveBus })
   if (outcome) await outcome;
   else {
     const view = await readResponseView(id);
-    if (view.status === "IN_PROGRESS") deps.live.publish(await completeResponse({ responseId: id, status: "CANCELLED" }));
+    if (view.status === "IN_PROGRESS")
+      deps.live.publish(await completeResponse({ responseId: id, status: "CANCELLED" }));
   }
   return readResponseView(id);
 }

@@ -66,7 +66,9 @@ export async function deleteResponse(id: string) {
     });
     if (!response) throw NotFoundError.response(id);
     if (response._count.children) {
-      throw new ConflictError(`Response ${id} is continued by ${response._count.children} other response(s); delete those first`);
+      throw new ConflictError(
+        `Response ${id} is continued by ${response._count.children} other response(s); delete those first`,
+      );
     }
     await tx.response.delete({ where: { id } });
     if (dialog.headId === id) {

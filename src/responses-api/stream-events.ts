@@ -20,7 +20,9 @@ export interface TurnEventStream extends TurnObserver {
 }
 
 const emptyPart = (item: OutputItem) =>
-  item.type === "message" ? { type: "output_text", text: "", annotations: [], logprobs: [] } : { type: "reasoning_text", text: "" };
+  item.type === "message"
+    ? { type: "output_text", text: "", annotations: [], logprobs: [] }
+    : { type: "reasoning_text", text: "" };
 
 export const sseFrame = (event: { type: string }) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
@@ -40,7 +42,12 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
       if ("content" in shell) shell.content = [];
       emit("response.output_item.added", { output_index: index, item: shell });
       if (item.type !== "function_call") {
-        emit("response.content_part.added", { item_id: item.id, output_index: index, content_index: 0, part: emptyPart(item) });
+        emit("response.content_part.added", {
+          item_id: item.id,
+          output_index: index,
+          content_index: 0,
+          part: emptyPart(item),
+        });
       }
     },
     delta(item: OutputItem, index: number, delta: string) {
@@ -61,7 +68,11 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
       }
       if (item.type === "reasoning") {
         emit("response.reasoning_text.done", { ...at, content_index: 0, text: item.text });
-        emit("response.content_part.done", { ...at, content_index: 0, part: { type: "reasoning_text", text: item.text } });
+        emit("response.content_part.done", {
+          ...at,
+          content_index: 0,
+          part: { type: "reasoning_text", text: item.text },
+        });
       }
       if (item.type === "function_call") {
         emit("response.function_call_arguments.done", { ...at, name: item.name, arguments: item.arguments });
@@ -94,7 +105,11 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
     },
     end(response) {
       const type =
-        response.status === "completed" ? "response.completed" : response.status === "incomplete" ? "response.incomplete" : "response.failed";
+        response.status === "completed"
+          ? "response.completed"
+          : response.status === "incomplete"
+            ? "response.incomplete"
+            : "response.failed";
       emit(type, { response });
     },
   };

@@ -9,5 +9,6 @@ import "./response.js";
 import "./response-lifecycle.js";
 import "./history-delta.js";
 import "./messages.js";
+import "./generation.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -34,7 +34,10 @@ export async function startGeneratingServer(
     ...settings,
   });
   const server = await startServer({ port: 0, redisUrl: process.env.TEST_REDIS_URL, models });
-  cleanups.push(() => server.close(), () => upstream.close());
+  cleanups.push(
+    () => server.close(),
+    () => upstream.close(),
+  );
   const { key } = await tenantKey(tenantId);
   const clientFor = (apiKey: string) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey, maxRetries: 0 });
   return { server, upstream, openai: clientFor(key), key, clientFor };

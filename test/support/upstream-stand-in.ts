@@ -8,9 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 export type ScriptedOutput =
-  | { text: string }
-  | { reasoning: string }
-  | { toolCall: { name: string; arguments: string; id?: string } };
+  { text: string } | { reasoning: string } | { toolCall: { name: string; arguments: string; id?: string } };
 
 export interface ScriptedReply {
   output: ScriptedOutput[];
@@ -113,7 +111,9 @@ async function readJson(request: IncomingMessage) {
 const sse = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
 const usageOf = (reply: ScriptedReply) => reply.usage ?? { input: 10, output: 5 };
 const calls = (reply: ScriptedReply) =>
-  reply.output.flatMap((out, index) => ("toolCall" in out ? [{ ...out.toolCall, id: out.toolCall.id ?? `call_${index}` }] : []));
+  reply.output.flatMap((out, index) =>
+    "toolCall" in out ? [{ ...out.toolCall, id: out.toolCall.id ?? `call_${index}` }] : [],
+  );
 const textOf = (reply: ScriptedReply, kind: "text" | "reasoning") =>
   reply.output.map((out) => (kind in out ? (out as Record<string, string>)[kind] : "")).join("");
 
@@ -146,7 +146,12 @@ const chatWire = {
     };
   },
   *chunks(reply: ScriptedReply, model: string, includeUsage: boolean) {
-    const base = { id: "chatcmpl-standin", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model };
+    const base = {
+      id: "chatcmpl-standin",
+      object: "chat.completion.chunk",
+      created: Math.floor(Date.now() / 1000),
+      model,
+    };
     const delta = (value: object, finish: string | null = null) =>
       sse({ ...base, choices: [{ index: 0, delta: value, finish_reason: finish }] });
     yield delta({ role: "assistant", content: "" });
@@ -157,7 +162,9 @@ const chatWire = {
       if ("toolCall" in out) {
         const id = out.toolCall.id ?? `call_${index}`;
         const at = toolIndex++;
-        yield delta({ tool_calls: [{ index: at, id, type: "function", function: { name: out.toolCall.name, arguments: "" } }] });
+        yield delta({
+          tool_calls: [{ index: at, id, type: "function", function: { name: out.toolCall.name, arguments: "" } }],
+        });
         for (const piece of chunksOf(out.toolCall.arguments)) {
           yield delta({ tool_calls: [{ index: at, function: { arguments: piece } }] });
         }
@@ -169,7 +176,11 @@ const chatWire = {
       yield sse({
         ...base,
         choices: [],
-        usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+        },
       });
     }
     yield "data: [DONE]\n\n";
@@ -229,19 +240,40 @@ const responsesWire = {
     for (const [index, item] of whole.output.entries()) {
       const out = reply.output[index]!;
       if (item.type === "message") {
-        yield event("response.output_item.added", { output_index: index, item: { ...item, status: "in_progress", content: [] } });
+        yield event("response.output_item.added", {
+          output_index: index,
+          item: { ...item, status: "in_progress", content: [] },
+        });
         for (const piece of chunksOf((out as { text: string }).text)) {
-          yield event("response.output_text.delta", { item_id: item.id, output_index: index, content_index: 0, delta: piece, logprobs: [] });
+          yield event("response.output_text.delta", {
+            item_id: item.id,
+            output_index: index,
+            content_index: 0,
+            delta: piece,
+            logprobs: [],
+          });
         }
       } else if (item.type === "reasoning") {
         yield event("response.output_item.added", { output_index: index, item: { ...item, summary: [] } });
         for (const piece of chunksOf((out as { reasoning: string }).reasoning)) {
-          yield event("response.reasoning_summary_text.delta", { item_id: item.id, output_index: index, summary_index: 0, delta: piece });
+          yield event("response.reasoning_summary_text.delta", {
+            item_id: item.id,
+            output_index: index,
+            summary_index: 0,
+            delta: piece,
+          });
         }
       } else {
-        yield event("response.output_item.added", { output_index: index, item: { ...item, arguments: "", status: "in_progress" } });
+        yield event("response.output_item.added", {
+          output_index: index,
+          item: { ...item, arguments: "", status: "in_progress" },
+        });
         for (const piece of chunksOf((item as { arguments: string }).arguments)) {
-          yield event("response.function_call_arguments.delta", { item_id: item.id, output_index: index, delta: piece });
+          yield event("response.function_call_arguments.delta", {
+            item_id: item.id,
+            output_index: index,
+            delta: piece,
+          });
         }
       }
       yield event("response.output_item.done", { output_index: index, item });
