@@ -114,3 +114,21 @@ export const InterruptResponseDocument = graphql(`
     }
   }
 `);
+
+export const GenerateResponseDocument = graphql(`
+  mutation GenerateResponse($input: GenerateResponseInput!) {
+    generateResponse(input: $input) {
+      __typename
+      ... on Response {
+        ...ResponseSummary
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        code
+        message
+      }
+    }
+  }
+`);

@@ -161,3 +161,12 @@ export const ResponseContextDocument = graphql(`
     }
   }
 `);
+
+export const ModelsDocument = graphql(`
+  query Models {
+    models {
+      configured
+      defaultModel
+    }
+  }
+`);
