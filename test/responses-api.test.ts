@@ -268,3 +268,42 @@ describe("input items and deletion", () => {
     expect(await prisma.event.count({ where: { responseId: response.id } })).toBe(0);
   });
 });
+
+describe("compact", () => {
+  it("summarises a chain's context into items that can start a fresh one, storing nothing", async () => {
+    g.upstream.script(
+      { output: [{ text: "Noted: Ada likes tea." }] },
+      { output: [{ text: "Ada likes tea; nothing is open." }] },
+    );
+    const first = await g.openai.responses.create({ model: "stand-in-1", input: "I am Ada and I like tea." });
+    const before = await prisma.response.count();
+    const response = await fetch(`${g.server.url}/v1/responses/compact`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${g.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "stand-in-1", previous_response_id: first.id }),
+    });
+    const compacted = (await response.json()) as any;
+    expect(response.status, JSON.stringify(compacted)).toBe(200);
+    expect(compacted).toMatchObject({ object: "response.compaction", usage: { input_tokens: 10, output_tokens: 5 } });
+    expect(compacted.output).toEqual([
+      { type: "message", role: "user", content: "I am Ada and I like tea." },
+      expect.objectContaining({
+        role: "assistant",
+        content: [expect.objectContaining({ text: "Ada likes tea; nothing is open." })],
+      }),
+    ]);
+    expect(g.upstream.requests.at(-1)!.body.messages.at(-1)).toEqual({
+      role: "assistant",
+      content: "Noted: Ada likes tea.",
+    });
+    expect(await prisma.response.count()).toBe(before);
+
+    // The compacted items start a new chain as they are.
+    g.upstream.script({ output: [{ text: "Tea it is." }] });
+    const fresh = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: [...compacted.output, { role: "user", content: "Drink?" }],
+    });
+    expect(fresh.output_text).toBe("Tea it is.");
+  });
+});

@@ -111,7 +111,9 @@ export function parseCreateBody(raw: unknown): ParsedCreate {
   const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : (body.input ?? []);
   let input: HistoryEventInput[];
   try {
-    input = importEvents("OPENAI_RESPONSES", items, ["input"]).map(({ event }) => toEventInput(event));
+    input = items.length
+      ? importEvents("OPENAI_RESPONSES", items, ["input"]).map(({ event }) => toEventInput(event))
+      : [];
   } catch (error) {
     if (error instanceof ValidationError) throw fromValidation(error);
     throw error;

@@ -10,6 +10,7 @@ import { logger } from "../server/logger.js";
 import { requestIdOf } from "../server/request-id.js";
 import { completeResponse } from "../services/response-lifecycle.js";
 import { ApiError, errorResponse, json, toApiError } from "./api-errors.js";
+import { handleCompact } from "./compact.js";
 import { handleCreate } from "./create-response.js";
 import { toResponseObject } from "./response-object.js";
 import { deleteResponse, listInputItems, readResponseView } from "./stored-responses.js";
@@ -39,6 +40,7 @@ async function route(request: Request, url: URL, scope: TenantScope, deps: { gen
     if (method === "POST") return handleCreate(request, { ...deps, scope });
     return notAllowed(method, url);
   }
+  if (url.pathname === "/v1/responses/compact" && method === "POST") return handleCompact(request, { ...deps, scope });
   const match = responseRoute.exec(url.pathname);
   if (!match) return errorResponse(new ApiError(404, `No route ${method} ${url.pathname}`, "invalid_request_error"));
   const id = decodeURIComponent(match[1]!);
