@@ -32,6 +32,7 @@ const scenarios: Scenario[] = [
   { name: "fanout", file: "scenarios/fanout.ts" },
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
+  { name: "generate", file: "scenarios/generate.ts" },
 ].filter((s) => !only || only.includes(s.name));
 
 const databases = [
