@@ -33,6 +33,7 @@ const scenarios: Scenario[] = [
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
   { name: "generate", file: "scenarios/generate.ts" },
+  { name: "search", file: "scenarios/search.ts" },
 ].filter((s) => !only || only.includes(s.name));
 
 const databases = [

@@ -46,6 +46,11 @@ const schema = z.object({
   /** redis://… to fan live history out through Redis, so several instances serve one dialog's
    * subscribers; unset keeps it in this process. */
   REDIS_URL: z.string().url().optional(),
+  /** How long any Redis command may take; beyond it the call falls back (in-process rate counting,
+   * local delivery) and the connection is treated as lost. */
+  REDIS_COMMAND_TIMEOUT_MS: count(1_000),
+  /** How long any PostgreSQL query may wait for its answer before it fails as UNAVAILABLE. */
+  DATABASE_QUERY_TIMEOUT_MS: count(30_000),
   MAX_EVENTS_PER_WRITE: count(1000),
   /** Largest serialized event (content, parts, args, metadata) accepted, in bytes. */
   MAX_EVENT_BYTES: count(1024 * 1024),
@@ -56,6 +61,14 @@ const schema = z.object({
   MAX_QUERY_TOKENS: count(5_000),
   MAX_QUERY_COST: count(5_000_000),
   MAX_SUBSCRIPTIONS_PER_CONNECTION: count(100),
+  /** Event rows one request may read while executing (reserved before each read). */
+  MAX_REQUEST_ROWS: count(100_000),
+  /** Bytes of events one request may read while executing (its answer's memory). */
+  MAX_REQUEST_BYTES: count(64 * 1024 * 1024),
+  /** A request's reads may start only within this time of its start. */
+  MAX_REQUEST_MS: count(30_000),
+  /** Event reads one tenant may run at once, across its requests (the rest queue); default half the pool. */
+  TENANT_DB_CONCURRENCY: z.coerce.number().int().positive().optional(),
   /** Requests (HTTP requests, WebSocket operations) one API key may make per window; 0: no limit. */
   RATE_LIMIT_REQUESTS: countOrOff(6_000),
   RATE_LIMIT_WINDOW_SECONDS: count(60),

@@ -149,4 +149,50 @@ describe.runIf(runs)(title, () => {
     subscriber.stop();
     expect(subscriber.seqs).toEqual([1, 2]);
   });
+
+  it("database stalled (bytes swallowed, connections open): every call answers UNAVAILABLE within the query timeout", async () => {
+    const proxy = await startTcpProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port || 5432) });
+    const url = new URL(databaseUrl);
+    url.host = `127.0.0.1:${proxy.port}`;
+    const TIMEOUT_MS = 500;
+    const server = await startServerProcess({
+      DATABASE_URL: url.toString(),
+      DATABASE_QUERY_TIMEOUT_MS: String(TIMEOUT_MS),
+      DATABASE_CONNECT_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
+    const started = await call(server, CREATE, { input: { input: [{ human: { content: "before" } }] } });
+    const dialogId = started.data.createResponse.dialog.id;
+
+    proxy.stall();
+    // Several calls at once, as a loaded server would have: none may wait longer than a few
+    // timeouts (a query, then its transaction's ROLLBACK), with a margin for a loaded machine.
+    const BOUND_MS = 4 * TIMEOUT_MS + 2_000;
+    const timed = async (query: string, variables?: Record<string, unknown>) => {
+      const began = Date.now();
+      const answer = await call(server, query, variables);
+      return { ...answer, ms: Date.now() - began };
+    };
+    const answers = await Promise.all([
+      timed(`{ dialog(id: "${dialogId}") { id } }`),
+      timed(`{ dialogs(first: 5) { edges { node { id } } } }`),
+      timed(CREATE, { input: { dialogId, input: [{ human: { content: "during" } }] } }),
+      timed(CREATE, { input: { input: [{ human: { content: "new dialog" } }] } }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.codes).toEqual(["UNAVAILABLE"]);
+      expect(answer.ms).toBeLessThan(BOUND_MS);
+    }
+
+    proxy.unstall();
+    let after: Answer | undefined;
+    for (let i = 0; i < 50; i++) {
+      after = await call(server, CREATE, { input: { dialogId, input: [{ human: { content: "after" } }] } });
+      if (after.data?.createResponse?.__typename === "Response") break;
+      await sleep(100);
+    }
+    expect(after!.data.createResponse.__typename).toBe("Response");
+    // Nothing the stalled calls tried was stored: the dialog holds "before" and "after" only.
+    const events = await prisma.event.findMany({ where: { dialogId }, orderBy: { seq: "asc" }, select: { seq: true } });
+    expect(events.map((e) => e.seq)).toEqual([1, 2]);
+  });
 });

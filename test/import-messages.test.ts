@@ -230,14 +230,14 @@ describe("importMessages rejects bad input, naming the offending message, and st
     expect(fieldErrors(result)[3][1]).toBe("duplicate tool call id c1");
   });
 
-  it("Responses items: unsupported types, an assistant parts list without its id, a reasoning item without id", async () => {
+  it("Responses items: unknown types, an assistant part of no known kind, a reasoning item without id", async () => {
     const result = await expectRejected(
       {
         format: "OPENAI_RESPONSES",
         messages: [
           { role: "user", content: "hi" },
-          { type: "web_search_call", id: "ws_1", status: "completed" },
-          { role: "assistant", content: [{ type: "output_text", text: "x", annotations: [] }] },
+          { type: "web_search", id: "ws_1", status: "completed" },
+          { role: "assistant", content: [{ type: "output_json", json: {} }] },
           { type: "reasoning", summary: [] },
           { type: "function_call", call_id: "c", name: "f", arguments: "nope" },
           { type: "function_call_output", call_id: "other", output: "1" },
@@ -247,7 +247,7 @@ describe("importMessages rejects bad input, naming the offending message, and st
     );
     expect(fieldErrors(result).map(([path]: string[]) => path)).toEqual([
       "messages.1.type",
-      "messages.2",
+      "messages.2.content.0",
       "messages.3.id",
       "messages.4.arguments",
     ]);

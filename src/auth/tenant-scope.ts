@@ -4,45 +4,48 @@
 // `tenantId`, and new dialogs are stamped with it; everything reached from an owned dialog or
 // response (its events, branches, forks) is the same tenant's by construction.
 //
-// Which tenant owns a dialog, and which dialog a response belongs to, never change: they are
-// cached here, so a caller that keeps writing to its dialog pays no query for the check.
+// Which tenant owns a dialog, and which dialog a response belongs to, never change: a tenant's own
+// ids are cached here, so a caller that keeps writing to its dialog pays no query for the check.
+// The cache is keyed by (tenant, id) and holds only ids the tenant owns, so "another tenant's id"
+// and "no such id" both miss it and both run the same query, filtered by the caller's tenant,
+// which finds nothing either way: their answers take the same time, not only the same bytes.
 import { LRUCache } from "lru-cache";
 import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
 
-const dialogTenants = new LRUCache<string, string>({ max: 100_000 });
-const responseOwners = new LRUCache<string, { dialogId: string; tenantId: string }>({ max: 100_000 });
+const ownedDialogs = new LRUCache<string, true>({ max: 100_000 });
+/** (tenant, response id) → the response's dialog. */
+const ownedResponses = new LRUCache<string, string>({ max: 100_000 });
 
 // No id of ours is this long; a longer one is not looked up.
 const MAX_ID_LENGTH = 100;
 
+const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
+
 /** Records a write this instance just made, so later calls naming its ids need no query. */
 export function rememberWrite(write: { dialogId: string; responseId: string | null }, tenantId: string) {
-  dialogTenants.set(write.dialogId, tenantId);
-  if (write.responseId) responseOwners.set(write.responseId, { dialogId: write.dialogId, tenantId });
+  ownedDialogs.set(keyOf(tenantId, write.dialogId), true);
+  if (write.responseId) ownedResponses.set(keyOf(tenantId, write.responseId), write.dialogId);
 }
 
-async function tenantOfDialog(id: string): Promise<string | undefined> {
-  if (id.length > MAX_ID_LENGTH) return undefined;
-  const cached = dialogTenants.get(id);
-  if (cached) return cached;
-  const dialog = await prisma.dialog.findUnique({ where: { id }, select: { tenantId: true } });
-  if (dialog) dialogTenants.set(id, dialog.tenantId);
-  return dialog?.tenantId;
+async function ownsDialog(tenantId: string, id: string): Promise<boolean> {
+  if (id.length > MAX_ID_LENGTH) return false;
+  const key = keyOf(tenantId, id);
+  if (ownedDialogs.get(key)) return true;
+  const dialog = await prisma.dialog.findUnique({ where: { id, tenantId }, select: { id: true } });
+  if (dialog) ownedDialogs.set(key, true);
+  return Boolean(dialog);
 }
 
-async function ownerOfResponse(id: string) {
+/** The dialog of a response the tenant owns; undefined for one it does not own or that does not exist. */
+async function dialogOfOwnedResponse(tenantId: string, id: string): Promise<string | undefined> {
   if (id.length > MAX_ID_LENGTH) return undefined;
-  const cached = responseOwners.get(id);
+  const key = keyOf(tenantId, id);
+  const cached = ownedResponses.get(key);
   if (cached) return cached;
-  const response = await prisma.response.findUnique({
-    where: { id },
-    select: { dialogId: true, dialog: { select: { tenantId: true } } },
-  });
-  if (!response) return undefined;
-  const owner = { dialogId: response.dialogId, tenantId: response.dialog.tenantId };
-  responseOwners.set(id, owner);
-  return owner;
+  const response = await prisma.response.findFirst({ where: { id, dialog: { tenantId } }, select: { dialogId: true } });
+  if (response) ownedResponses.set(key, response.dialogId);
+  return response?.dialogId;
 }
 
 export type TenantScope = ReturnType<typeof tenantScope>;
@@ -52,13 +55,13 @@ export function tenantScope(tenantId: string) {
     tenantId,
     /** Throws `notFound` (by default NotFoundError.dialog) unless the dialog is this tenant's. */
     async dialog(id: string, notFound: (id: string) => Error = NotFoundError.dialog): Promise<void> {
-      if ((await tenantOfDialog(id)) !== tenantId) throw notFound(id);
+      if (!(await ownsDialog(tenantId, id))) throw notFound(id);
     },
     /** The response's dialog; throws `notFound` (by default NotFoundError.response) unless it is this tenant's. */
     async response(id: string, notFound: (id: string) => Error = NotFoundError.response): Promise<{ dialogId: string }> {
-      const owner = await ownerOfResponse(id);
-      if (owner?.tenantId !== tenantId) throw notFound(id);
-      return { dialogId: owner.dialogId };
+      const dialogId = await dialogOfOwnedResponse(tenantId, id);
+      if (!dialogId) throw notFound(id);
+      return { dialogId };
     },
     /** An optional id: checked when given. */
     async optionalDialog(id: string | null | undefined, notFound?: (id: string) => Error) {

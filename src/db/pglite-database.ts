@@ -18,7 +18,10 @@ export function pgliteDatabase(client: PGlite, description: string): Database {
       client.transaction((tx) =>
         work({
           runScript: async (sql) => void (await tx.exec(sql)),
-          query: async <T>(sql: string, params?: unknown[]) => (await tx.query<T>(sql, params)).rows,
+          query: async <T>(sql: string, params?: unknown[]) => {
+            observed(sql);
+            return (await tx.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows;
+          },
         }),
       ),
     async query<T>(sql: string, params?: unknown[]) {

@@ -20,6 +20,9 @@ export function openPostgres(url: string) {
     // While PostgreSQL is unreachable a call fails after this instead of waiting on the network
     // (src/db/unavailable.ts turns that into UNAVAILABLE); the pool reconnects by itself later.
     connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS,
+    // A server that stops answering on an open connection (a partition) fails a query after this,
+    // as UNAVAILABLE, instead of holding the request; the pool discards that connection.
+    query_timeout: config.DATABASE_QUERY_TIMEOUT_MS,
   });
   // An idle client losing its server (restart, pg_terminate_backend) must not crash the process;
   // the pool drops it and opens a new connection when one is needed.
@@ -33,7 +36,10 @@ export function openPostgres(url: string) {
       try {
         return await work({
           runScript: async (sql) => void (await client.query(sql)),
-          query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
+          query: async <T>(sql: string, params?: unknown[]) => {
+            observed(sql);
+            return (await client.query({ text: sql, values: params, types: utcTimestamps })).rows as T[];
+          },
         });
       } finally {
         client.release();

@@ -19,6 +19,7 @@ const PG_MESSAGES = [
   "timeout exceeded when trying to connect",
   "Client was closed and is not queryable",
   "terminating connection due to administrator command",
+  "Query read timeout",
 ];
 
 export function isDatabaseUnavailable(error: unknown): boolean {

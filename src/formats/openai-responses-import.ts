@@ -29,12 +29,45 @@ import type { ImportedEvent } from "./turns.js";
 type Item = Record<string, unknown>;
 
 const itemStatus = z.enum(["in_progress", "completed", "incomplete"]);
-// An assistant message with content parts is an output message: the API requires these with it.
-const outputMessageSchema = z.looseObject({
-  type: z.literal("message"),
-  id: z.string().min(1),
-  status: itemStatus,
-});
+// What an assistant message may hold: output_text and refusal parts as the API returned them (with
+// or without the item's id and status: clients replaying a history build them by hand), or the
+// input parts of an easy message.
+const assistantPartSchema = z.union([responsesOutputPartSchema, responsesInputPartSchema]);
+
+/**
+ * Items of the Responses input that are not conversation steps dialogql has columns for (built-in
+ * tool calls and their outputs, MCP, compaction, item references, …): the API accepts them, so
+ * they are stored whole and given back to a Responses export (see docs/formats.md).
+ */
+export const keptWholeItemTypes = new Set([
+  "file_search_call",
+  "computer_call",
+  "computer_call_output",
+  "web_search_call",
+  "tool_search_call",
+  "tool_search_output",
+  "additional_tools",
+  "configuration_update",
+  "compaction",
+  "compaction_trigger",
+  "image_generation_call",
+  "code_interpreter_call",
+  "local_shell_call",
+  "local_shell_call_output",
+  "shell_call",
+  "shell_call_output",
+  "apply_patch_call",
+  "apply_patch_call_output",
+  "mcp_list_tools",
+  "mcp_approval_request",
+  "mcp_approval_response",
+  "mcp_call",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "item_reference",
+  "program",
+  "program_output",
+]);
 const reasoningSchema = z.looseObject({
   id: z.string({ error: "a reasoning item needs the id the API gave it (rs_…)" }).min(1),
   summary: z.array(summaryPartSchema),
@@ -108,9 +141,12 @@ function readItem(item: Item, at: string[], problems: Problems, calls: Map<strin
       });
     }
     default:
+      if (typeof type === "string" && keptWholeItemTypes.has(type)) {
+        return blankEvent("AI", { parts: [item as Part], providerFields: { format: "OPENAI_RESPONSES", opaque: true } });
+      }
       problems.push({
         path: [...at, "type"],
-        message: `unsupported item type ${JSON.stringify(type)}: expected message, function_call, function_call_output or reasoning`,
+        message: `unsupported item type ${JSON.stringify(type)}: not a Responses API input item`,
       });
       return null;
   }
@@ -130,18 +166,7 @@ function readMessage(item: Item, at: string[], problems: Problems): NewEvent | n
       return blankEvent(item.role === "user" ? "HUMAN" : "SYSTEM", { ...read, providerFields });
     }
     case "assistant": {
-      if (Array.isArray(item.content)) {
-        const parsed = outputMessageSchema.safeParse(item);
-        if (!parsed.success) {
-          problems.push({
-            path: at,
-            message:
-              'an assistant message with content parts needs the id, status and type "message" the API gave it; send its text as a string otherwise',
-          });
-          return null;
-        }
-      }
-      const read = readContent(item.content, contentPath, problems, responsesOutputPartSchema);
+      const read = readContent(item.content, contentPath, problems, assistantPartSchema);
       return read ? blankEvent("AI", { ...read, providerFields }) : null;
     }
     default:

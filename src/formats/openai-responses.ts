@@ -131,9 +131,14 @@ export function toResponsesItems(
         break;
       }
       case "AI": {
+        // An item kept whole (a built-in tool call, an MCP item, …) goes back as it came.
+        if (native && fields.opaque) {
+          items.push(...((partsOf(event) ?? []) as ResponsesItem[]));
+          break;
+        }
         const parts = messageParts(event);
-        // Output parts go back only with the item id and status they came with (the API's shape).
-        const content = parts && !(native && "id" in extra) ? joinedText(parts) : (parts ?? event.content ?? "");
+        // Assistant parts go back as parts only to the format they came from.
+        const content = parts && !native ? joinedText(parts) : (parts ?? event.content ?? "");
         items.push({ ...message, role: "assistant", content, ...extra } as ResponsesItem);
         break;
       }

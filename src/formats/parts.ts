@@ -110,7 +110,19 @@ export const joinedText = (parts: Part[], separator = "\n") =>
 // model still sees that something was there (e.g. audio in a Responses export).
 const note = (text: string) => ({ type: "text", text: `[${text}]` });
 
-/** A part in chat vocabulary: for chat exports, GraphQL `parts` and transcripts. */
+const chatPartTypes = new Set(["text", "image_url", "input_audio", "file", "refusal"]);
+
+/** `data:<type>;base64,<data>` split into its media type and data, or null for other URLs. */
+export function parseDataUrl(url: string): { mediaType: string; data: string } | null {
+  const match = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  return match ? { mediaType: match[1]!, data: match[2]! } : null;
+}
+
+/**
+ * A part in chat vocabulary: for chat exports, GraphQL `parts`, transcripts, and as the common
+ * ground other formats convert through. Parts stored in Responses, Anthropic or AI SDK vocabulary
+ * become their nearest chat part; what has none becomes a short note.
+ */
 export function toChatPart(part: Part): Part {
   switch (part.type) {
     case "input_text":
@@ -127,9 +139,57 @@ export function toChatPart(part: Part): Part {
         file: { ...(file_id && { file_id }), ...(file_data && { file_data }), ...(filename && { filename }) },
       };
     }
+    case "file":
+      // The AI SDK's file part ({mediaType, url}) shares chat's type name but not its shape.
+      return part.file ? part : fromAiSdkFile(part);
+    case "image":
+      return fromAnthropicImage(part);
+    case "document":
+      return fromAnthropicDocument(part);
+    case "source-url":
+      return note(`source ${part.title ? `${part.title} ` : ""}${part.url}`);
+    case "source-document":
+      return note(`source ${part.title}`);
     default:
-      return part;
+      return chatPartTypes.has(part.type) ? part : note(part.type);
   }
+}
+
+function fromAnthropicImage(part: Part): Part {
+  const source = part.source ?? {};
+  if (source.type === "base64") return { type: "image_url", image_url: { url: `data:${source.media_type};base64,${source.data}` } };
+  if (source.type === "url") return { type: "image_url", image_url: { url: source.url } };
+  return note(`image ${source.file_id ?? ""}`.trim());
+}
+
+function fromAnthropicDocument(part: Part): Part {
+  const source = part.source ?? {};
+  const filename = part.title ?? undefined;
+  switch (source.type) {
+    case "base64":
+      return { type: "file", file: { file_data: `data:${source.media_type};base64,${source.data}`, ...(filename && { filename }) } };
+    case "text":
+      return { type: "text", text: source.data };
+    case "content":
+      return typeof source.content === "string"
+        ? { type: "text", text: source.content }
+        : { type: "text", text: joinedText(source.content ?? []) };
+    default:
+      return note(`document ${filename ?? source.url ?? source.file_id ?? ""}`.trim());
+  }
+}
+
+function fromAiSdkFile(part: Part): Part {
+  const { mediaType, url, filename } = part;
+  if (typeof mediaType === "string" && mediaType.startsWith("image/")) return { type: "image_url", image_url: { url } };
+  if (typeof url === "string" && parseDataUrl(url)) return { type: "file", file: { file_data: url, ...(filename && { filename }) } };
+  return note(`file ${filename ?? url}`);
+}
+
+/** A chat part with only the keys chat defines: what a part from another provider's format becomes. */
+export function toPlainChatPart(part: Part): Part {
+  const chat = toChatPart(part);
+  return chat.type === "text" ? { type: "text", text: chat.text } : chat;
 }
 
 /** A part as the Responses API takes it in a user, system or developer message or a tool output. */

@@ -1,8 +1,9 @@
-// What an imported OpenAI message or item carried beyond an event's own columns. Stored with the
+// What an imported message, item or block carried beyond an event's own columns. Stored with the
 // event (Event.providerFields) so that exporting in the same format gives back the same JSON:
-// item ids and status, a participant's name, encrypted reasoning, the raw arguments string.
+// item ids and status, a participant's name, encrypted reasoning and thinking signatures, the raw
+// arguments string, message ids and metadata, tool part states.
 
-export type MessageFormat = "OPENAI_CHAT" | "OPENAI_RESPONSES";
+export type MessageFormat = "OPENAI_CHAT" | "OPENAI_RESPONSES" | "ANTHROPIC_MESSAGES" | "AI_SDK_UI";
 
 export interface ProviderFields {
   /** The format the event was imported from; `extra` is given back only when exporting to it. */
@@ -11,12 +12,28 @@ export interface ProviderFields {
   extra?: Record<string, unknown>;
   /** Chat only: keys of a tool call object besides id, type and function. */
   callExtra?: Record<string, unknown>;
-  /** Chat only: this event belongs to the same assistant message as the event before it. */
+  /** Chat, Anthropic, AI SDK: this event belongs to the same message as the event before it. */
   continues?: true;
   /** A system event that came from a `developer` message. */
   role?: "developer";
   /** Tool call arguments exactly as written: replayed verbatim (prompt caches match on bytes). */
   arguments?: string;
+  /** Anthropic and AI SDK: keys of the content block or part that have no column (signature, citations, state, …). */
+  block?: Record<string, unknown>;
+  /** Anthropic and AI SDK: the block or part kept whole, for kinds dialogql has no column for. */
+  opaque?: true;
+  /** Anthropic: the message's content was a string, not a list of blocks. */
+  asString?: true;
+  /** Anthropic: a system prompt given as the request's top-level `system`. */
+  topLevel?: true;
+  /** AI SDK: parts with no event of their own (step-start, data-*, sources), placed before this event's part. */
+  before?: unknown[];
+  /** AI SDK: such parts at the end of the message. */
+  after?: unknown[];
+  /** AI SDK: a tool part with no input yet (still streaming): its arguments are `{}` here, absent there. */
+  noInput?: true;
+  /** AI SDK: a tool result that lives inside its call's tool part; the call event gives the part back. */
+  inCallPart?: true;
 }
 
 /** The stored JSON column, read back. */
@@ -29,6 +46,6 @@ export function extraKeys(source: Record<string, unknown>, known: readonly strin
   return Object.keys(extra).length ? extra : undefined;
 }
 
-/** The extra keys to give back when exporting to `format`: none for events from the other one. */
+/** The extra keys to give back when exporting to `format`: none for events from another one. */
 export const extraFor = (fields: ProviderFields | null, format: MessageFormat) =>
   fields?.format === format ? (fields.extra ?? {}) : {};

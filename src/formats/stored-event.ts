@@ -4,6 +4,10 @@ import type { HistoryEventType } from "../generated/prisma/enums.js";
 import type { Part } from "./parts.js";
 
 export interface StoredEvent {
+  /** Present on events read from the database; exports that need message ids derive them from it. */
+  id?: string;
+  /** Present on events read from the database; token budgets report what they dropped by it. */
+  seq?: number;
   type: HistoryEventType;
   content: string | null;
   parts: unknown;
@@ -22,6 +26,7 @@ export const partsOf = (event: StoredEvent) => (Array.isArray(event.parts) ? (ev
  */
 export function messageParts(event: StoredEvent): Part[] | null {
   const parts = partsOf(event);
-  if (!parts) return null;
+  // An empty list (a UIMessage with no parts) reads as empty text: no provider takes an empty list.
+  if (!parts?.length) return null;
   return event.content != null ? [{ type: "text", text: event.content }, ...parts] : parts;
 }

@@ -140,6 +140,8 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
       model: turn.model,
       system: request.instructions ?? undefined,
       messages: toModelMessages(begun.context),
+      // System and developer messages are the caller's own history (stored SystemEvents), not injected text.
+      allowSystemInMessages: true,
       tools: toolSet(request.tools),
       toolChoice: toolChoice(request.toolChoice),
       temperature: request.temperature ?? undefined,

@@ -4,6 +4,7 @@
 // Every payload is delivered in this process at once; with REDIS_URL it also goes through Redis to
 // the other instances (src/live/redis-fanout.ts), so a Redis outage never stops same-instance
 // subscribers, and after one every listener is told to resync from the database.
+import { config } from "../config.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { PayloadQueue } from "./payload-queue.js";
 import { createRedisFanout, type RedisFanout } from "./redis-fanout.js";
@@ -55,7 +56,13 @@ export interface LiveBus {
 const LISTENER_BUFFER = 10_000;
 const NOTICES = "dialogql:notices";
 
-export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveBus {
+export interface LiveBusOptions {
+  redisUrl?: string | null;
+  /** How long a Redis command may take; from REDIS_COMMAND_TIMEOUT_MS when not given. */
+  redisCommandTimeoutMs?: number;
+}
+
+export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
   // Every listener of a channel gets the same payload object (which is what lets subscribers
   // share one execution of it, src/live/shared-subscription-results.ts).
   const listenersByChannel = new Map<string, Set<PayloadQueue<LiveMessage>>>();
@@ -66,10 +73,11 @@ export function createLiveBus(options: { redisUrl?: string | null } = {}): LiveB
   };
   const everyListener = () => [...listenersByChannel.values()].flatMap((listeners) => [...listeners]);
   const redis = options.redisUrl
-    ? createRedisFanout(options.redisUrl, {
-        deliver,
-        resync: () => everyListener().forEach((listener) => listener.push({ resync: true })),
-      })
+    ? createRedisFanout(
+        options.redisUrl,
+        { deliver, resync: () => everyListener().forEach((listener) => listener.push({ resync: true })) },
+        { commandTimeoutMs: options.redisCommandTimeoutMs ?? config.REDIS_COMMAND_TIMEOUT_MS },
+      )
     : null;
   // Notices from other instances arrive for the life of the bus.
   void redis?.subscribe(NOTICES);

@@ -8,9 +8,20 @@
 //   may have missed, as a client resuming with afterSeq would.
 // - Each message names the instance that sent it; an instance ignores its own, since it delivered
 //   them locally already.
+// - Every command has a timeout (`commandTimeoutMs`): a Redis that stops answering without closing
+//   the connection (a stopped process, a network partition) fails calls in that time instead of
+//   holding them. A timed-out command, or a heartbeat PING that goes unanswered, is treated like a
+//   lost connection: both connections are dropped and reconnected, which brings the rate limiter
+//   to its in-process fallback (the connection is no longer ready) and, once Redis answers again,
+//   every listener a resync.
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { logger } from "../server/logger.js";
+
+export interface RedisFanoutOptions {
+  /** How long any Redis command may take before it fails (and the connection counts as lost). */
+  commandTimeoutMs: number;
+}
 
 export interface RedisFanoutHandlers {
   /** A message another instance published. */
@@ -19,20 +30,48 @@ export interface RedisFanoutHandlers {
   resync(): void;
 }
 
-// A subscription Redis does not acknowledge within this time is treated like one made while
-// Redis is down: it is made again, followed by a resync, when the connection is ready again.
-const SUBSCRIBE_TIMEOUT_MS = 2_000;
-
-export function createRedisFanout(url: string, handlers: RedisFanoutHandlers) {
+export function createRedisFanout(url: string, handlers: RedisFanoutHandlers, { commandTimeoutMs }: RedisFanoutOptions) {
   const origin = randomUUID();
   const options = {
     enableOfflineQueue: false,
     autoResubscribe: false,
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 1,
+    commandTimeout: commandTimeoutMs,
+    // A stalled server accepts the TCP connection but never answers the ready check.
+    connectTimeout: Math.max(commandTimeoutMs, 1_000),
   };
   const publisher = new Redis(url, options);
   const subscriber = new Redis(url, options);
+
+  // A subscription Redis does not acknowledge within the command timeout is treated like one made
+  // while Redis is down: it is made again, followed by a resync, when the connection is ready again.
+  const withTimeout = <T>(promise: Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("Command timed out")), commandTimeoutMs);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  };
+
+  let reconnecting = false;
+  /** Redis stopped answering on a connection that is still open: drop both and reconnect. */
+  const stalled = (what: string) => {
+    if (reconnecting) return;
+    reconnecting = true;
+    logger.warn(`[live] Redis did not answer ${what} within ${commandTimeoutMs} ms; reconnecting (local delivery meanwhile)`);
+    publisher.disconnect(true);
+    subscriber.disconnect(true);
+  };
+  publisher.on("ready", () => (reconnecting = false));
+  const timedOut = (error: Error) => error.message === "Command timed out";
+  // Silence on a ready connection is only noticed by asking: a PING on each, now and then.
+  const heartbeat = setInterval(() => {
+    for (const client of [publisher, subscriber]) {
+      if (client.status === "ready") withTimeout(client.ping()).catch((error: Error) => timedOut(error) && stalled("a heartbeat"));
+    }
+  }, Math.max(commandTimeoutMs, 500));
+  heartbeat.unref();
   /** channel → how many listeners, and when its SUBSCRIBE was acknowledged. */
   const channels = new Map<string, { listeners: number; subscribed: Promise<void> }>();
   let publishFailing = false;
@@ -78,6 +117,7 @@ export function createRedisFanout(url: string, handlers: RedisFanoutHandlers) {
           publishFailing = false;
         },
         (error: Error) => {
+          if (timedOut(error)) stalled("a publish");
           if (!publishFailing) logger.warn(`[live] Redis publish failed (${error.message}); delivering locally only`);
           publishFailing = true;
         },
@@ -112,6 +152,7 @@ export function createRedisFanout(url: string, handlers: RedisFanoutHandlers) {
     commands: publisher,
 
     async close() {
+      clearInterval(heartbeat);
       await Promise.all(
         [publisher, subscriber].map((client) =>
           client.status === "ready" ? client.quit().catch(() => client.disconnect()) : client.disconnect(),
@@ -122,11 +163,3 @@ export function createRedisFanout(url: string, handlers: RedisFanoutHandlers) {
 }
 
 export type RedisFanout = ReturnType<typeof createRedisFanout>;
-
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("Redis did not answer in time")), SUBSCRIBE_TIMEOUT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}

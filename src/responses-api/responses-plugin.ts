@@ -45,9 +45,9 @@ async function route(request: Request, url: URL, scope: TenantScope, deps: { gen
   if (!match) return errorResponse(new ApiError(404, `No route ${method} ${url.pathname}`, "invalid_request_error"));
   const id = decodeURIComponent(match[1]!);
   const action = match[2];
-  await scope.response(id, ApiError.responseNotFound);
+  const { dialogId } = await scope.response(id, ApiError.responseNotFound);
   if (!action && method === "GET") return json(200, toResponseObject(await readResponseView(id)));
-  if (!action && method === "DELETE") return json(200, await deleteResponse(id));
+  if (!action && method === "DELETE") return json(200, await deleteResponse(id, dialogId));
   if (action === "/cancel" && method === "POST") return json(200, toResponseObject(await cancel(id, deps)));
   if (action === "/input_items" && method === "GET") return json(200, await listInputItems(id, inputItemsPage(url)));
   return notAllowed(method, url);

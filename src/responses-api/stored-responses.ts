@@ -4,8 +4,7 @@ import { prisma } from "../db/prisma.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { toResponsesItems } from "../formats/openai-responses.js";
 import { itemsFromEvents } from "../generation/output-items.js";
-import { lockDialog } from "../services/responses.js";
-import { transactionOptions } from "../services/transaction.js";
+import { writeDialog } from "../store/dialog-write.js";
 import type { ResponseView } from "./response-object.js";
 
 export async function readResponseView(id: string): Promise<ResponseView> {
@@ -55,29 +54,12 @@ export async function listInputItems(responseId: string, page: InputItemsPage) {
  * Deletes a response with its events. A response that others continue is kept (deleting it would
  * take their context away); when it was its dialog's head, the head moves back to its parent.
  */
-export async function deleteResponse(id: string) {
-  await prisma.$transaction(async (tx) => {
-    const found = await tx.response.findUnique({ where: { id }, select: { dialogId: true } });
-    if (!found) throw NotFoundError.response(id);
-    const dialog = await lockDialog(tx, found.dialogId);
-    const response = await tx.response.findUnique({
-      where: { id },
-      select: { previousResponseId: true, depth: true, _count: { select: { children: true } } },
-    });
-    if (!response) throw NotFoundError.response(id);
-    if (response._count.children) {
-      throw new ConflictError(
-        `Response ${id} is continued by ${response._count.children} other response(s); delete those first`,
-      );
-    }
-    await tx.response.delete({ where: { id } });
-    if (dialog.headId === id) {
-      const parent = response.previousResponseId;
-      await tx.dialog.update({
-        where: { id: found.dialogId },
-        data: { headId: parent, headDepth: parent ? response.depth - 1 : null },
-      });
-    }
-  }, transactionOptions);
+export async function deleteResponse(id: string, dialogId: string) {
+  const { value } = await writeDialog({ id: dialogId, whenMissing: () => NotFoundError.response(id) }, (write) =>
+    write.removeLeafResponse(id),
+  );
+  if (value === "not-found") throw NotFoundError.response(id);
+  if (value === "continued")
+    throw new ConflictError(`Response ${id} is continued by other responses; delete those first`);
   return { id, object: "response" as const, deleted: true };
 }

@@ -60,8 +60,8 @@ export const Dialog = builder.prismaObject("Dialog", {
       description: "The context of `responseId` (default: the head), root first, Relay-paginated.",
       args: { responseId: t.arg.id(), ...historyArgs },
       select: { headId: true },
-      resolve: async (dialog, { responseId, ...args }, _ctx, info) =>
-        resolveHistory(await contextTip(dialog, responseId), args, info),
+      resolve: async (dialog, { responseId, ...args }, ctx, info) =>
+        resolveHistory(await contextTip(dialog, responseId), args, ctx.budget, info),
     }),
     eventCount: t.int({
       nullable: false,
@@ -134,18 +134,6 @@ builder.queryFields((t) => ({
       return dialog;
     },
   }),
-  dialogs: t.prismaConnection(
-    {
-      type: "Dialog",
-      cursor: "id",
-      description: "All of the caller's dialogs, newest first.",
-      // ULIDs sort by creation time, so the primary key is also the age order.
-      resolve: (query, _root, _args, { scope }) =>
-        prisma.dialog.findMany({ ...query, where: { tenantId: scope.tenantId }, orderBy: { id: "desc" } }),
-    },
-    { name: "DialogConnection" },
-    { name: "DialogEdge" },
-  ),
 }));
 
 const CreateDialogInput = builder.inputType("CreateDialogInput", {

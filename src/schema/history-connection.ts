@@ -12,6 +12,7 @@ import {
   countContext,
   readContextPage,
 } from "../services/context.js";
+import type { RequestBudget } from "../server/request-budget.js";
 import { builder } from "./builder.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
 
@@ -71,7 +72,12 @@ export interface HistoryArgs {
  * When the selection (`info`) asks for totals, they are counted alongside the page, on another
  * connection, rather than after it.
  */
-export async function resolveHistory(responseId: string | null, args: HistoryArgs, info?: GraphQLResolveInfo) {
+export async function resolveHistory(
+  responseId: string | null,
+  args: HistoryArgs,
+  budget: RequestBudget,
+  info?: GraphQLResolveInfo,
+) {
   const totals = memo(() => (responseId ? countContext(responseId, args.types) : Promise.resolve(emptyTotals)));
   if (info && selectsTotals(info)) void totals().catch(() => {}); // its resolver reports a failure
   const page = await resolveCursorConnection(
@@ -79,7 +85,7 @@ export async function resolveHistory(responseId: string | null, args: HistoryArg
     async ({ before, after, limit, inverted }: ResolveCursorConnectionArgs): Promise<ContextEvent[]> => {
       const range = { after: fromCursor(after, "after"), before: fromCursor(before, "before") };
       if (!responseId) return [];
-      return readContextPage(responseId, { types: args.types, ...range, limit, inverted });
+      return budget.read(limit, () => readContextPage(responseId, { types: args.types, ...range, limit, inverted }));
     },
   );
   return { ...page!, totals };

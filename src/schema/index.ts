@@ -9,6 +9,9 @@ import "./response.js";
 import "./response-lifecycle.js";
 import "./history-delta.js";
 import "./messages.js";
+import "./search.js";
+import "./dialog-list.js";
+import "./branches.js";
 import "./generation.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,8 +1,10 @@
-// Conversation formats: a context exported as OpenAI messages for the next model call, and an
-// OpenAI conversation imported as responses (src/formats does the conversions).
+// Conversation formats: a context exported in a provider's format for the next model call (whole
+// or fitted to a token budget), and a provider's conversation imported as responses
+// (src/formats does the conversions; docs/formats.md describes them).
 import { prisma } from "../db/prisma.js";
 import { messageFormats } from "../formats/index.js";
-import { exportMessages } from "../services/context-views.js";
+import { tokenizerNames } from "../formats/token-budget.js";
+import { exportMessages, fitMessages, tokenCountOf } from "../services/context-views.js";
 import { importMessages } from "../services/import-messages.js";
 import { chainTargetNotFound } from "../services/retention.js";
 import { rememberWrite } from "../auth/tenant-scope.js";
@@ -15,21 +17,42 @@ export const MessageFormat = builder.enumType("MessageFormat", {
   values: {
     OPENAI_CHAT: { description: "Chat Completions `messages` (system, user, assistant with tool_calls, tool)." },
     OPENAI_RESPONSES: {
-      description: "Responses API `input` items (message, function_call, function_call_output, reasoning).",
+      description: "Responses API `input` items (message, function_call, function_call_output, reasoning, …).",
+    },
+    ANTHROPIC_MESSAGES: {
+      description:
+        "An Anthropic Messages request body `{system, messages}` (content blocks: text, image, document, thinking, tool_use, tool_result, …).",
+    },
+    AI_SDK_UI: {
+      description: "Vercel AI SDK `UIMessage`s as `useChat` keeps them (parts: text, reasoning, tool-*, file, …).",
     },
   } satisfies Record<(typeof messageFormats)[number], unknown>,
+});
+
+export const Tokenizer = builder.enumType("Tokenizer", {
+  description:
+    "An OpenAI encoding (gpt-tokenizer) to count tokens with; for other providers' models the count is an approximation.",
+  values: {
+    O200K_BASE: { description: "GPT-4o, GPT-4.1, GPT-5 and o-series models (the default)." },
+    CL100K_BASE: { description: "GPT-4 and GPT-3.5 models." },
+  } satisfies Record<(typeof tokenizerNames)[number], unknown>,
 });
 
 const exportArgs = builder.args((t) => ({
   format: t.field({ type: MessageFormat, required: true }),
   includeReasoning: t.boolean({
     description:
-      "Include reasoning: as `reasoning_content` on assistant messages (OPENAI_CHAT, default false), as reasoning items (OPENAI_RESPONSES, default true; only reasoning imported with its item id).",
+      "Include reasoning: as `reasoning_content` on assistant messages (OPENAI_CHAT, default false), as reasoning items (OPENAI_RESPONSES, default true; only reasoning imported with its item id), as thinking blocks (ANTHROPIC_MESSAGES, default true; only thinking imported with its signature), as reasoning parts (AI_SDK_UI, default true).",
   }),
+  maxTokens: t.int({
+    description:
+      "Keep only the newest turns that fit this many tokens: system and developer prompts always kept, a tool call never separated from its result. `fittedMessages` says what was left out.",
+  }),
+  tokenizer: t.field({ type: Tokenizer, description: "How tokens are counted for maxTokens (default O200K_BASE)." }),
 }));
 
 const exportDescription =
-  "The context as a JSON list ready to send to OpenAI: metadata and timestamps left out; messages imported in the same format come back exactly as they were.";
+  "The context as JSON ready to send to a model: metadata and timestamps left out; messages imported in the same format come back exactly as they were.";
 
 builder.prismaObjectField(Response, "messages", (t) =>
   t.field({
@@ -37,7 +60,7 @@ builder.prismaObjectField(Response, "messages", (t) =>
     nullable: false,
     description: exportDescription,
     args: exportArgs,
-    resolve: (response, { format, includeReasoning }) => exportMessages(response.id, format, { includeReasoning }),
+    resolve: (response, args) => exportMessages(response.id, args.format, args),
   }),
 );
 
@@ -48,8 +71,48 @@ builder.prismaObjectField(Dialog, "messages", (t) =>
     description: `${exportDescription} Of the head's context, or of \`responseId\`'s.`,
     args: { ...exportArgs, responseId: t.arg.id() },
     select: { headId: true },
-    resolve: async (dialog, { format, includeReasoning, responseId }) =>
-      exportMessages(await contextTip(dialog, responseId), format, { includeReasoning }),
+    resolve: async (dialog, args) => exportMessages(await contextTip(dialog, args.responseId), args.format, args),
+  }),
+);
+
+interface Fitted {
+  messages: unknown;
+  tokenCount: number;
+  droppedEventCount: number;
+  droppedThroughSeq: number | null;
+}
+const FittedMessages = builder.objectRef<Fitted>("FittedMessages").implement({
+  description: "An export fitted to a token budget, and what the budget left out.",
+  fields: (t) => ({
+    messages: t.expose("messages", { type: "JSON" }),
+    tokenCount: t.exposeInt("tokenCount", { description: "Tokens of the events kept, as dialogql counts them." }),
+    droppedEventCount: t.exposeInt("droppedEventCount", { description: "Events of the context left out." }),
+    droppedThroughSeq: t.exposeInt("droppedThroughSeq", {
+      nullable: true,
+      description: "Every event up to this seq was left out, except system and developer prompts (null: none).",
+    }),
+  }),
+});
+
+builder.prismaObjectField(Response, "fittedMessages", (t) =>
+  t.field({
+    type: FittedMessages,
+    nullable: false,
+    description: `${exportDescription} Fitted to maxTokens (everything when it is absent), with what was left out.`,
+    args: exportArgs,
+    resolve: (response, args) => fitMessages(response.id, args.format, args),
+  }),
+);
+
+builder.prismaObjectField(Dialog, "tokenCount", (t) =>
+  t.int({
+    nullable: false,
+    description:
+      "Tokens of the context of `responseId` (default: the head), counted as `maxTokens` budgets count them: each event's text plus a few tokens of framing, 85 per image or file.",
+    args: { responseId: t.arg.id(), tokenizer: t.arg({ type: Tokenizer }) },
+    select: { headId: true },
+    resolve: async (dialog, { responseId, tokenizer }) =>
+      tokenCountOf(await contextTip(dialog, responseId), tokenizer ?? undefined),
   }),
 );
 
@@ -63,7 +126,8 @@ const ImportMessagesInput = builder.inputType("ImportMessagesInput", {
     messages: t.field({
       type: "JSON",
       required: true,
-      description: "A list of chat messages (OPENAI_CHAT) or Responses input items (OPENAI_RESPONSES).",
+      description:
+        "Chat messages (OPENAI_CHAT), Responses input items (OPENAI_RESPONSES), an Anthropic `{system, messages}` body or a list of its messages (ANTHROPIC_MESSAGES), UIMessages (AI_SDK_UI).",
     }),
     model: t.string({ description: "Recorded on every response the import creates." }),
   }),
@@ -74,7 +138,7 @@ builder.mutationField("importMessages", (t) =>
     type: "Response",
     errors: { types: writeErrors },
     description:
-      "Store an OpenAI conversation as chained responses: each message to the model (system, developer, user) opens a response once the previous one has output; the assistant's reasoning, text, tool calls and their tool results are its output. Returns the last response; on any error nothing is stored.",
+      "Store a conversation as chained responses: each message to the model (system, developer, user) opens a response once the previous one has output; the assistant's reasoning, text, tool calls and their tool results are its output. Returns the last response; on any error nothing is stored.",
     args: { input: t.arg({ type: ImportMessagesInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const dialogId = input.dialogId == null ? null : String(input.dialogId);

@@ -56,7 +56,7 @@ export function buildApp(options: AppOptions = {}) {
   const generator: Generator = createGenerator({ models: options.models ?? createModelCatalog(config) });
   const yoga = createYoga({
     schema,
-    context: contextFactory(live, generator),
+    context: contextFactory(live, limits, generator),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     logging: yogaLogger,

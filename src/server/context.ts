@@ -8,6 +8,8 @@ import type { LiveBus } from "../live/live-bus.js";
 import { viewerOf } from "../auth/access-control.js";
 import type { Viewer } from "../auth/authenticator.js";
 import { type TenantScope, tenantScope } from "../auth/tenant-scope.js";
+import type { Limits } from "./limits.js";
+import { createRequestBudget, type RequestBudget } from "./request-budget.js";
 import { requestIdOf } from "./request-id.js";
 
 export interface Context {
@@ -21,9 +23,12 @@ export interface Context {
   /** Runs model turns (src/generation). */
   generator: Generator;
   loaders: ReturnType<typeof createLoaders>;
+  /** What this request may still read (rows, bytes, time); event reads go through it. */
+  budget: RequestBudget;
+  limits: Limits;
 }
 
-function createLoaders() {
+function createLoaders(budget: RequestBudget) {
   return {
     response: new DataLoader<string, Response>(async (ids) => {
       const rows = await prisma.response.findMany({ where: { id: { in: [...ids] } } });
@@ -32,10 +37,11 @@ function createLoaders() {
     }),
     /** Events of many responses in one query, each list in seq order. */
     eventsOfResponse: new DataLoader<string, Event[]>(async (responseIds) => {
-      const events = await prisma.event.findMany({
-        where: { responseId: { in: [...responseIds] } },
-        orderBy: { seq: "asc" },
-      });
+      // Counted once read: a response holds at most MAX_EVENTS_PER_WRITE events, and a page of
+      // responses at most 100, so this one read is bounded already.
+      const events = await budget.read(0, () =>
+        prisma.event.findMany({ where: { responseId: { in: [...responseIds] } }, orderBy: { seq: "asc" } }),
+      );
       const byResponse = new Map<string, Event[]>(responseIds.map((id) => [id, []]));
       for (const event of events) byResponse.get(event.responseId)!.push(event);
       return responseIds.map((id) => byResponse.get(id)!);
@@ -43,16 +49,19 @@ function createLoaders() {
   };
 }
 
-export function contextFactory(live: LiveBus, generator: Generator) {
+export function contextFactory(live: LiveBus, limits: Limits, generator: Generator) {
   return ({ request }: { request?: object }): Context => {
     const viewer = viewerOf(request);
+    const budget = createRequestBudget(viewer.tenantId, limits);
     return {
       requestId: requestIdOf(request),
       viewer,
       scope: tenantScope(viewer.tenantId),
       live,
       generator,
-      loaders: createLoaders(),
+      loaders: createLoaders(budget),
+      budget,
+      limits,
     };
   };
 }
@@ -62,5 +71,7 @@ export function contextFactory(live: LiveBus, generator: Generator) {
  * delivers starts with fresh loaders so it never shows a response as it was at an earlier event.
  */
 export function renewLoaders(context: Context) {
-  context.loaders = createLoaders();
+  // Each delivered event is a new answer, with a budget of its own.
+  context.budget = createRequestBudget(context.viewer.tenantId, context.limits);
+  context.loaders = createLoaders(context.budget);
 }

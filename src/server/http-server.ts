@@ -16,6 +16,8 @@ export interface ServerOptions {
   host?: string;
   /** Redis for the live fan-out between instances; in-process when not given. */
   redisUrl?: string | null;
+  /** How long a Redis command may take; from REDIS_COMMAND_TIMEOUT_MS when not given. */
+  redisCommandTimeoutMs?: number;
   /** Interval of WebSocket keep-alive pings, in ms. */
   keepAliveMs?: number;
   /** Abuse limits; from the configuration when not given. */
@@ -37,7 +39,7 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const live = createLiveBus({ redisUrl: options.redisUrl });
+  const live = createLiveBus({ redisUrl: options.redisUrl, redisCommandTimeoutMs: options.redisCommandTimeoutMs });
   const yoga = buildApp({ live, limits: options.limits, auth: options.auth, models: options.models });
   const watchdog = createSlowConsumerWatchdog({ timeoutMs: yoga.limits.slowSubscriberTimeoutMs });
   const server = createServer((request, response) => {

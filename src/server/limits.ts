@@ -16,6 +16,12 @@ export interface Limits {
   rateLimitWindowSeconds: number;
   wsConnectionInitTimeoutMs: number;
   slowSubscriberTimeoutMs: number;
+  /** What one request may read while executing (src/server/request-budget.ts). */
+  requestRows: number;
+  requestBytes: number;
+  requestMs: number;
+  /** Event reads one tenant may run at once. */
+  tenantDbConcurrency: number;
 }
 
 export function limitsFromConfig(overrides: Partial<Limits> = {}): Limits {
@@ -30,6 +36,10 @@ export function limitsFromConfig(overrides: Partial<Limits> = {}): Limits {
     rateLimitWindowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     wsConnectionInitTimeoutMs: config.WS_CONNECTION_INIT_TIMEOUT_MS,
     slowSubscriberTimeoutMs: config.SLOW_SUBSCRIBER_TIMEOUT_MS,
+    requestRows: config.MAX_REQUEST_ROWS,
+    requestBytes: config.MAX_REQUEST_BYTES,
+    requestMs: config.MAX_REQUEST_MS,
+    tenantDbConcurrency: config.TENANT_DB_CONCURRENCY ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
     ...overrides,
   };
 }

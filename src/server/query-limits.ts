@@ -9,11 +9,12 @@ import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import { GraphQLError, type ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { useCoercedCost } from "./coerced-cost.js";
 import type { Limits } from "./limits.js";
 
-type LimitName = "tokens" | "depth" | "aliases" | "cost";
+export type LimitName = "tokens" | "depth" | "aliases" | "cost" | "rows" | "bytes" | "time";
 
-const tooComplex = (error: GraphQLError, limit: LimitName) =>
+export const tooComplex = (error: GraphQLError, limit: LimitName) =>
   new GraphQLError(error.message.replace(/^Syntax Error: /, ""), {
     extensions: { code: "QUERY_TOO_COMPLEX", limit },
   });
@@ -31,6 +32,7 @@ export function useQueryLimits(limits: Limits): Plugin[] {
     maxDepthPlugin({ n: limits.queryDepth, flattenFragments: true, ...reportAs("depth") }),
     maxAliasesPlugin({ n: limits.queryAliases, ...reportAs("aliases") }),
     costLimitPlugin({ maxCost: limits.queryCost, flattenFragments: true, ...reportAs("cost") }),
+    useCoercedCost(limits.queryCost),
   ] as Plugin[];
 }
 

@@ -10,16 +10,11 @@
 // makes the walk quadratic — 180 ms instead of 3 ms for a chain of 1,000 responses.
 import { Prisma } from "../generated/prisma/client.js";
 import type { Event, HistoryEventType } from "../generated/prisma/client.js";
-import { database, type prisma } from "../db/prisma.js";
+import { run, type SqlRunner } from "../store/sql.js";
 import { countColumns } from "./event-counts.js";
 
-/** A transaction's client, when the read must see its writes. */
-type Db = Pick<typeof prisma, "$queryRaw">;
-
-// Outside a transaction these reads go to the driver directly: they are the hot read paths, and
-// Prisma's own handling of a raw statement costs more CPU than PostgreSQL's work for a page.
-const run = <T>(statement: Prisma.Sql, db?: Db) =>
-  db ? db.$queryRaw<T[]>(statement) : database.query<T>(statement.text, statement.values);
+/** A write's session, when the read must see the history as of that write's lock. */
+type Db = SqlRunner;
 
 /** An event with its place in a context: (depth of its response, seq). */
 export type ContextEvent = Event & { depth: number };

@@ -1,12 +1,12 @@
 // Dialog-level writes. Each returns the dialog's id; the schema re-reads what the query selects.
-import { prisma } from "../db/prisma.js";
 import { type FieldError, NotFoundError, ValidationError } from "../errors.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { newDialogId } from "../ids.js";
+import { deleteDialogRow, insertDialog, updateDialogRow } from "../store/dialog-rows.js";
+import { writeDialog } from "../store/dialog-write.js";
 import { type Json, jsonObject } from "./json.js";
-import { lockDialog, type WriteResult } from "./responses.js";
-import { dialogExpired, retentionMs } from "./retention.js";
-import { transactionOptions } from "./transaction.js";
+import { dialogExpired } from "./retention.js";
+import type { WriteResult } from "./write-result.js";
 
 export interface DialogFieldsInput {
   title?: string | null;
@@ -27,31 +27,20 @@ export function parseDialogFields(input: DialogFieldsInput) {
 
 export async function createDialog(input: DialogFieldsInput, tenantId: string) {
   const { title, metadata } = parseDialogFields(input);
-  return prisma.dialog.create({
-    data: { id: newDialogId(), tenantId, title: title ?? null, metadata },
-    select: { id: true },
-  });
+  return insertDialog({ id: newDialogId(), tenantId, title: title ?? null, metadata });
 }
 
 export async function updateDialog(id: string, input: DialogFieldsInput) {
   const { title, metadata } = parseDialogFields(input);
-  const now = new Date();
-  const { count } = await prisma.dialog.updateMany({
-    // An expired dialog is gone for writes, even before the sweeper deletes it.
-    where: { id, ...(retentionMs != null && { updatedAt: { gt: new Date(now.getTime() - retentionMs) } }) },
-    // `title: null` clears the title; an absent field leaves it alone. Either way updatedAt moves.
-    data: { ...(input.title !== undefined && { title }), ...(metadata !== undefined && { metadata }) },
-  });
-  if (!count) {
-    const exists = await prisma.dialog.count({ where: { id } });
-    throw exists ? dialogExpired(id) : NotFoundError.dialog(id);
-  }
+  // An expired dialog is gone for writes, even before the sweeper deletes it.
+  const outcome = await updateDialogRow(id, { title: input.title === undefined ? undefined : title ?? null, metadata });
+  if (outcome === "expired") throw dialogExpired(id);
+  if (outcome === "missing") throw NotFoundError.dialog(id);
   return { id };
 }
 
 export async function deleteDialog(id: string) {
-  const { count } = await prisma.dialog.deleteMany({ where: { id } });
-  if (!count) throw NotFoundError.dialog(id);
+  if (!(await deleteDialogRow(id))) throw NotFoundError.dialog(id);
   return { id };
 }
 
@@ -65,21 +54,17 @@ export interface ClearResult extends Omit<WriteResult, "responseId" | "status"> 
 /**
  * Seed 000's clear(): every response and event of the dialog goes; the dialog stays, empty, with
  * no head. `lastSeq` keeps its value, so the next event is lastSeq + 1: a seq is never reused in a
- * dialog, and a live client that saw seq n is never shown a different event numbered n.
+ * dialog, and a live client that saw seq n is never shown a different event numbered n. Clearing
+ * is a write, and extends retention.
  */
 export async function clearDialog(id: string): Promise<ClearResult> {
-  return prisma.$transaction(async (tx) => {
-    const { lastSeq } = await lockDialog(tx, id);
-    const { count } = await tx.response.deleteMany({ where: { dialogId: id } });
-    // An update through Prisma also moves updatedAt: clearing is a write, and extends retention.
-    await tx.dialog.update({ where: { id }, data: { headId: null, headDepth: null } });
-    return {
-      dialogId: id,
-      responseId: null,
-      previousSeq: lastSeq,
-      seq: lastSeq,
-      cleared: true,
-      deletedResponses: count,
-    };
-  }, transactionOptions);
+  const outcome = await writeDialog({ id }, (write) => write.removeAllResponses());
+  return {
+    dialogId: id,
+    responseId: null,
+    previousSeq: outcome.previousSeq,
+    seq: outcome.seq,
+    cleared: true,
+    deletedResponses: outcome.value,
+  };
 }

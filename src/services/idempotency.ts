@@ -4,8 +4,7 @@ import { createHash } from "node:crypto";
 import stringify from "safe-stable-stringify";
 import type { prisma } from "../db/prisma.js";
 import { ConflictError } from "../errors.js";
-import type { CreateResponseInput, WriteResult } from "./responses.js";
-import type { Tx } from "./transaction.js";
+import type { CreateResponseInput, WriteResult } from "./write-result.js";
 
 /**
  * Keys are per tenant, stored as "<tenantId>/<key>" (see the api_keys migration): two tenants may
@@ -21,7 +20,7 @@ export function hashRequest(input: CreateResponseInput) {
 }
 
 export async function findIdempotentResult(
-  db: Tx | typeof prisma,
+  db: typeof prisma,
   key: { given: string; stored: string },
   requestHash: string,
 ): Promise<WriteResult | null> {

@@ -1,17 +1,18 @@
 // importMessages: an OpenAI conversation (chat messages or Responses input items) stored as
-// chained responses, in one transaction — all of it or, on any problem, nothing. It lands where
-// createResponse would (previousResponseId, the dialog's head, or a new dialog) and is written
-// set-based: one INSERT for the responses and one for the events, whatever the length.
-import { prisma } from "../db/prisma.js";
+// chained responses, in one write through the store's primitive — all of it or, on any problem,
+// nothing. It lands where createResponse would (previousResponseId, the dialog's head, or a new
+// dialog) and is written set-based: one INSERT for the responses and one for the events, whatever
+// the length.
 import { type FieldError, ValidationError } from "../errors.js";
 import { importEvents, type MessageFormat } from "../formats/index.js";
 import { groupIntoTurns } from "../formats/turns.js";
-import type { Prisma } from "../generated/prisma/client.js";
-import { newResponseId } from "../ids.js";
+import { newDialogId, newResponseId } from "../ids.js";
+import { writeDialog } from "../store/dialog-write.js";
+import { responseExpired } from "../store/retention-window.js";
 import { checkEventCount, checkEventSize } from "./event-input.js";
-import { eventCounts } from "./event-counts.js";
-import { checkToolResults, eventRows, openChain, type WriteResult } from "./responses.js";
-import { transactionOptions } from "./transaction.js";
+import { isJsonObject } from "./json.js";
+import { checkToolResults, findParent } from "./responses.js";
+import type { WriteResult } from "./write-result.js";
 
 export interface ImportMessagesInput {
   dialogId?: string | null;
@@ -41,78 +42,56 @@ export async function importMessages(input: ImportMessagesInput): Promise<Import
   const turns = groupIntoTurns(imported);
   const ordered = turns.flatMap((turn) => [...turn.input, ...turn.output]);
 
-  return prisma.$transaction(async (tx) => {
-    const now = new Date();
-    const { dialogId, parent, lastSeq } = await openChain(tx, input, now);
+  const parent = input.previousResponseId ? await findParent(input.previousResponseId, input.dialogId) : null;
+  const existingDialogId = parent?.dialogId ?? input.dialogId ?? null;
+  const target = existingDialogId
+    ? { id: existingDialogId, whenExpired: parent ? () => responseExpired(parent.id) : undefined }
+    : { create: { id: newDialogId(), tenantId: input.tenantId } };
+  const outcome = await writeDialog(target, async (write) => {
+    const tip = parent ?? write.head;
     await checkToolResults(
-      tx,
+      write.session,
       ordered.map((item) => item.event),
       0,
-      parent,
+      tip,
       (index) => ordered[index]!.callIdPath ?? ordered[index]!.path,
     );
-
-    const responses: Prisma.ResponseCreateManyInput[] = [];
-    const events: Prisma.EventCreateManyInput[] = [];
-    let previous = parent;
-    let seq = lastSeq;
-    let lastTurnAfterSeq = lastSeq;
-    for (const turn of turns) {
-      lastTurnAfterSeq = seq;
-      const id = newResponseId();
-      const complete = turn.output.length > 0;
-      const endSeq = seq + turn.input.length + turn.output.length;
-      responses.push({
-        id,
-        dialogId,
-        previousResponseId: previous?.id ?? null,
-        depth: previous ? previous.depth + 1 : 0,
+    return write.addTurns(
+      turns.map((turn) => ({
+        id: newResponseId(),
         model: input.model ?? null,
         // A conversation ending with a message to the model is waiting for its answer.
-        status: complete ? "COMPLETED" : "IN_PROGRESS",
-        createdAt: now,
-        completedAt: complete ? now : null,
-        // Like createResponse: a finished response records the seq its status became final at.
-        finishedAtSeq: complete ? endSeq : null,
-        ...eventCounts([...turn.input, ...turn.output].map((item) => item.event)),
-      });
-      for (const [phase, part] of [
-        ["INPUT", turn.input],
-        ["OUTPUT", turn.output],
-      ] as const) {
-        const place = { dialogId, responseId: id, afterSeq: seq, now };
-        events.push(
-          ...eventRows(
-            place,
-            part.map((item) => item.event),
-            phase,
-          ),
-        );
-        seq += part.length;
-      }
-      previous = { id, dialogId, depth: previous ? previous.depth + 1 : 0 };
-    }
-    // Rows of one INSERT may reference each other: foreign keys are checked at its end.
-    await tx.response.createMany({ data: responses });
-    await tx.event.createMany({ data: events });
-    await tx.dialog.update({
-      where: { id: dialogId },
-      data: { lastSeq: seq, headId: previous!.id, headDepth: previous!.depth },
-    });
-    return {
-      dialogId,
-      responseId: previous!.id,
-      responseIds: responses.map((response) => response.id),
-      previousSeq: lastTurnAfterSeq,
-      seq,
-      status: responses.at(-1)!.status!,
-      importedAfterSeq: lastSeq,
-    };
-  }, transactionOptions);
+        status: turn.output.length > 0 ? "COMPLETED" : "IN_PROGRESS",
+        usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null },
+        error: null,
+        metadata: {},
+        idempotencyKey: null,
+        requestHash: null,
+        input: turn.input.map((item) => item.event),
+        output: turn.output.map((item) => item.event),
+      })),
+      tip,
+    );
+  });
+  const responses = outcome.value;
+  const last = responses.at(-1)!;
+  const lastTurn = turns.at(-1)!;
+  return {
+    dialogId: outcome.dialog.id,
+    responseId: last.id,
+    responseIds: responses.map((response) => response.id),
+    // The last response's own seq range.
+    previousSeq: outcome.seq - lastTurn.input.length - lastTurn.output.length,
+    seq: outcome.seq,
+    status: last.status,
+    importedAfterSeq: outcome.previousSeq,
+  };
 }
 
 /** Each message is held to the size limit of the events it becomes (and each makes at least one). */
-function checkMessageSizes(messages: unknown) {
+function checkMessageSizes(body: unknown) {
+  // An Anthropic body holds its list under `messages`.
+  const messages = isJsonObject(body) ? body.messages : body;
   if (!Array.isArray(messages)) return; // the format reports it
   checkEventCount(messages.length, ["messages"]);
   const errors: FieldError[] = [];

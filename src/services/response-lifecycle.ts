@@ -1,24 +1,17 @@
 // Moving an IN_PROGRESS response along as an agent works (seed 004): append the steps it has
-// completed, then finish it — completed, failed, or interrupted. Each call is one transaction
-// under the dialog's row lock, like createResponse: seqs stay gap-free, and a status is read
-// after the lock so two writers can never both see a response as still in progress.
+// completed, then finish it — completed, failed, or interrupted. Each call is one write through
+// the store's primitive (src/store/dialog-write.ts), under the dialog's row lock like
+// createResponse: seqs stay gap-free, and a status is read under the lock so two writers can
+// never both see a response as still in progress.
 import { config } from "../config.js";
 import { prisma } from "../db/prisma.js";
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
-import type { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
+import { type DialogWrite, type ResponseChange, writeDialog } from "../store/dialog-write.js";
 import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
-import { type Json, nullableJson } from "./json.js";
-import {
-  checkToolResults,
-  checkUsage,
-  insertEvents,
-  lockDialog,
-  type UsageInput,
-  type WriteResult,
-} from "./responses.js";
-import { countIncrements } from "./event-counts.js";
-import { transactionOptions, type Tx } from "./transaction.js";
+import type { Json } from "./json.js";
+import { checkToolResults, checkUsage } from "./responses.js";
+import type { UsageInput, WriteResult } from "./write-result.js";
 
 export interface AppendEventsInput {
   responseId: string;
@@ -30,21 +23,21 @@ export interface AppendEventsInput {
 export async function appendEvents(input: AppendEventsInput): Promise<WriteResult> {
   if (!input.events.length) throw ValidationError.at(["events"], "at least one event is required");
   const events = parseEventInputs(input.events, ["events"]);
-  return prisma.$transaction(async (tx) => {
-    const { dialogId, lastSeq } = await lockInProgressResponse(tx, input.responseId);
-    if (input.expectedSeq != null && input.expectedSeq !== lastSeq) {
-      throw new ConflictError(`expectedSeq is ${input.expectedSeq} but the dialog's last seq is ${lastSeq}`);
+  return writeToInProgress(input.responseId, async (write) => {
+    if (input.expectedSeq != null && input.expectedSeq !== write.seq) {
+      throw new ConflictError(`expectedSeq is ${input.expectedSeq} but the dialog's last seq is ${write.seq}`);
     }
     // The response's own earlier output is part of its context, so a result may answer a call
     // appended a moment ago.
-    await checkToolResults(tx, events, 0, { id: input.responseId }, (index) => [
+    await checkToolResults(write.session, events, 0, { id: input.responseId }, (index) => [
       "events",
       String(index),
       "toolResult",
       "callId",
     ]);
-    return writeEvents(tx, { dialogId, responseId: input.responseId, lastSeq }, events, {});
-  }, transactionOptions);
+    await write.appendEvents(input.responseId, events);
+    return "IN_PROGRESS";
+  });
 }
 
 const FINAL_STATUSES = ["COMPLETED", "FAILED", "INCOMPLETE", "CANCELLED"] as const;
@@ -64,16 +57,12 @@ export async function completeResponse(input: CompleteResponseInput): Promise<Wr
   if (!isFinal(status)) errors.push({ path: ["status"], message: `must be one of ${FINAL_STATUSES.join(", ")}` });
   checkUsage(input.usage, errors);
   if (errors.length || !isFinal(status)) throw new ValidationError(errors);
-  return prisma.$transaction(async (tx) => {
-    const { dialogId, lastSeq } = await lockInProgressResponse(tx, input.responseId);
-    const usage = input.usage ?? {};
-    return writeEvents(tx, { dialogId, responseId: input.responseId, lastSeq }, [], {
-      status,
-      // Only the counts given are set; absent ones keep what createResponse stored.
-      ...Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== undefined)),
-      ...(input.error !== undefined && { error: nullableJson(input.error) }),
-    });
-  }, transactionOptions);
+  return writeToInProgress(input.responseId, async (write) => {
+    // Only the counts given are set; absent ones keep what createResponse stored.
+    const change: ResponseChange = { status, usage: input.usage ?? {}, error: input.error };
+    await write.changeResponse(input.responseId, change);
+    return status;
+  });
 }
 
 /** Seed 004's interrupt behaviours. */
@@ -93,12 +82,12 @@ export interface InterruptResponseInput {
  */
 export async function interruptResponse(input: InterruptResponseInput): Promise<WriteResult> {
   const partial = input.behavior === "DISCARD" ? [] : [partialAnswer(input)];
-  return prisma.$transaction(async (tx) => {
-    const { dialogId, lastSeq } = await lockInProgressResponse(tx, input.responseId);
-    return writeEvents(tx, { dialogId, responseId: input.responseId, lastSeq }, partial, {
-      status: partial.length ? "INCOMPLETE" : "CANCELLED",
-    });
-  }, transactionOptions);
+  return writeToInProgress(input.responseId, async (write) => {
+    const status = partial.length ? "INCOMPLETE" : "CANCELLED";
+    await write.appendEvents(input.responseId, partial);
+    await write.changeResponse(input.responseId, { status });
+    return status;
+  });
 }
 
 function partialAnswer({ behavior, partialText }: InterruptResponseInput): NewEvent {
@@ -126,39 +115,30 @@ function isFinal(status: ResponseStatus): status is FinalStatus {
   return (FINAL_STATUSES as readonly string[]).includes(status);
 }
 
-/** Locks the response's dialog, then checks, under the lock, that the response still takes writes. */
-async function lockInProgressResponse(tx: Tx, responseId: string) {
-  const found = await tx.response.findUnique({ where: { id: responseId }, select: { dialogId: true } });
-  if (!found) throw NotFoundError.response(responseId);
-  const { lastSeq } = await lockDialog(tx, found.dialogId);
-  const response = await tx.response.findUnique({ where: { id: responseId }, select: { status: true } });
-  if (!response) throw NotFoundError.response(responseId);
-  if (response.status !== "IN_PROGRESS") {
-    throw new ConflictError(`Response ${responseId} is ${response.status}; only an IN_PROGRESS response can change`);
-  }
-  return { dialogId: found.dialogId, lastSeq };
-}
-
-/** Appends `events` after `lastSeq`, applies `change` to the response, and describes the write. */
-async function writeEvents(
-  tx: Tx,
-  at: { dialogId: string; responseId: string; lastSeq: number },
-  events: NewEvent[],
-  change: Prisma.ResponseUpdateInput & { status?: FinalStatus },
+/**
+ * Runs `work` on the response's dialog, locked, once the response is known (under the lock) to
+ * still take writes; `work` answers the response's status after it.
+ */
+async function writeToInProgress(
+  responseId: string,
+  work: (write: DialogWrite) => Promise<ResponseStatus>,
 ): Promise<WriteResult> {
-  const now = new Date();
-  await insertEvents(tx, { ...at, afterSeq: at.lastSeq, now }, events, "OUTPUT");
-  if (events.length) {
-    await tx.dialog.update({ where: { id: at.dialogId }, data: { lastSeq: at.lastSeq + events.length } });
-  }
-  if (change.status) Object.assign(change, { completedAt: now, finishedAtSeq: at.lastSeq + events.length });
-  Object.assign(change, countIncrements(events));
-  if (Object.keys(change).length) await tx.response.update({ where: { id: at.responseId }, data: change });
+  // Responses never move between dialogs, so finding the dialog needs no lock.
+  const found = await prisma.response.findUnique({ where: { id: responseId }, select: { dialogId: true } });
+  if (!found) throw NotFoundError.response(responseId);
+  const outcome = await writeDialog({ id: found.dialogId }, async (write) => {
+    const response = await write.readResponse(responseId);
+    if (!response) throw NotFoundError.response(responseId);
+    if (response.status !== "IN_PROGRESS") {
+      throw new ConflictError(`Response ${responseId} is ${response.status}; only an IN_PROGRESS response can change`);
+    }
+    return work(write);
+  });
   return {
-    dialogId: at.dialogId,
-    responseId: at.responseId,
-    previousSeq: at.lastSeq,
-    seq: at.lastSeq + events.length,
-    status: change.status ?? "IN_PROGRESS",
+    dialogId: found.dialogId,
+    responseId,
+    previousSeq: outcome.previousSeq,
+    seq: outcome.seq,
+    status: outcome.value,
   };
 }

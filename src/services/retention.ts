@@ -3,33 +3,21 @@
 // events. Any write extends a dialog, because every write updates its row (Dialog.updatedAt).
 // The sweeper deletes in small batches, each one short statement that skips dialogs a writer holds,
 // so it never makes a request wait and a dialog being written to is never deleted under it.
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { config } from "../config.js";
-import { prisma } from "../db/prisma.js";
-import { NotFoundError } from "../errors.js";
 import { logger } from "../server/logger.js";
+import { deleteExpiredDialogs } from "../store/dialog-rows.js";
+import { retentionMs } from "../store/retention-window.js";
 
-/** Milliseconds a dialog is kept after its last write; null keeps dialogs forever. */
-export const retentionMs: number | null = config.RETENTION ?? null;
+export {
+  chainTargetNotFound,
+  dialogExpired,
+  expiresAt,
+  isExpired,
+  responseExpired,
+  retentionMs,
+} from "../store/retention-window.js";
 
 export const DEFAULT_SWEEP_BATCH = 50;
-
-export const expiresAt = (updatedAt: Date, retention = retentionMs) =>
-  retention == null ? null : new Date(updatedAt.getTime() + retention);
-
-export const isExpired = (updatedAt: Date, now = new Date(), retention = retentionMs) =>
-  retention != null && updatedAt.getTime() + retention <= now.getTime();
-
-/** A write chained to a response that is not there: say it may have expired, when it could have. */
-export const chainTargetNotFound = (responseId: string) =>
-  new NotFoundError(
-    `Response ${responseId} not found (it may have ${retentionMs == null ? "" : "expired or "}been deleted)`,
-  );
-
-export const responseExpired = (responseId: string) =>
-  new NotFoundError(`Response ${responseId} not found (it has expired)`);
-
-export const dialogExpired = (dialogId: string) => new NotFoundError(`Dialog ${dialogId} not found (it has expired)`);
 
 export interface SweepOptions {
   now?: Date;
@@ -42,21 +30,8 @@ export interface SweepOptions {
 /** Deletes every dialog expired at `now`, batch by batch; returns their ids. */
 export async function sweepExpired(options: SweepOptions = {}): Promise<{ deletedDialogIds: string[] }> {
   const { now = new Date(), batchSize = DEFAULT_SWEEP_BATCH, retention = retentionMs } = options;
-  const deletedDialogIds: string[] = [];
-  if (retention == null) return { deletedDialogIds };
-  // updatedAt is a timestamp without time zone holding UTC; the cast makes the comparison UTC too.
-  const cutoff = new Date(now.getTime() - retention).toISOString();
-  for (;;) {
-    const batch = await prisma.$queryRaw<{ id: string }[]>`
-      DELETE FROM "Dialog" WHERE id IN (
-        SELECT id FROM "Dialog" WHERE "updatedAt" <= ${cutoff}::timestamp
-        ORDER BY "updatedAt" LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)
-      RETURNING id`;
-    deletedDialogIds.push(...batch.map((row) => row.id));
-    if (batch.length < batchSize) return { deletedDialogIds };
-    // Let requests waiting on the event loop (and, embedded, on the one PGlite connection) go first.
-    await yieldToEventLoop();
-  }
+  if (retention == null) return { deletedDialogIds: [] };
+  return { deletedDialogIds: await deleteExpiredDialogs(now, retention, batchSize) };
 }
 
 export interface Sweeper {

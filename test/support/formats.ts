@@ -2,17 +2,21 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { executeOk } from "./graphql.js";
 
-export type Format = "OPENAI_CHAT" | "OPENAI_RESPONSES";
+export type Format = "OPENAI_CHAT" | "OPENAI_RESPONSES" | "ANTHROPIC_MESSAGES" | "AI_SDK_UI";
+export const formats: Format[] = ["OPENAI_CHAT", "OPENAI_RESPONSES", "ANTHROPIC_MESSAGES", "AI_SDK_UI"];
 
 export interface Fixture {
   name: string;
   description: string;
-  messages: any[];
+  /** A list, or for ANTHROPIC_MESSAGES a `{system, messages}` body. */
+  messages: any;
 }
 
 const fixtureDirs: Record<Format, URL> = {
   OPENAI_CHAT: new URL("../fixtures/openai-chat/", import.meta.url),
   OPENAI_RESPONSES: new URL("../fixtures/openai-responses/", import.meta.url),
+  ANTHROPIC_MESSAGES: new URL("../fixtures/anthropic-messages/", import.meta.url),
+  AI_SDK_UI: new URL("../fixtures/ai-sdk-ui/", import.meta.url),
 };
 
 export function loadFixtures(format: Format): Fixture[] {
@@ -69,7 +73,7 @@ export async function responseMessages(responseId: string, format: Format, inclu
     `query($id: ID!, $format: MessageFormat!, $r: Boolean) { response(id: $id) { messages(format: $format, includeReasoning: $r) } }`,
     { id: responseId, format, r: includeReasoning },
   );
-  return data.response.messages as any[];
+  return data.response.messages as any;
 }
 
 export async function dialogMessages(
@@ -82,5 +86,5 @@ export async function dialogMessages(
       dialog(id: $id) { messages(format: $format, includeReasoning: $r, responseId: $responseId) } }`,
     { id: dialogId, format, r: options.includeReasoning, responseId: options.responseId },
   );
-  return data.dialog.messages as any[];
+  return data.dialog.messages as any;
 }

@@ -43,6 +43,9 @@ export async function startOwnRedis() {
       await exited;
     },
     restart: start,
+    /** SIGSTOP: connections stay open and nothing answers, as in a network partition. */
+    pause: () => void child?.kill("SIGSTOP"),
+    resume: () => void child?.kill("SIGCONT"),
   };
 }
 

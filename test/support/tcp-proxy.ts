@@ -1,5 +1,8 @@
 // A TCP proxy in front of PostgreSQL that the test can stop and start: from a server's point of
-// view, the database goes away (connections drop, new ones are refused) and comes back.
+// view, the database goes away (connections drop, new ones are refused) and comes back. Or it can
+// stall: connections stay open and new ones are accepted, but every byte is swallowed, as in a
+// network partition; when the stall ends, the connections it swallowed bytes of are dropped (their
+// protocol state is lost) and new ones work again.
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { afterAll } from "vitest";
 import { freePort } from "./redis-server.js";
@@ -13,6 +16,8 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   const port = await freePort();
   const sockets = new Set<Socket>();
   let server: Server | null = null;
+  let stalled = false;
+  const swallowedFrom = new Set<Socket>();
 
   const start = () =>
     new Promise<void>((resolve, reject) => {
@@ -23,7 +28,14 @@ export async function startTcpProxy(target: { host: string; port: number }) {
           socket.on("error", () => undefined);
           socket.once("close", () => sockets.delete(socket));
         }
-        client.pipe(upstream).pipe(client);
+        // Not pipe(): each chunk is forwarded unless the proxy is stalling.
+        const forward = (from: Socket, to: Socket) =>
+          from.on("data", (chunk) => {
+            if (stalled) swallowedFrom.add(from).add(to);
+            else to.write(chunk);
+          });
+        forward(client, upstream);
+        forward(upstream, client);
         client.once("close", () => upstream.destroy());
         upstream.once("close", () => client.destroy());
       });
@@ -34,6 +46,12 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   const proxy = {
     port,
     start,
+    stall: () => void (stalled = true),
+    unstall() {
+      stalled = false;
+      for (const socket of swallowedFrom) socket.destroy();
+      swallowedFrom.clear();
+    },
     /** Drops every connection and refuses new ones, as a database that went down. */
     async stop() {
       for (const socket of sockets) socket.destroy();

@@ -1,6 +1,8 @@
 import { DialogList } from "./components/DialogList.js";
 import { DialogView } from "./components/DialogView.js";
 import { Welcome } from "./components/Welcome.js";
+import { CompareView } from "./components/workbench/CompareView.js";
+import { SearchPanel } from "./components/workbench/SearchPanel.js";
 import { useRoute } from "./hooks/use-route.js";
 
 interface Props {
@@ -9,7 +11,7 @@ interface Props {
 }
 
 export function App({ onForgetKey }: Props) {
-  const { dialogId, responseId } = useRoute();
+  const { dialogId, responseId, eventSeq, compare } = useRoute();
   return (
     <div className="app">
       <aside className="sidebar">
@@ -31,10 +33,17 @@ export function App({ onForgetKey }: Props) {
             )}
           </span>
         </header>
+        <SearchPanel />
         <DialogList selectedId={dialogId} />
       </aside>
       <main className="main">
-        {dialogId ? <DialogView key={dialogId} dialogId={dialogId} responseId={responseId} /> : <Welcome />}
+        {dialogId && compare ? (
+          <CompareView key={compare.join()} dialogId={dialogId} a={compare[0]} b={compare[1]} />
+        ) : dialogId ? (
+          <DialogView key={dialogId} dialogId={dialogId} responseId={responseId} eventSeq={eventSeq} />
+        ) : (
+          <Welcome />
+        )}
       </main>
     </div>
   );

@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./App.js";
 import { ApiKeyGate } from "./components/ApiKeyGate.js";
 import "./styles.css";
+import "./workbench.css";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

@@ -62,7 +62,8 @@ export function Composer({ dialogId, previousResponseId }: Props) {
           className="composer-model"
           value={model}
           onChange={(event) => setModel(event.target.value)}
-          aria-label="Model"
+          aria-label="Model for this message"
+          data-testid="composer-model"
           size={16}
         />
       )}

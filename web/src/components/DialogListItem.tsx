@@ -1,17 +1,22 @@
-import type { DialogSummaryFragment } from "../../../src/client/index.js";
+import type { DialogRowData } from "../hooks/use-dialog-pages.js";
 import { dialogPath } from "../hooks/use-route.js";
 import { formatAge, plural } from "../lib/format.js";
 import { Link } from "./Link.js";
 import { StatusBadge } from "./StatusBadge.js";
 
-export function DialogListItem({ dialog, selected }: { dialog: DialogSummaryFragment; selected: boolean }) {
+// Untitled dialogs show the start of their first message instead of a bare "Untitled".
+export function DialogListItem({ dialog, selected }: { dialog: DialogRowData; selected: boolean }) {
   return (
     <li className={selected ? "dialog-item selected" : "dialog-item"} data-dialog-id={dialog.id}>
       <Link href={dialogPath(dialog.id)} aria-current={selected ? "page" : undefined}>
-        <span className="dialog-title">{dialog.title || "Untitled dialog"}</span>
+        <span className={dialog.title ? "dialog-title" : "dialog-title untitled"}>
+          {dialog.title || dialog.preview || "Untitled dialog"}
+        </span>
         <span className="dialog-meta">
           <span title={dialog.updatedAt}>{formatAge(dialog.updatedAt)}</span>
-          <span>{plural(dialog.lastSeq, "event")}</span>
+          {/* The head branch's events: the same count the dialog's header shows. */}
+          <span data-testid="dialog-event-count">{plural(dialog.eventCount, "event")}</span>
+          {dialog.head?.model && <span className="model">{dialog.head.model}</span>}
           {dialog.head && <StatusBadge status={dialog.head.status} />}
         </span>
         <code className="dialog-id">{dialog.id}</code>

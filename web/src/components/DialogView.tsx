@@ -4,12 +4,23 @@ import { useQuery } from "urql";
 import { DialogDocument } from "../../../src/client/index.js";
 import { useDialogHistory } from "../../../src/client/react/index.js";
 import { useBranchTree } from "../hooks/use-branch-tree.js";
+import { useScrollToEvent } from "../hooks/use-scroll-to-event.js";
+import { DialogDetailsDocument } from "../lib/operations.js";
 import { Composer } from "./Composer.js";
 import { DialogHeader } from "./DialogHeader.js";
 import { NotFound } from "./NotFound.js";
 import { Timeline } from "./Timeline.js";
+import { BranchTree } from "./workbench/BranchTree.js";
+import { DialogActions } from "./workbench/DialogActions.js";
 
-export function DialogView({ dialogId, responseId }: { dialogId: string; responseId: string | null }) {
+interface Props {
+  dialogId: string;
+  responseId: string | null;
+  /** Open the dialog scrolled to this event. */
+  eventSeq?: number | null;
+}
+
+export function DialogView({ dialogId, responseId, eventSeq = null }: Props) {
   const history = useDialogHistory(dialogId, responseId);
   // Re-read when the history moves, so the header's head and the branch tree stay current.
   const version = `${history.lastSeq}:${history.responseId}`;
@@ -17,6 +28,8 @@ export function DialogView({ dialogId, responseId }: { dialogId: string; respons
   const context = useMemo(() => ({ requestPolicy: "network-only" as const, version }), [version]);
   const [{ data }] = useQuery({ query: DialogDocument, variables: { id: dialogId }, context });
   const tree = useBranchTree(dialogId, version);
+  const [{ data: details }] = useQuery({ query: DialogDetailsDocument, variables: { id: dialogId }, context });
+  useScrollToEvent(history.status === "loading" ? null : eventSeq, history.events.length);
 
   if (history.status === "not-found") {
     return <NotFound message={history.error?.message ?? `Dialog ${dialogId} not found`} />;
@@ -24,6 +37,22 @@ export function DialogView({ dialogId, responseId }: { dialogId: string; respons
   return (
     <section className="dialog-view" data-testid="dialog-view" data-watch-status={history.status}>
       <DialogHeader dialog={data?.dialog ?? null} history={history} pinned={Boolean(responseId)} />
+      {details?.dialog && (
+        <>
+          <DialogActions
+            dialogId={dialogId}
+            title={details.dialog.title ?? null}
+            metadata={details.dialog.metadata}
+            tipId={history.responseId ?? details.dialog.head?.id ?? null}
+          />
+          <BranchTree
+            dialogId={dialogId}
+            headId={details.dialog.head?.id ?? null}
+            leaves={details.dialog.branches}
+            currentTip={responseId ? history.responseId : null}
+          />
+        </>
+      )}
       {history.status === "loading" ? (
         <p className="muted pad">Loading history…</p>
       ) : (

@@ -1,5 +1,6 @@
 // The model's reasoning: often long, so collapsed until asked for; the model that wrote it shows.
 import type { HistoryEvent } from "../../../../src/client/index.js";
+import { summaryLine } from "../../lib/summary-line.js";
 import { Markdown } from "../Markdown.js";
 import { EventFrame } from "./EventFrame.js";
 
@@ -10,17 +11,9 @@ export function ReasoningEvent({ event }: { event: Reasoning }) {
   return (
     <EventFrame event={event} kind="reasoning" label={label}>
       <details>
-        <summary>{firstLine(event.content)}</summary>
+        <summary>{summaryLine(event.content)}</summary>
         <Markdown text={event.content} />
       </details>
     </EventFrame>
   );
-}
-
-function firstLine(text: string) {
-  const line = text
-    .trim()
-    .split("\n")[0]!
-    .replace(/[*_#`]/g, "");
-  return line.length > 90 ? `${line.slice(0, 90)}…` : line || "Show reasoning";
 }

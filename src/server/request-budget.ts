@@ -1,0 +1,79 @@
+// What one request may read while it executes, whatever its cost estimate said: a number of event
+// rows (reserved before each read, so a read that would pass the limit never starts), a number of
+// bytes (counted after each read: the memory the answer will hold) and a time (a read that would
+// start after the deadline does not). The cost limit bounds the shape of a query; this bounds the
+// data, which a dialog of large events can make far bigger than the shape suggests.
+//
+// Reads of one tenant also share a few database connections (`tenantReads`), so one tenant's
+// hundred parallel context reads queue behind each other instead of taking the whole pool.
+import { GraphQLError } from "graphql";
+import pLimit, { type LimitFunction } from "p-limit";
+import type { Limits } from "./limits.js";
+
+export interface RequestBudget {
+  /**
+   * Runs `read` within the request's budget and the tenant's share of the pool; throws
+   * QUERY_TOO_COMPLEX (limit rows, bytes or time) once it is spent. `rows` (what the read may
+   * return at most) is reserved before it starts; what it did return is counted after.
+   */
+  read<T extends readonly unknown[]>(rows: number, read: () => Promise<T>): Promise<T>;
+}
+
+const refusal = (limit: "rows" | "bytes" | "time", message: string) =>
+  new GraphQLError(message, { extensions: { code: "QUERY_TOO_COMPLEX", limit } });
+
+const slotsByTenant = new Map<string, LimitFunction>();
+
+function tenantReads(tenantId: string, concurrency: number): LimitFunction {
+  let slots = slotsByTenant.get(tenantId);
+  if (!slots || slots.concurrency !== concurrency) {
+    slots = pLimit(concurrency);
+    slotsByTenant.set(tenantId, slots);
+  }
+  return slots;
+}
+
+/** Idle tenants' queues are dropped, so the map holds only tenants with reads in flight. */
+function forgetIfIdle(tenantId: string) {
+  const slots = slotsByTenant.get(tenantId);
+  if (slots && slots.activeCount === 0 && slots.pendingCount === 0) slotsByTenant.delete(tenantId);
+}
+
+type BudgetLimits = Pick<Limits, "requestRows" | "requestBytes" | "requestMs" | "tenantDbConcurrency">;
+
+export function createRequestBudget(tenantId: string, limits: BudgetLimits, now: () => number = Date.now): RequestBudget {
+  const deadline = now() + limits.requestMs;
+  let rows = 0;
+  let bytes = 0;
+  return {
+    async read(wanted, read) {
+      if (rows + wanted > limits.requestRows) {
+        throw refusal("rows", `Request row limit of ${limits.requestRows} exceeded: this read would bring it to ${rows + wanted}.`);
+      }
+      rows += wanted;
+      const result = await tenantReads(tenantId, limits.tenantDbConcurrency)(() => {
+        if (now() > deadline) throw refusal("time", `Request time limit of ${limits.requestMs} ms exceeded.`);
+        return read();
+      }).finally(() => forgetIfIdle(tenantId));
+      rows += result.length - wanted;
+      if (rows > limits.requestRows) {
+        throw refusal("rows", `Request row limit of ${limits.requestRows} exceeded: read ${rows} rows so far.`);
+      }
+      for (const row of result) bytes += sizeOf(row);
+      if (bytes > limits.requestBytes) {
+        throw refusal("bytes", `Request size limit of ${limits.requestBytes} bytes exceeded: read ${bytes} bytes so far.`);
+      }
+      return result;
+    },
+  };
+}
+
+/** Bytes a row holds, near enough: its strings' lengths, and its JSON values serialized. */
+function sizeOf(row: unknown): number {
+  if (typeof row === "string") return row.length;
+  if (row === null || typeof row !== "object") return 8;
+  if (row instanceof Date) return 8;
+  let total = 0;
+  for (const value of Object.values(row)) total += sizeOf(value);
+  return total;
+}

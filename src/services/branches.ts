@@ -1,0 +1,93 @@
+// Branches compared: where two responses' chains part (their deepest shared response), and what
+// each side holds after that point. Read through the context reads of context.ts, so a comparison
+// costs a few statements whatever the depth of the chains.
+import { prisma } from "../db/prisma.js";
+import { type ContextEvent, readChain, readContextPage } from "./context.js";
+
+/** At most this many events per side are read; a side's `eventCount` still counts them all. */
+export const MAX_SIDE_EVENTS = 10_000;
+
+export interface ChainLink {
+  id: string;
+  depth: number;
+}
+
+/** The deepest response on both chains, or null when they share none (e.g. different dialogs). */
+export async function commonAncestor(a: string, b: string): Promise<ChainLink | null> {
+  const [chainA, chainB] = await Promise.all([readChain(a), readChain(b)]);
+  const onA = new Set(chainA.map((link) => link.id));
+  let deepest: ChainLink | null = null;
+  for (const link of chainB) if (onA.has(link.id) && (!deepest || link.depth > deepest.depth)) deepest = link;
+  return deepest;
+}
+
+export interface BranchSide {
+  tipId: string;
+  /** The side's responses after the fork, root first. */
+  responseIds: string[];
+  events: ContextEvent[];
+  eventCount: number;
+  usage: { inputTokens: number; outputTokens: number; reasoningTokens: number; totalTokens: number };
+}
+
+export interface BranchComparison {
+  ancestor: ChainLink | null;
+  a: BranchSide;
+  b: BranchSide;
+}
+
+export async function compareBranches(a: string, b: string): Promise<BranchComparison> {
+  const ancestor = await commonAncestor(a, b);
+  const [sideA, sideB] = await Promise.all([readSide(a, ancestor), readSide(b, ancestor)]);
+  return { ancestor, a: sideA, b: sideB };
+}
+
+async function readSide(tipId: string, ancestor: ChainLink | null): Promise<BranchSide> {
+  const forkDepth = ancestor ? ancestor.depth + 1 : 0;
+  const chain = (await readChain(tipId)).filter((link) => link.depth >= forkDepth);
+  const responseIds = chain.map((link) => link.id);
+  const [events, sums] = await Promise.all([
+    readContextPage(tipId, { after: ancestor ? { depth: forkDepth, seq: 0 } : null, limit: MAX_SIDE_EVENTS, inverted: false }),
+    prisma.response.aggregate({
+      where: { id: { in: responseIds } },
+      _sum: {
+        inputTokens: true,
+        outputTokens: true,
+        reasoningTokens: true,
+        totalTokens: true,
+        humanEvents: true,
+        aiEvents: true,
+        reasoningEvents: true,
+        toolCallEvents: true,
+        toolResultEvents: true,
+        systemEvents: true,
+      },
+    }),
+  ]);
+  const s = sums._sum;
+  const eventCount =
+    (s.humanEvents ?? 0) + (s.aiEvents ?? 0) + (s.reasoningEvents ?? 0) +
+    (s.toolCallEvents ?? 0) + (s.toolResultEvents ?? 0) + (s.systemEvents ?? 0);
+  return {
+    tipId,
+    responseIds,
+    events,
+    eventCount,
+    usage: {
+      inputTokens: s.inputTokens ?? 0,
+      outputTokens: s.outputTokens ?? 0,
+      reasoningTokens: s.reasoningTokens ?? 0,
+      totalTokens: s.totalTokens ?? 0,
+    },
+  };
+}
+
+const PREVIEW_LENGTH = 80;
+
+/** The first words of a side: its first message with text (a human's, else any), shortened. */
+export function branchPreview(events: readonly ContextEvent[]): string | null {
+  const first = events.find((e) => e.type === "HUMAN" && e.content) ?? events.find((e) => e.content);
+  const text = first?.content?.replace(/\s+/g, " ").trim();
+  if (!text) return null;
+  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
+}

@@ -1,0 +1,40 @@
+// What a write is asked and what it answers: shared by the services that write and by
+// idempotency (which answers a retry with an earlier write's result), so neither imports the other.
+import type { Dialog, Response } from "../generated/prisma/client.js";
+import type { ResponseStatus } from "../generated/prisma/enums.js";
+import type { HistoryEventInput } from "./event-input.js";
+import type { Json } from "./json.js";
+
+export interface UsageInput {
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  reasoningTokens?: number | null;
+  totalTokens?: number | null;
+}
+
+export interface CreateResponseInput {
+  dialogId?: string | null;
+  previousResponseId?: string | null;
+  model?: string | null;
+  input: HistoryEventInput[];
+  output?: HistoryEventInput[] | null;
+  status?: ResponseStatus | null;
+  usage?: UsageInput | null;
+  error?: Json | null;
+  metadata?: Json | null;
+  idempotencyKey?: string | null;
+}
+
+/** What a committed write changed: enough to publish a history delta. */
+export interface WriteResult {
+  dialogId: string;
+  responseId: string;
+  /** The dialog's last seq before the write, and after it (equal when no event was written). */
+  previousSeq: number;
+  seq: number;
+  /** The response's status once the write committed. */
+  status: ResponseStatus;
+  /** The response and dialog rows as this write committed them (absent when it stored nothing new). */
+  written?: { response: Response; dialog: Dialog };
+}
+

@@ -1,0 +1,307 @@
+// The write primitive. Every write that changes a dialog's history runs here, in one transaction
+// holding the dialog's row lock: seqs are handed out from the locked `lastSeq` (so they are
+// gap-free and never reused), the head moves to the newest response, each response's event counts
+// and lifecycle columns (`completedAt`, `finishedAtSeq`) change with its events and status, and
+// the dialog row is written last, which also extends its retention. What a write must check
+// against the history (a tool result's call, a response's status) is checked here, under the
+// lock, so a writer that waited for another one sees what that one committed: writers queue,
+// and none is told to retry because another won. (src/store/write-turn.ts is the same write for
+// one turn in one statement, used when nothing needs checking under the lock.)
+import { Prisma } from "../generated/prisma/client.js";
+import type { Dialog, Response } from "../generated/prisma/client.js";
+import type { ResponseStatus } from "../generated/prisma/enums.js";
+import { rowFromJson } from "../db/json-rows.js";
+import { NotFoundError } from "../errors.js";
+import type { NewEvent } from "../services/event-input.js";
+import { dialogExpired, isExpired } from "./retention-window.js";
+import {
+  countIncrements,
+  eventCounts,
+  eventJson,
+  eventValueColumns,
+  eventValuesFromJson,
+  type NewTurn,
+  type Phase,
+  type Usage,
+} from "./rows.js";
+import { inTransaction, run, type SqlRunner } from "./sql.js";
+
+export interface LockedDialog {
+  id: string;
+  tenantId: string;
+  lastSeq: number;
+  headId: string | null;
+  headDepth: number | null;
+  updatedAt: Date;
+}
+
+export type DialogTarget =
+  /** An existing dialog, locked; `whenMissing`/`whenExpired` say what the caller asked for. */
+  | { id: string; whenMissing?: () => Error; whenExpired?: () => Error }
+  /** A new, empty dialog. */
+  | { create: NewDialog };
+
+export interface NewDialog {
+  id: string;
+  tenantId: string;
+  title?: string | null;
+  metadata?: Record<string, unknown>;
+  forkedFromId?: string | null;
+}
+
+export interface ResponseChange {
+  status?: ResponseStatus;
+  usage?: Partial<Usage>;
+  /** undefined leaves the error alone; null clears it. */
+  error?: unknown;
+}
+
+/** A dialog locked for one write. Its methods are the only way seqs, heads and counts change. */
+export class DialogWrite {
+  #seq: number;
+  #head: { id: string; depth: number } | null;
+  #headMoved = false;
+
+  constructor(
+    readonly dialog: LockedDialog,
+    /** The transaction: reads that must see this write, or the history as of the lock. */
+    readonly session: SqlRunner,
+    readonly now: Date,
+  ) {
+    this.#seq = dialog.lastSeq;
+    this.#head = dialog.headId == null ? null : { id: dialog.headId, depth: dialog.headDepth ?? 0 };
+  }
+
+  /** The dialog's last seq so far in this write. */
+  get seq() {
+    return this.#seq;
+  }
+
+  get head() {
+    return this.#head;
+  }
+
+  /**
+   * Inserts `turns` as a chain continuing `parent` (default: the head): each turn continues the
+   * one before it, and the last becomes the head. Returns the responses as stored, oldest first.
+   */
+  async addTurns(turns: NewTurn[], parent: { id: string; depth: number } | null = this.#head): Promise<Response[]> {
+    if (!turns.length) return [];
+    const now = this.now.toISOString();
+    const responses: unknown[] = [];
+    const events: unknown[] = [];
+    let previous = parent;
+    for (const turn of turns) {
+      const depth = previous ? previous.depth + 1 : 0;
+      const place = (index: number) => ({ responseId: turn.id, seq: this.#seq + index + 1 });
+      events.push(
+        ...turn.input.map((event, i) => eventJson(event, "INPUT", place(i))),
+        ...turn.output.map((event, i) => eventJson(event, "OUTPUT", place(turn.input.length + i))),
+      );
+      this.#seq += turn.input.length + turn.output.length;
+      const final = turn.status !== "IN_PROGRESS";
+      responses.push({
+        ...turn.usage,
+        ...eventCounts([...turn.input, ...turn.output]),
+        id: turn.id,
+        previousResponseId: previous?.id ?? null,
+        depth,
+        model: turn.model,
+        status: turn.status,
+        error: turn.error ?? null,
+        metadata: turn.metadata,
+        idempotencyKey: turn.idempotencyKey,
+        requestHash: turn.requestHash,
+        completedAt: final ? now : null,
+        // A finished response records the seq its status became final at.
+        finishedAtSeq: final ? this.#seq : null,
+      });
+      previous = { id: turn.id, depth };
+    }
+    // Rows of one INSERT may reference each other: foreign keys are checked at its end.
+    const rows = await run<{ row: unknown }>(
+      Prisma.sql`
+      WITH r AS (
+        INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
+          "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
+          "requestHash", "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents", "systemEvents")
+        SELECT x.id, ${this.dialog.id}, x."previousResponseId", x.depth, x.model, x.status, x."inputTokens",
+          x."outputTokens", x."reasoningTokens", x."totalTokens", x.error, COALESCE(x.metadata, '{}'), ${now}::timestamp,
+          x."completedAt", x."finishedAtSeq", x."idempotencyKey", x."requestHash", x."humanEvents", x."aiEvents",
+          x."reasoningEvents", x."toolCallEvents", x."toolResultEvents", x."systemEvents"
+        FROM jsonb_to_recordset(${JSON.stringify(responses)}::jsonb) AS x(id text, "previousResponseId" text, depth int,
+          model text, status "ResponseStatus", "inputTokens" int, "outputTokens" int, "reasoningTokens" int,
+          "totalTokens" int, error jsonb, metadata jsonb, "completedAt" timestamp, "finishedAtSeq" int,
+          "idempotencyKey" text, "requestHash" text, "humanEvents" int, "aiEvents" int, "reasoningEvents" int,
+          "toolCallEvents" int, "toolResultEvents" int, "systemEvents" int)
+        RETURNING *)
+      SELECT to_jsonb(r) AS row FROM r ORDER BY r.depth`,
+      this.session,
+    );
+    await this.#insertEvents(events);
+    this.#head = previous;
+    this.#headMoved = true;
+    return rows.map(({ row }) => rowFromJson("Response", row) as Response);
+  }
+
+  /** Appends `events` to a response already in this dialog, after everything written so far. */
+  async appendEvents(responseId: string, events: NewEvent[], phase: Phase = "OUTPUT") {
+    if (!events.length) return;
+    const rows = events.map((event, i) => eventJson(event, phase, { responseId, seq: this.#seq + i + 1 }));
+    this.#seq += events.length;
+    await this.#insertEvents(rows);
+    await run(
+      Prisma.sql`UPDATE "Response" SET ${Prisma.join(countIncrements(events))} WHERE id = ${responseId}`,
+      this.session,
+    );
+  }
+
+  /** Changes a response's status, usage or error; a final status stamps `completedAt` and `finishedAtSeq`. */
+  async changeResponse(responseId: string, change: ResponseChange) {
+    const sets: Prisma.Sql[] = [];
+    if (change.status) {
+      sets.push(Prisma.sql`status = ${change.status}::"ResponseStatus"`);
+      if (change.status !== "IN_PROGRESS") {
+        sets.push(Prisma.sql`"completedAt" = ${this.now.toISOString()}::timestamp, "finishedAtSeq" = ${this.#seq}::int`);
+      }
+    }
+    // Only the counts given are set; absent ones keep what they were.
+    for (const [field, value] of Object.entries(change.usage ?? {})) {
+      if (value !== undefined) sets.push(Prisma.sql`${Prisma.raw(`"${field}"`)} = ${value}::int`);
+    }
+    if (change.error !== undefined) sets.push(Prisma.sql`error = ${change.error == null ? null : JSON.stringify(change.error)}::jsonb`);
+    if (!sets.length) return;
+    await run(Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`, this.session);
+  }
+
+  /** A response of this dialog as it is under the lock (null when it is not there). */
+  async readResponse(responseId: string) {
+    const [row] = await run<{ status: ResponseStatus; dialogId: string }>(
+      Prisma.sql`SELECT status, "dialogId" FROM "Response" WHERE id = ${responseId}`,
+      this.session,
+    );
+    return row && row.dialogId === this.dialog.id ? row : null;
+  }
+
+  /** Seed 000's clear(): every response and event goes; seqs are never reused, so lastSeq stays. */
+  async removeAllResponses() {
+    const [{ count }] = (await run<{ count: number }>(
+      Prisma.sql`WITH gone AS (DELETE FROM "Response" WHERE "dialogId" = ${this.dialog.id} RETURNING 1)
+        SELECT count(*)::int AS count FROM gone`,
+      this.session,
+    )) as [{ count: number }];
+    this.#head = null;
+    this.#headMoved = true;
+    return count;
+  }
+
+  /**
+   * Deletes one response of this dialog with its events, unless another response continues it
+   * (that would take its context away). When it was the head, its parent becomes the head.
+   */
+  async removeLeafResponse(responseId: string): Promise<"removed" | "not-found" | "continued"> {
+    const [row] = await run<{ previousResponseId: string | null; depth: number; children: number }>(
+      Prisma.sql`SELECT r."previousResponseId", r.depth,
+        (SELECT count(*)::int FROM "Response" c WHERE c."previousResponseId" = r.id) AS children
+        FROM "Response" r WHERE r.id = ${responseId} AND r."dialogId" = ${this.dialog.id}`,
+      this.session,
+    );
+    if (!row) return "not-found";
+    if (row.children) return "continued";
+    await run(Prisma.sql`DELETE FROM "Response" WHERE id = ${responseId}`, this.session);
+    if (this.#head?.id === responseId) {
+      this.#head = row.previousResponseId ? { id: row.previousResponseId, depth: row.depth - 1 } : null;
+      this.#headMoved = true;
+    }
+    return "removed";
+  }
+
+  /**
+   * Takes over rows another statement of this write inserted (src/store/fork-copy.ts): `events`
+   * more seqs are used and `head` is the new head.
+   */
+  adoptCopied(events: number, head: { id: string; depth: number }) {
+    this.#seq += events;
+    this.#head = head;
+    this.#headMoved = true;
+  }
+
+  async #insertEvents(rows: unknown[]) {
+    if (!rows.length) return;
+    await run(
+      Prisma.sql`
+      INSERT INTO "Event" (id, "dialogId", "responseId", seq, ${eventValueColumns})
+      SELECT ev->>'id', ${this.dialog.id}, ev->>'responseId', (ev->>'seq')::int, ${eventValuesFromJson(this.now.toISOString())}
+      FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) AS ev`,
+      this.session,
+    );
+  }
+
+  /** Writes the dialog row: last seq, head, and updatedAt (every write extends retention). */
+  async finish(): Promise<Dialog> {
+    const head = this.#head;
+    const [row] = await run<{ row: unknown }>(
+      Prisma.sql`UPDATE "Dialog" SET "lastSeq" = ${this.#seq}::int, "updatedAt" = ${this.now.toISOString()}::timestamp
+        ${this.#headMoved ? Prisma.sql`, "headId" = ${head?.id ?? null}, "headDepth" = ${head?.depth ?? null}::int` : Prisma.empty}
+        WHERE id = ${this.dialog.id} RETURNING to_jsonb("Dialog") AS row`,
+      this.session,
+    );
+    return rowFromJson("Dialog", row!.row) as Dialog;
+  }
+}
+
+/** What a write committed: the dialog row as it left it and the seq range it used. */
+export interface DialogWriteOutcome<T> {
+  value: T;
+  dialog: Dialog;
+  previousSeq: number;
+  seq: number;
+}
+
+/**
+ * Runs `work` on `target` locked (or created) in one transaction, then writes the dialog row and
+ * commits. Nothing is visible to anyone, nor published, before the commit.
+ */
+export async function writeDialog<T>(
+  target: DialogTarget,
+  work: (write: DialogWrite) => Promise<T>,
+  now = new Date(),
+): Promise<DialogWriteOutcome<T>> {
+  return inTransaction(async (session) => {
+    const dialog = "create" in target ? await createDialogRow(session, target.create, now) : await lockDialog(session, target, now);
+    const write = new DialogWrite(dialog, session, now);
+    const value = await work(write);
+    const row = await write.finish();
+    return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
+  });
+}
+
+/**
+ * Locks the dialog row for the rest of the transaction. The head's depth comes from the row itself
+ * (headDepth): in READ COMMITTED a statement that waited for the lock re-reads the locked row but
+ * not rows joined to it. A dialog past its retention is gone for writes.
+ */
+export async function lockDialog(
+  session: SqlRunner,
+  target: { id: string; whenMissing?: () => Error; whenExpired?: () => Error },
+  now = new Date(),
+): Promise<LockedDialog> {
+  const [dialog] = await run<LockedDialog>(
+    Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt" FROM "Dialog" WHERE id = ${target.id} FOR UPDATE`,
+    session,
+  );
+  if (!dialog) throw target.whenMissing?.() ?? NotFoundError.dialog(target.id);
+  if (isExpired(dialog.updatedAt, now)) throw target.whenExpired?.() ?? dialogExpired(target.id);
+  return dialog;
+}
+
+async function createDialogRow(session: SqlRunner, dialog: NewDialog, now: Date): Promise<LockedDialog> {
+  const at = now.toISOString();
+  await run(
+    Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", title, metadata, "forkedFromId", "createdAt", "updatedAt")
+      VALUES (${dialog.id}, ${dialog.tenantId}, ${dialog.title ?? null}, ${JSON.stringify(dialog.metadata ?? {})}::jsonb,
+        ${dialog.forkedFromId ?? null}, ${at}::timestamp, ${at}::timestamp)`,
+    session,
+  );
+  return { id: dialog.id, tenantId: dialog.tenantId, lastSeq: 0, headId: null, headDepth: null, updatedAt: now };
+}

@@ -1,0 +1,109 @@
+// The commonest write, storing one turn, in ONE SQL statement: data-modifying CTEs lock the dialog
+// row, insert the response and its events with seqs counted from the locked `lastSeq`, and move
+// the head. One statement is atomic on its own, so no interactive transaction is needed (through
+// Prisma an interactive transaction costs about three times the same SQL sent as one statement),
+// and concurrent writers to a dialog still queue on its row lock, so seqs stay gap-free.
+// It keeps exactly the invariants of the transactional primitive (src/store/dialog-write.ts):
+// src/store/turns.ts picks this form when nothing has to be checked under the lock.
+//
+// Under READ COMMITTED a statement that waited for the lock sees the newest version of the
+// locked row but not rows other writers inserted meanwhile; that is why the head's depth is
+// read from the dialog row (`headDepth`) rather than from the head response.
+import type { Dialog, Response } from "../generated/prisma/client.js";
+import { Prisma } from "../generated/prisma/client.js";
+import { rowFromJson } from "../db/json-rows.js";
+import { expiryCutoff } from "./retention-window.js";
+import { countColumnList, countValues, eventJson, eventValueColumns, eventValuesFromJson, jsonOrNull, type NewTurn } from "./rows.js";
+import { run, type SqlRunner } from "./sql.js";
+
+export interface TurnToInsert extends NewTurn {
+  /** An existing dialog to lock and continue, or a new one to create with this turn as root. */
+  /** `tenantId` is stamped on a new dialog. */
+  dialog: { id: string; isNew: boolean; tenantId: string };
+  /** The explicit parent; absent means the dialog's head (or none, for a new dialog). */
+  parent: { id: string; depth: number } | null;
+  now: Date;
+}
+
+export interface StoredTurn {
+  /** The dialog's last seq before the write. */
+  previousSeq: number;
+  depth: number;
+  /** The rows as committed, so the caller can answer without reading them back. */
+  response: Response;
+  dialog: Dialog;
+}
+
+/**
+ * Stores the turn; "not-found" when the dialog does not exist, "expired" when it is past its
+ * retention (nothing stored in those cases).
+ */
+export async function insertTurn(turn: TurnToInsert, on?: SqlRunner): Promise<StoredTurn | "not-found" | "expired"> {
+  const now = turn.now.toISOString();
+  const events = [
+    ...turn.input.map((event) => eventJson(event, "INPUT")),
+    ...turn.output.map((event) => eventJson(event, "OUTPUT")),
+  ];
+  const { usage, parent } = turn;
+  const dialog = turn.dialog.isNew
+    ? Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", "lastSeq", "headId", "headDepth", "createdAt", "updatedAt")
+        VALUES (${turn.dialog.id}, ${turn.dialog.tenantId}, ${events.length}, ${turn.id}, 0, ${now}::timestamp, ${now}::timestamp)
+        RETURNING id, 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth", "updatedAt", to_jsonb("Dialog") AS after`
+    : Prisma.sql`SELECT id, "lastSeq", "headId", "headDepth", "updatedAt", NULL::jsonb AS after FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
+  // Past its retention a dialog takes no more writes, even before the sweeper deletes it.
+  const cutoff = expiryCutoff(turn.now);
+  const alive =
+    turn.dialog.isNew || cutoff == null ? Prisma.sql`TRUE` : Prisma.sql`d."updatedAt" > ${cutoff}::timestamp`;
+  const moveHead = turn.dialog.isNew
+    ? Prisma.empty
+    : Prisma.sql`, u AS (
+        UPDATE "Dialog" SET "lastSeq" = d."lastSeq" + ${events.length}, "headId" = r.id, "headDepth" = r.depth,
+          "updatedAt" = ${now}::timestamp
+        FROM d, r WHERE "Dialog".id = d.id
+        RETURNING to_jsonb("Dialog") AS after)`;
+  const final = turn.status !== "IN_PROGRESS";
+  const statement = Prisma.sql`
+    WITH d AS (${dialog}),
+    r AS (
+      INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
+        "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
+        "requestHash", ${countColumnList})
+      SELECT ${turn.id}, d.id, COALESCE(${parent?.id ?? null}::text, d."headId"),
+        COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0),
+        ${turn.model}, ${turn.status}::"ResponseStatus", ${usage.inputTokens}::int, ${usage.outputTokens}::int,
+        ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${jsonOrNull(turn.error)}::jsonb,
+        ${JSON.stringify(turn.metadata)}::jsonb, ${now}::timestamp, ${final ? now : null}::timestamp,
+        ${final ? events.length : null}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash},
+        ${countValues([...turn.input, ...turn.output])}
+      FROM d
+      WHERE ${alive}
+      RETURNING *),
+    e AS (
+      INSERT INTO "Event" (id, "dialogId", "responseId", seq, ${eventValueColumns})
+      SELECT ev->>'id', d.id, r.id, d."lastSeq" + t.ord, ${eventValuesFromJson(now)}
+      FROM d, r, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS t(ev, ord))
+    ${moveHead}
+    SELECT d."lastSeq" AS "previousSeq", r.depth, ${alive} AS alive, to_jsonb(r) AS response,
+      ${turn.dialog.isNew ? Prisma.sql`d.after` : Prisma.sql`(SELECT after FROM u)`} AS dialog
+    FROM d LEFT JOIN r ON TRUE`;
+  type Outcome = { previousSeq: number; depth: number | null; alive: boolean; response: unknown; dialog: unknown };
+  const [row] = await run<Outcome>(statement, on);
+  if (!row) return "not-found";
+  if (!row.alive || row.depth === null) return "expired";
+  return {
+    previousSeq: row.previousSeq,
+    depth: row.depth,
+    response: rowFromJson("Response", row.response) as Response,
+    dialog: rowFromJson("Dialog", row.dialog) as Dialog,
+  };
+}
+
+/** SQLSTATE 23505: from the drivers directly, or wrapped by Prisma (whose two adapters put it in different fields). */
+export function isUniqueViolation(error: unknown) {
+  if ((error as { code?: unknown } | null)?.code === "23505") return true;
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2002") return true;
+  const cause = (error.meta?.driverAdapterError as { cause?: { code?: string; originalCode?: string } } | undefined)
+    ?.cause;
+  return cause?.code === "23505" || cause?.originalCode === "23505";
+}

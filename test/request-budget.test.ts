@@ -1,0 +1,146 @@
+// Work per request is bounded by what it would read, whatever its variables say (issue 13, finding
+// 1): the cost limit prices the coerced page sizes, a request stops at its row, byte and time
+// budget, and one tenant's reads queue behind each other instead of taking the whole pool.
+import { describe, expect, it } from "vitest";
+import { buildApp } from "../src/server/app.js";
+import type { Limits } from "../src/server/limits.js";
+import { createRequestBudget } from "../src/server/request-budget.js";
+
+function appWith(limits: Partial<Limits> = {}) {
+  const app = buildApp({ limits });
+  return async (query: string, variables?: Record<string, unknown>) => {
+    const response = await app.fetch("http://localhost/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as { data?: any; errors?: { message: string; extensions?: any }[] };
+  };
+}
+
+const THE_QUERY = `query($d: ID!, $n: Int, $m: Int) { dialog(id: $d) { responses(last: $n) { edges {
+  node { context(first: $m) { edges { node { ... on AiEvent { content } } } } } } } } }`;
+
+async function dialogOf(send: ReturnType<typeof appWith>, responses: number, eventBytes: number) {
+  let dialogId: string | undefined;
+  for (let i = 0; i < responses; i++) {
+    const answer = await send(
+      `mutation($input: CreateResponseInput!) { createResponse(input: $input) { ... on Response { dialog { id } } } }`,
+      { input: { dialogId, input: [{ human: { content: `q${i}` } }], output: [{ ai: { content: "a".repeat(eventBytes) } }] } },
+    );
+    dialogId = answer.data.createResponse.dialog.id;
+  }
+  return dialogId!;
+}
+
+describe("cost on the coerced arguments", () => {
+  const send = appWith();
+  const refusedForCost = (answer: Awaited<ReturnType<typeof send>>) => {
+    expect(answer.data).toBeUndefined();
+    expect(answer.errors?.[0]).toMatchObject({ extensions: { code: "QUERY_TOO_COMPLEX", limit: "cost" } });
+    expect(answer.errors?.[0]?.message).toMatch(/^Query Cost limit of 5000000 exceeded, found \d+/);
+  };
+
+  it("the issue's query with {n: 100, m: 10000} is refused like its literal twin", async () => {
+    const d = "dlg_unknown";
+    refusedForCost(await send(THE_QUERY, { d, n: 100, m: 10_000 }));
+    refusedForCost(
+      await send(`{ dialog(id: "${d}") { responses(last: 100) { edges { node { context(first: 10000) { edges { node { ... on AiEvent { content } } } } } } } } }`),
+    );
+    // The same document with small pages is within the limit (and answers: no such dialog).
+    expect((await send(THE_QUERY, { d, n: 2, m: 10 })).data).toEqual({ dialog: null });
+  });
+
+  it("relatives: variables inside fragments, aliases of a moderate page, connections without first", async () => {
+    const d = "dlg_unknown";
+    refusedForCost(
+      await send(
+        `query($d: ID!, $n: Int, $m: Int) { dialog(id: $d) { ...R } }
+         fragment R on Dialog { responses(last: $n) { edges { node { ...C } } } }
+         fragment C on Response { context(first: $m) { edges { node { ... on HumanEvent { content } } } } }`,
+        { d, n: 100, m: 10_000 },
+      ),
+    );
+    // Each alias alone is within the limit; together they are not.
+    const alias = (i: number) => `a${i}: responses(last: $n) { edges { node { context(first: $m) { edges { node { __typename } } } } } }`;
+    const aliased = (n: number) =>
+      `query($d: ID!, $n: Int, $m: Int) { dialog(id: $d) { ${Array.from({ length: n }, (_, i) => alias(i)).join(" ")} } }`;
+    expect((await send(aliased(1), { d, n: 20, m: 1_000 })).errors?.[0]?.message).toBe("Dialog dlg_unknown not found");
+    refusedForCost(await send(aliased(8), { d, n: 20, m: 1_000 }));
+    // A connection without first/last costs the page it will really read (100 events, 20 responses).
+    const nested = `query($d: ID!) { dialog(id: $d) { ${[0, 1, 2, 3, 4].map((i) => `r${i}: responses { edges { node { context { edges { node { __typename } } } } } }`).join(" ")} } }`;
+    expect((await appWith({ queryCost: 100_000 })(nested, { d })).errors?.[0]).toMatchObject({ extensions: { limit: "cost" } });
+  });
+});
+
+describe("budget while executing", () => {
+  it("rows: a request stops before a read that would pass MAX_REQUEST_ROWS", async () => {
+    const send = appWith({ requestRows: 150 });
+    const d = await dialogOf(send, 3, 10);
+    const query = `query($d: ID!) { dialog(id: $d) { responses { edges { node { context(first: 100) { edges { node { __typename } } } } } } } }`;
+    const answer = await send(query, { d });
+    expect(answer.errors?.[0]).toMatchObject({ extensions: { code: "QUERY_TOO_COMPLEX", limit: "rows" } });
+    expect(answer.errors?.[0]?.message).toMatch(/^Request row limit of 150 exceeded/);
+    // Within the budget the same request answers.
+    expect((await appWith({ requestRows: 400 })(query, { d })).errors).toBeUndefined();
+  });
+
+  it("bytes: large events within every shape limit stop at MAX_REQUEST_BYTES, and another client keeps answering", async () => {
+    const send = appWith({ requestBytes: 200_000 });
+    const d = await dialogOf(send, 8, 20_000);
+    // 8 contexts of up to 8 answers of 20 KB: 720 KB to read, more than the budget.
+    const heavy = send(`query($d: ID!) { dialog(id: $d) { responses { edges { node { context { edges { node { ... on AiEvent { content } } } } } } } } }`, { d });
+    const small = await send(`query($d: ID!) { dialog(id: $d) { id } }`, { d });
+    expect(small).toEqual({ data: { dialog: { id: d } } });
+    const answer = await heavy;
+    expect(answer.errors?.[0]).toMatchObject({ extensions: { code: "QUERY_TOO_COMPLEX", limit: "bytes" } });
+    expect(answer.errors?.[0]?.message).toMatch(/^Request size limit of 200000 bytes exceeded/);
+    // The output list of a response is counted too.
+    const outputs = await send(`query($d: ID!) { dialog(id: $d) { responses { edges { node { output { ... on AiEvent { content } } } } } } }`, { d });
+    expect(outputs.errors).toBeUndefined();
+    const tight = await appWith({ requestBytes: 50_000 })(`query($d: ID!) { dialog(id: $d) { responses { edges { node { output { __typename } } } } } }`, { d });
+    expect(tight.errors?.[0]).toMatchObject({ extensions: { limit: "bytes" } });
+  });
+
+  it("time: a read that would start after MAX_REQUEST_MS does not (injected clock)", async () => {
+    let now = 0;
+    const budget = createRequestBudget("t-time", { requestRows: 100, requestBytes: 1_000, requestMs: 50, tenantDbConcurrency: 1 }, () => now);
+    expect(await budget.read(1, async () => ["x"])).toEqual(["x"]);
+    now = 51;
+    let ran = false;
+    await expect(budget.read(1, async () => ((ran = true), ["y"]))).rejects.toMatchObject({
+      message: "Request time limit of 50 ms exceeded.",
+      extensions: { code: "QUERY_TOO_COMPLEX", limit: "time" },
+    });
+    expect(ran).toBe(false);
+  });
+
+  it("one tenant's reads share TENANT_DB_CONCURRENCY connections; another tenant's read does not wait for them", async () => {
+    const limits = { requestRows: 1_000, requestBytes: 1_000_000, requestMs: 60_000, tenantDbConcurrency: 2 };
+    const hog = createRequestBudget("hog", limits);
+    const other = createRequestBudget("other", limits);
+    const release: (() => void)[] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    const slowRead = () =>
+      new Promise<string[]>((resolve) => {
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        release.push(() => {
+          running--;
+          resolve(["row"]);
+        });
+      });
+    const hogReads = Array.from({ length: 10 }, () => hog.read(1, slowRead));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(running).toBe(2);
+    // The other tenant's read runs at once although the hog has 8 more queued.
+    expect(await other.read(1, async () => ["mine"])).toEqual(["mine"]);
+    while (release.length) {
+      release.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(hogReads);
+    expect(mostAtOnce).toBe(2);
+  });
+});

@@ -1,0 +1,72 @@
+// The search box: words found in any event of any dialog (text, tool names, arguments), best first;
+// a result opens its dialog on the branch that holds it, scrolled to the event.
+import { useState } from "react";
+import { useQuery } from "urql";
+import { useDebounced } from "../../hooks/use-debounced.js";
+import { dialogPath } from "../../hooks/use-route.js";
+import { SearchEventsDocument } from "../../lib/operations.js";
+import { Link } from "../Link.js";
+
+const kindLabels: Record<string, string> = {
+  HumanEvent: "human",
+  AiEvent: "AI",
+  SystemEvent: "system",
+  ReasoningEvent: "reasoning",
+  ToolCallEvent: "tool call",
+  ToolResultEvent: "tool result",
+};
+
+export function SearchPanel() {
+  const [text, setText] = useState("");
+  const query = useDebounced(text.trim(), 250);
+  const [{ data, fetching, error }] = useQuery({
+    query: SearchEventsDocument,
+    variables: { query, first: 20 },
+    pause: !query,
+    requestPolicy: "network-only",
+  });
+  const hits = query ? (data?.search.edges.map((edge) => edge.node) ?? []) : [];
+  return (
+    <section className="search-panel" role="search">
+      <input
+        type="search"
+        className="search-input"
+        placeholder="Search all dialogs  ( / )"
+        aria-label="Search all dialogs"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") setText("");
+          if (e.key === "Enter") document.querySelector<HTMLAnchorElement>(".search-hit a")?.click();
+        }}
+        data-testid="search-input"
+      />
+      {query && (
+        <div className="search-results" data-testid="search-results">
+          <p className="muted search-summary" data-testid="search-summary">
+            {error ? `Search failed: ${error.message}` : fetching && !data ? "Searching…" : `${(data?.search.totalCount ?? 0).toLocaleString("en")} matching events`}
+          </p>
+          <ol>
+            {hits.map((hit) => (
+              <li key={hit.event.__typename + hit.dialogId + hit.seq} className="search-hit" data-testid="search-hit" data-dialog-id={hit.dialogId} data-seq={hit.seq}>
+                <Link href={dialogPath(hit.dialogId, hit.responseId, hit.seq)} onClick={() => setText("")}>
+                  <span className="search-hit-where">
+                    <span className="search-hit-title">{hit.dialog.title || hit.dialogId}</span>
+                    <span className="tag">
+                      {kindLabels[hit.event.__typename]}
+                      {"toolName" in hit.event && hit.event.toolName ? ` · ${hit.event.toolName}` : ""}
+                    </span>
+                    <span className="event-seq">#{hit.seq}</span>
+                  </span>
+                  <span className="search-snippet">
+                    {hit.snippetParts.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+// Keyboard navigation of the workbench: `/` focuses search, `j`/`k` (or ↓/↑ with Alt) open the next
+// or previous dialog of the list, `Escape` leaves a text box. Keys typed into a text box are its own.
+import { useEffect } from "react";
+import { dialogPath, navigate } from "./use-route.js";
+
+const isTyping = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+
+export function useListKeys(ids: readonly string[], selectedId: string | null) {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && isTyping(event.target)) {
+        (event.target as HTMLElement).blur();
+        return;
+      }
+      if (isTyping(event.target) || event.ctrlKey || event.metaKey) return;
+      if (event.key === "/") {
+        event.preventDefault();
+        document.querySelector<HTMLInputElement>("[data-testid=search-input]")?.focus();
+        return;
+      }
+      const step = event.key === "j" || (event.altKey && event.key === "ArrowDown") ? 1 : event.key === "k" || (event.altKey && event.key === "ArrowUp") ? -1 : 0;
+      if (!step || !ids.length) return;
+      event.preventDefault();
+      const index = selectedId ? ids.indexOf(selectedId) : -1;
+      const next = ids[Math.min(ids.length - 1, Math.max(0, index + step))];
+      if (next && next !== selectedId) {
+        navigate(dialogPath(next));
+        document.querySelector(`[data-dialog-id="${CSS.escape(next)}"]`)?.scrollIntoView({ block: "nearest" });
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [ids, selectedId]);
+}
