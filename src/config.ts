@@ -92,6 +92,8 @@ const schema = z.object({
   RETENTION: duration({ forever: true }).optional(),
   /** How often the retention sweeper looks for expired dialogs, in milliseconds. */
   RETENTION_SWEEP_INTERVAL: duration().default(60_000),
+  /** On SIGTERM/SIGINT, how long requests in flight (writes among them) may take to finish. */
+  SHUTDOWN_DRAIN_MS: count(10_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // Model providers for /v1/responses and generateResponse (docs/responses-api.md), named as the
   // providers' own SDKs name them.

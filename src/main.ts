@@ -35,14 +35,22 @@ logger.info(`listening on ${server.url}`);
 const sweeper = startSweeper();
 if (sweeper) logger.info(`retention: dialogs idle for ${process.env.RETENTION} are deleted`);
 
+// Graceful (src/server/shutdown.ts): new requests are refused, subscriptions end, requests in
+// flight get SHUTDOWN_DRAIN_MS to finish; whatever still holds the process after that and a few
+// seconds more (a database call that never returns) does not keep it from exiting.
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  logger.info(`${signal}: closing`);
+  logger.info(`${signal}: draining (at most ${config.SHUTDOWN_DRAIN_MS} ms), then exiting`);
+  setTimeout(() => {
+    logger.warn("shutdown did not finish in time; exiting");
+    process.exit(1);
+  }, config.SHUTDOWN_DRAIN_MS + 5_000).unref();
   await server.close();
   await sweeper?.stop();
   await closeDatabase();
+  logger.info("stopped");
   process.exit(0);
 }
 process.on("SIGINT", () => void shutdown("SIGINT"));

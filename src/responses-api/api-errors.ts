@@ -3,7 +3,7 @@
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
 import { ModelNotConfiguredError } from "../generation/providers.js";
-import { UNAVAILABLE_MESSAGE } from "../server/error-reporting.js";
+import { UNAVAILABLE_MESSAGE } from "../errors.js";
 import { fromValidation, InvalidRequest } from "./create-request.js";
 
 export class ApiError extends Error {

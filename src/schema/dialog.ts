@@ -9,6 +9,7 @@ import { forkDialog } from "../services/fork.js";
 import { chainTargetNotFound, expiresAt } from "../services/retention.js";
 import { builder } from "./builder.js";
 import { dialogRow, needsOwnColumnsOnly } from "./own-columns.js";
+import { answerWithDialog, committedWrite } from "./committed-write.js";
 import { writeErrors } from "./errors.js";
 import { HistoryConnection, historyArgs, resolveHistory } from "./history-connection.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
@@ -196,10 +197,9 @@ builder.mutationFields((t) => ({
     description:
       "Seed 000's clear(): delete every response and event of the dialog, keep the dialog. `lastSeq` keeps its value, so seqs are never reused.",
     args: { input: t.arg({ type: ClearDialogInput, required: true }) },
-    resolve: async (query, _root, { input }, { scope }) => {
-      await scope.dialog(String(input.id));
-      const { dialogId } = await clearDialog(String(input.id));
-      return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
+    resolve: async (query, _root, { input }, ctx) => {
+      const dialogId = String(input.id);
+      return answerWithDialog(await committedWrite(ctx, { dialogId }, () => clearDialog(dialogId)), query);
     },
   }),
   forkDialog: t.prismaField({
@@ -208,19 +208,19 @@ builder.mutationFields((t) => ({
     description:
       "Seed 000's copy(): a new dialog whose history is a copy of the context of `responseId` (new ids, seqs 1..n), with `forkedFrom` set. The original is untouched.",
     args: { input: t.arg({ type: ForkDialogInput, required: true }) },
-    resolve: async (query, _root, { input }, { scope }) => {
-      await scope.response(String(input.responseId), chainTargetNotFound);
-      const { dialogId } = await forkDialog({ responseId: String(input.responseId), title: input.title });
-      return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
+    resolve: async (query, _root, { input }, ctx) => {
+      const responseId = String(input.responseId);
+      const fork = () => forkDialog({ responseId, title: input.title });
+      return answerWithDialog(await committedWrite(ctx, { chainedTo: responseId }, fork), query);
     },
   }),
   deleteDialog: t.field({
     type: DeleteDialogPayload,
     errors: { types: writeErrors },
     args: { input: t.arg({ type: DeleteDialogInput, required: true }) },
-    resolve: async (_root, { input }, { scope }) => {
-      await scope.dialog(String(input.id));
-      return deleteDialog(String(input.id));
+    resolve: async (_root, { input }, ctx) => {
+      const dialogId = String(input.id);
+      return committedWrite(ctx, { dialogId }, () => deleteDialog(dialogId));
     },
   }),
 }));

@@ -25,6 +25,7 @@ import { exampleQuery } from "./graphiql-example.js";
 import { type Limits, limitsFromConfig } from "./limits.js";
 import { logger } from "./logger.js";
 import { useWebViewer } from "./web-viewer.js";
+import { useInputLimits } from "./input-limits.js";
 import { useQueryLimits } from "./query-limits.js";
 import { useRequestId } from "./request-id.js";
 import { useStorableTextOnly } from "./storable-text.js";
@@ -78,6 +79,7 @@ export function buildApp(options: AppOptions = {}) {
       ...(introspection ? [] : [useDisableIntrospection(), blockFieldSuggestionsPlugin() as Plugin]),
       ...useQueryLimits(limits),
       useStorableTextOnly(),
+      useInputLimits(),
       useErrorReporting(),
       useSharedSubscriptionResults(),
     ],

@@ -5,10 +5,11 @@
 import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } from "graphql-yoga";
 import { type ExecutionResult, GraphQLError } from "graphql";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
+import { UNAVAILABLE_MESSAGE } from "../errors.js";
 import { mapStream } from "../live/map-stream.js";
 import { logger } from "./logger.js";
 
-export const UNAVAILABLE_MESSAGE = "Service unavailable: the database cannot be reached; retry shortly";
+export { UNAVAILABLE_MESSAGE };
 
 /** A made-on-purpose GraphQLError, possibly wrapped by graphql-js around another GraphQLError. */
 function isExpected(error: unknown): boolean {

@@ -9,12 +9,13 @@ import type { Server } from "node:http";
 import type { ExecutionArgs, ExecutionResult } from "graphql";
 import { GraphQLError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.js";
 import type { Context as AppContext } from "./context.js";
 import { refusal, setViewer, viewerOf } from "../auth/access-control.js";
 import { rateLimitedError } from "../auth/rate-limit.js";
 import { sendAsNextMessages } from "./graphql-ws-next-messages.js";
+import { logger } from "./logger.js";
 import { requestIdOf } from "./request-id.js";
 
 // graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
@@ -32,7 +33,10 @@ export interface GraphqlWsOptions {
 export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOptions) {
   const { limits } = yoga;
   const sockets = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: limits.bodyBytes });
-  sockets.on("connection", (_socket, request) => options.onSocket?.(request.socket));
+  sockets.on("connection", (socket, request) => {
+    options.onSocket?.(request.socket);
+    quietOversizedMessages(socket, limits.bodyBytes);
+  });
 
   const graphqlWs = useServer(
     {
@@ -133,4 +137,21 @@ function tooManyOperations(limit: number) {
   return new GraphQLError(`At most ${limit} operations may run at once on one connection`, {
     extensions: { code: "TOO_MANY_SUBSCRIPTIONS", limit },
   });
+}
+
+/**
+ * ws refuses a message over maxPayload by closing the socket with 1009 and emitting an `error`,
+ * which graphql-ws logs with its whole stack as an internal error. A client sending too much is
+ * the client's mistake, possibly repeated by the thousand: it gets one line. (Registered before
+ * graphql-ws's own listener, so the error never reaches it.)
+ */
+function quietOversizedMessages(socket: WebSocket, limit: number) {
+  const emit = socket.emit.bind(socket);
+  socket.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event === "error" && (args[0] as { code?: string } | undefined)?.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") {
+      logger.warn(`[ws] closed a WebSocket with 1009: a message over ${limit} bytes (MAX_BODY_BYTES)`);
+      return true;
+    }
+    return emit(event, ...args);
+  }) as typeof socket.emit;
 }
