@@ -8,6 +8,7 @@ import { startServer } from "../src/server/http-server.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
 import { type DeltaData, HISTORY_DELTA, take } from "./support/live.js";
 import { tenantKey, wsAs } from "./support/tenants.js";
+import WebSocket from "ws";
 
 let g: GeneratingServer;
 beforeAll(async () => {
@@ -198,5 +199,61 @@ describe("providers", () => {
     expect(() =>
       createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0, MODEL_PROVIDERS: "x=nobody" }),
     ).toThrow(/MODEL_PROVIDERS/);
+  });
+});
+
+describe("WebSocket mode", () => {
+  /** The messages of one turn on an open socket, through its closing event (or an error). */
+  function turn(socket: WebSocket, request: object) {
+    return new Promise<any[]>((resolve) => {
+      const events: any[] = [];
+      const onMessage = (data: WebSocket.RawData) => {
+        const event = JSON.parse(String(data));
+        events.push(event);
+        if (event.type === "error" || /^response\.(completed|failed|incomplete)$/.test(event.type)) {
+          socket.off("message", onMessage);
+          resolve(events);
+        }
+      };
+      socket.on("message", onMessage);
+      socket.send(JSON.stringify({ type: "response.create", ...request }));
+    });
+  }
+
+  it("runs turns sent as response.create messages on one socket, with the streaming events", async () => {
+    const socket = new WebSocket(`${g.server.url.replace(/^http/, "ws")}/v1/responses`, {
+      headers: { authorization: `Bearer ${g.key}` },
+    });
+    await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+    g.upstream.script({ output: [{ text: "First over the socket." }] }, { output: [{ text: "Second, continued." }] });
+    const first = await turn(socket, { model: "stand-in-1", input: "one" });
+    expect(first.map((event) => event.sequence_number)).toEqual(first.map((_, index) => index));
+    expect(first.at(-1)).toMatchObject({ type: "response.completed", response: { status: "completed" } });
+    const id = first.at(-1).response.id;
+
+    const second = await turn(socket, { model: "stand-in-1", input: "two", previous_response_id: id });
+    expect(second.at(-1).response).toMatchObject({ previous_response_id: id, status: "completed" });
+    expect(g.upstream.requests.at(-1)!.body.messages.map((m: any) => m.content)).toEqual([
+      "one",
+      "First over the socket.",
+      "two",
+    ]);
+
+    const refused = await turn(socket, { model: "stand-in-1", input: "x", previous_response_id: "resp_NOPE" });
+    expect(refused).toEqual([
+      {
+        type: "error",
+        error: expect.objectContaining({ code: "previous_response_not_found", param: "previous_response_id" }),
+      },
+    ]);
+    socket.close();
+  });
+
+  it("refuses an upgrade without a valid key", async () => {
+    const socket = new WebSocket(`${g.server.url.replace(/^http/, "ws")}/v1/responses`);
+    const status = await new Promise((resolve) =>
+      socket.once("unexpected-response", (_req, res) => resolve(res.statusCode)),
+    );
+    expect(status).toBe(401);
   });
 });

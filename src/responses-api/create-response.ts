@@ -4,11 +4,11 @@
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../generation/generate-turn.js";
 import type { LiveBus } from "../live/live-bus.js";
-import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
+import { storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
 import { ApiError, errorBody, json } from "./api-errors.js";
 import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-request.js";
 import { ECHOED_PARAMS_KEY, type ResponseView, toResponseObject } from "./response-object.js";
-import { turnEventStream } from "./stream-events.js";
+import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
 
 export interface CreateDeps {
   generator: Generator;
@@ -87,7 +87,7 @@ export async function handleCreate(request: Request, deps: CreateDeps): Promise<
   return json(200, toResponseObject(turnView(generate, parsed.store, started, outcome)));
 }
 
-async function streamTurn(generate: GenerateRequest, store: boolean, sink: typeof unstoredTurns, generator: Generator) {
+async function streamTurn(generate: GenerateRequest, store: boolean, sink: TurnSink, generator: Generator) {
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let open = true;
@@ -96,16 +96,13 @@ async function streamTurn(generate: GenerateRequest, store: boolean, sink: typeo
     // The client went away: stop writing to it; the turn goes on and is stored.
     cancel: () => void (open = false),
   });
-  const events = turnEventStream({
+  // Errors before the turn is open (bad ids, no provider) are answered as JSON, not as a stream.
+  const started = await startStreamedTurn(generate, store, sink, generator, {
     write: (frame) => {
       if (open) controller.enqueue(encoder.encode(frame));
     },
   });
-  // Errors before the turn is open (bad ids, no provider) are answered as JSON, not as a stream.
-  const started = await generator.start(generate, sink, events);
-  events.begin(toResponseObject(turnView(generate, store, started)));
-  void started.done.then((outcome) => {
-    events.end(toResponseObject(turnView(generate, store, started, outcome)));
+  void started.done.then(() => {
     if (open) controller.close();
     open = false;
   });
@@ -116,4 +113,22 @@ async function streamTurn(generate: GenerateRequest, store: boolean, sink: typeo
       connection: "keep-alive",
     },
   });
+}
+
+/** Starts a turn whose events go to `events` (SSE frames, or WebSocket messages); the closing event is sent before `done` settles. */
+export async function startStreamedTurn(
+  generate: GenerateRequest,
+  store: boolean,
+  sink: TurnSink,
+  generator: Generator,
+  events: ResponseEventSink,
+) {
+  const stream = turnEventStream(events);
+  const started = await generator.start(generate, sink, stream);
+  stream.begin(toResponseObject(turnView(generate, store, started)));
+  const done = started.done.then((outcome) => {
+    stream.end(toResponseObject(turnView(generate, store, started, outcome)));
+    return outcome;
+  });
+  return { ...started, done };
 }

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { AuthMode, Authenticator } from "../auth/authenticator.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import type { ModelCatalog } from "../generation/providers.js";
+import { createResponsesWebSocket, RESPONSES_WEBSOCKET_PATH } from "../responses-api/websocket-mode.js";
 import { buildApp } from "./app.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
 import type { Limits } from "./limits.js";
@@ -62,6 +63,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keepAliveMs: options.keepAliveMs ?? 12_000,
     onSocket: (socket) => watchdog.watch(socket),
   });
+  const responsesWs = routeResponsesWebSocket(
+    server,
+    createResponsesWebSocket(yoga, { generator: yoga.generator, live }),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -81,6 +86,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           // Ending the listeners ends every subscription: SSE responses finish with `complete`.
           live.endListeners();
           await graphqlWs.dispose();
+          responsesWs.close();
         });
         watchdog.close();
         yoga.authenticator.close();
@@ -89,4 +95,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await live.close();
       })()),
   };
+}
+
+/**
+ * The Responses API's WebSocket mode shares the port with graphql-ws. graphql-ws's server answers
+ * every upgrade it does not own with 400, so upgrades are dispatched here: /v1/responses to the
+ * Responses socket, everything else to the listeners graphql-ws attached.
+ */
+function routeResponsesWebSocket(
+  server: import("node:http").Server,
+  responses: ReturnType<typeof createResponsesWebSocket>,
+) {
+  const others = server.listeners("upgrade") as ((...args: unknown[]) => void)[];
+  server.removeAllListeners("upgrade");
+  server.on(
+    "upgrade",
+    (request: import("node:http").IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => {
+      const path = (request.url ?? "").split("?")[0];
+      if (path === RESPONSES_WEBSOCKET_PATH) return void responses.handleUpgrade(request, socket, head);
+      for (const listener of others) listener.call(server, request, socket, head);
+    },
+  );
+  return responses;
 }
