@@ -106,6 +106,7 @@ export const DialogTreeDocument = graphql(`
             status
             model
             createdAt
+            preview
             previousResponse {
               id
             }
@@ -206,6 +207,15 @@ export const DialogMessagesDocument = graphql(`
         tokenizer: $tokenizer
       )
       tokenCount(responseId: $responseId, tokenizer: $tokenizer)
+    }
+  }
+`);
+
+export const ModelsDocument = graphql(`
+  query Models {
+    models {
+      configured
+      defaultModel
     }
   }
 `);
