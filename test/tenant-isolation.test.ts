@@ -70,6 +70,7 @@ describe("tenant B naming tenant A's ids", () => {
     ["completes the response", `mutation($r: ID!) { completeResponse(input: { responseId: $r }) { ${WRITE} } }`, (ids) => ({ r: ids.open })],
     ["interrupts the response", `mutation($r: ID!) { interruptResponse(input: { responseId: $r, behavior: DISCARD }) { ${WRITE} } }`, (ids) => ({ r: ids.open })],
     ["imports into the dialog", `mutation($d: ID!) { importMessages(input: { dialogId: $d, format: OPENAI_CHAT, messages: [{ role: "user", content: "x" }] }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
+    ["generates after the response", `mutation($r: ID!) { generateResponse(input: { previousResponseId: $r, model: "m", input: [{ human: { content: "x" } }] }) { ${WRITE} } }`, (ids) => ({ r: ids.response })],
     ["imports after the response", `mutation($r: ID!) { importMessages(input: { previousResponseId: $r, format: OPENAI_CHAT, messages: [{ role: "user", content: "x" }] }) { ${WRITE} } }`, (ids) => ({ r: ids.response })],
   ];
 
@@ -82,6 +83,9 @@ describe("tenant B naming tenant A's ids", () => {
       historyDelta: "subscribes over SSE and WebSocket",
       responseUpdated: "subscribes over SSE and WebSocket",
       search: "test/search.test.ts, search across tenants",
+      streamText: "test/live-in-flight-text.test.ts, another tenant's response is not found",
+      commitText: "test/live-in-flight-text.test.ts, another tenant's response is not found",
+      models: "names no id: the server's configured models",
     };
     const exercised = operations.map(([, query]) => /\{\s*(\w+)\(/.exec(query)![1]!);
     const rootFields = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) =>
