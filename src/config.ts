@@ -97,6 +97,16 @@ const schema = z.object({
   RETENTION: duration({ forever: true }).optional(),
   /** How often the retention sweeper looks for expired dialogs, in milliseconds. */
   RETENTION_SWEEP_INTERVAL: duration().default(60_000),
+  /** In-flight text (src/live/in-flight-text.ts) is checkpointed to the database at least this
+   * often while it grows, and after this many characters: a restart loses at most that much. */
+  IN_FLIGHT_CHECKPOINT_MS: count(500),
+  IN_FLIGHT_CHECKPOINT_CHARS: count(2_000),
+  /** Largest text delta one streamText call may carry, in characters. */
+  MAX_TEXT_DELTA_CHARS: count(64 * 1024),
+  /** A response whose agent sent no text delta for this long is ended INCOMPLETE with its text so far. */
+  IN_FLIGHT_IDLE_TIMEOUT: duration().default(5 * 60_000),
+  /** How often idle streaming responses are looked for. */
+  IN_FLIGHT_SWEEP_INTERVAL: duration().default(15_000),
   /** On SIGTERM/SIGINT, how long requests in flight (writes among them) may take to finish. */
   SHUTDOWN_DRAIN_MS: count(10_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

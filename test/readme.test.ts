@@ -3,7 +3,7 @@
 // example in the background until the write after it has reached it, and its GraphQL blocks are
 // sent as they are. So a broken example fails here instead of in a new user's terminal.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -112,5 +112,41 @@ describe("README's five-minute tour", () => {
       expect(result.errors, code).toBeUndefined();
       expect(result.data, code).toBeTruthy();
     }
+  });
+
+  it("runs the self-contained GraphQL examples of docs/ as written (those without placeholders)", async () => {
+    const server = await startTestServer();
+    const docs = readdirSync(path.join(ROOT, "docs")).filter((file) => file.endsWith(".md"));
+    const examples = docs.flatMap((file) =>
+      [...readFileSync(path.join(ROOT, "docs", file), "utf8").matchAll(/```graphql\n([\s\S]*?)```/g)]
+        .map((m) => m[1]!)
+        .filter((code) => !/[…$]/.test(code) && !code.trimStart().startsWith("subscription"))
+        .map((code) => ({ file, code })),
+    );
+    expect(examples.length).toBeGreaterThan(0);
+    for (const { file, code } of examples) {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: code }),
+      });
+      const result = await response.json();
+      expect(result.errors, `${file}: ${code}`).toBeUndefined();
+      expect(JSON.stringify(result.data), `${file}: ${code}`).not.toContain('"code"');
+    }
+  });
+});
+
+describe("docs/operations.md", () => {
+  it("documents every setting the configuration reads", () => {
+    const config = readFileSync(path.join(ROOT, "src/config.ts"), "utf8");
+    const schema = config.slice(config.indexOf("const schema = z.object({"));
+    const settings = [...schema.slice(0, schema.indexOf("\n});")).matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map(
+      (m) => m[1]!,
+    );
+    expect(settings.length).toBeGreaterThan(20);
+    const docs = readFileSync(path.join(ROOT, "docs/operations.md"), "utf8");
+    const table = docs.slice(docs.indexOf("## Configuration"));
+    for (const setting of settings) expect(table, setting).toContain(`\`${setting}\``);
   });
 });

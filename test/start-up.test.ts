@@ -6,7 +6,9 @@ import { type ChildProcess, spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const children: ChildProcess[] = [];
@@ -119,6 +121,26 @@ describe.skipIf(process.env.TEST_DATABASE_URL)("the first `npm start` of a fresh
         });
       const logged = server.lines().find((line) => line.requestId === "first-start-1")!;
       expect(typeof logged.durationMs).toBe("number");
+
+      // An operation over WebSocket has no HTTP response: it gets a line of its own.
+      const socket = createClient({
+        url: `ws://localhost:${port}/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+      });
+      try {
+        await new Promise<void>((resolve, reject) =>
+          socket.subscribe(
+            { query: "query OverSocket { dialogs(first: 1) { edges { cursor } } }", operationName: "OverSocket" },
+            { next: () => undefined, error: reject, complete: resolve },
+          ),
+        );
+      } finally {
+        await socket.dispose();
+      }
+      await expect
+        .poll(() => server.lines().find((line) => line.operation === "OverSocket"))
+        .toMatchObject({ msg: "operation", transport: "websocket", type: "query", tenant: "default" });
     } finally {
       await server.stop();
     }

@@ -1,5 +1,6 @@
 // One log line and one set of metrics per HTTP request: id, tenant, GraphQL operation, status and
-// duration. Probes (/health, /ready, /metrics) log at debug, so they do not drown the rest. Also
+// duration; and one line per WebSocket operation (when a query or mutation is done, when a
+// subscription ends). Probes (/health, /ready, /metrics) log at debug, so they do not drown the rest. Also
 // counts GraphQL operations and keeps the gauge of open subscriptions (SSE and WebSocket alike,
 // since both run through the same envelop pipeline).
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
@@ -15,7 +16,7 @@ interface Timing {
 
 const timings = new WeakMap<object, Timing>();
 
-export function useRequestLog(): Plugin<{ requestId?: string }> {
+export function useRequestLog(): Plugin<OperationContext> {
   return {
     onRequest({ request }) {
       timings.set(request, { started: performance.now() });
@@ -25,13 +26,22 @@ export function useRequestLog(): Plugin<{ requestId?: string }> {
       if (timing && params.operationName) timing.operation = params.operationName;
     },
     onExecute({ args }) {
-      metrics.graphqlOperations.inc({ type: operationType(args.document) });
+      const type = operationType(args.document);
+      metrics.graphqlOperations.inc({ type });
+      // A WebSocket operation has no HTTP response of its own: it gets its own line when done.
+      if (!overWebSocket(args.contextValue)) return;
+      const started = performance.now();
+      return { onExecuteDone: () => logOperation(args, type, started) };
     },
     onSubscribe({ args }) {
       metrics.graphqlOperations.inc({ type: "subscription" });
+      const started = performance.now();
+      const ended = overWebSocket(args.contextValue)
+        ? () => logOperation(args, "subscription", started)
+        : () => undefined;
       return {
         onSubscribeResult({ result, setResult }) {
-          if (isAsyncIterable(result)) setResult(countedWhileOpen(result));
+          if (isAsyncIterable(result)) setResult(countedWhileOpen(result, ended));
         },
       };
     },
@@ -57,6 +67,31 @@ export function useRequestLog(): Plugin<{ requestId?: string }> {
   };
 }
 
+interface OperationContext {
+  requestId?: string;
+  socket?: unknown;
+  viewer?: { tenantId: string };
+}
+
+/** graphql-ws (src/server/graphql-ws.ts) puts the socket into the context of its operations. */
+const overWebSocket = (context: OperationContext) => Boolean(context.socket);
+
+function logOperation(
+  args: { contextValue: OperationContext; operationName?: string | null | undefined },
+  type: string,
+  started: number,
+) {
+  const { requestId, viewer } = args.contextValue;
+  logger.info("operation", {
+    transport: "websocket",
+    requestId,
+    type,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    ...(args.operationName ? { operation: args.operationName } : {}),
+    ...(viewer ? { tenant: viewer.tenantId } : {}),
+  });
+}
+
 function operationType(document: { definitions: readonly { kind: string; operation?: string }[] }) {
   return document.definitions.find((d) => d.kind === "OperationDefinition")?.operation ?? "unknown";
 }
@@ -71,13 +106,15 @@ function tenantOf(request: object): { tenant?: string } {
 }
 
 /** The stream, with the open-subscriptions gauge raised until it ends, fails or is stopped. */
-function countedWhileOpen<T>(source: AsyncIterable<T>): AsyncIterableIterator<T> {
+function countedWhileOpen<T>(source: AsyncIterable<T>, onEnd: () => void): AsyncIterableIterator<T> {
   const inner = source[Symbol.asyncIterator]();
   metrics.activeSubscriptions.inc();
   let open = true;
   const close = () => {
-    if (open) metrics.activeSubscriptions.dec();
+    if (!open) return;
     open = false;
+    metrics.activeSubscriptions.dec();
+    onEnd();
   };
   const iterator: AsyncIterableIterator<T> = {
     next: () =>
