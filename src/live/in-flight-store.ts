@@ -136,3 +136,28 @@ export function redisInFlightStore(redis: Redis): InFlightStore {
     },
   };
 }
+
+/**
+ * The Redis store, with this process's memory as the fallback while Redis cannot answer (down, or
+ * stalled past REDIS_COMMAND_TIMEOUT_MS): in-flight text is then held by the instance that takes
+ * the deltas, as it is without Redis, instead of failing the writes and subscriptions that look at
+ * it. Committed history never depends on it; text held only here is lost with the process, as
+ * in-flight text is.
+ */
+export function withLocalFallback(primary: InFlightStore, local: InFlightStore, onFallback: (error: Error) => void): InFlightStore {
+  const either = <T>(run: (store: InFlightStore) => Promise<T>): Promise<T> =>
+    run(primary).catch((error: Error) => {
+      onFallback(error);
+      return run(local);
+    });
+  return {
+    get: async (responseId) => (await local.get(responseId)) ?? either((store) => store.get(responseId)),
+    append: async (responseId, at, delta, now) =>
+      (await local.get(responseId)) ? local.append(responseId, at, delta, now) : either((store) => store.append(responseId, at, delta, now)),
+    put: (state) => either((store) => store.put(state)),
+    async delete(responseId, part) {
+      await local.delete(responseId, part);
+      await primary.delete(responseId, part).catch(onFallback);
+    },
+  };
+}

@@ -53,6 +53,7 @@ import {
   type InFlightType,
   memoryInFlightStore,
   redisInFlightStore,
+  withLocalFallback,
 } from "./in-flight-store.js";
 import type { LiveBus } from "./live-bus.js";
 
@@ -102,7 +103,11 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
   const checkpointMs = options.checkpointMs ?? config.IN_FLIGHT_CHECKPOINT_MS;
   const checkpointChars = options.checkpointChars ?? config.IN_FLIGHT_CHECKPOINT_CHARS;
   const idleTimeoutMs = options.idleTimeoutMs ?? config.IN_FLIGHT_IDLE_TIMEOUT;
-  const store: InFlightStore = live.redis ? redisInFlightStore(live.redis) : memoryInFlightStore();
+  const store: InFlightStore = live.redis
+    ? withLocalFallback(redisInFlightStore(live.redis), memoryInFlightStore(), (error) =>
+        logger.warn(`[live] in-flight text held in this process: Redis did not answer (${error.message})`),
+      )
+    : memoryInFlightStore();
   /** responseId → when and at what length this instance last checkpointed it. */
   const checkpoints = new Map<string, { at: number; length: number }>();
   /** One operation per response at a time in this instance (the store's checks cover the others). */

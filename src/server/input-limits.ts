@@ -28,6 +28,7 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { config } from "../config.js";
+import { MAX_QUERY_LENGTH } from "../services/search.js";
 
 /** Characters (strings) or serialized bytes (JSON) an input may hold, by the name that holds it. */
 export const INPUT_LIMITS = {
@@ -41,6 +42,8 @@ export const INPUT_LIMITS = {
   /** Page cursors (after, before). */
   cursor: 100,
   title: 1_000,
+  /** search(query:), as the search decides it. */
+  query: MAX_QUERY_LENGTH,
   /** A metadata object, serialized. */
   metadata: 64 * 1024,
   /** Any other string or JSON value outside an event: as large as one event may be. */
