@@ -34,7 +34,16 @@ function viewOf(text: TextPayload, sent: number): TextDeltaView {
   if (!views) viewsOfPayload.set(text, (views = new Map()));
   let view = views.get(sent);
   if (!view) {
-    view = { dialogId: text.dialogId, responseId: text.responseId, previousSeq: sent, seq: sent, status: "IN_PROGRESS", cleared: false, events: [], text };
+    view = {
+      dialogId: text.dialogId,
+      responseId: text.responseId,
+      previousSeq: sent,
+      seq: sent,
+      status: "IN_PROGRESS",
+      cleared: false,
+      events: [],
+      text,
+    };
     views.set(sent, view);
   }
   return view;

@@ -6,7 +6,12 @@ import type { Response } from "../generated/prisma/client.js";
 import type { InFlightState, InFlightType } from "../live/in-flight-store.js";
 
 /** How many events a response holds (input and output): the index its next event will have. */
-export function eventCountOf(response: Pick<Response, "humanEvents" | "aiEvents" | "reasoningEvents" | "toolCallEvents" | "toolResultEvents" | "systemEvents">) {
+export function eventCountOf(
+  response: Pick<
+    Response,
+    "humanEvents" | "aiEvents" | "reasoningEvents" | "toolCallEvents" | "toolResultEvents" | "systemEvents"
+  >,
+) {
   return (
     response.humanEvents +
     response.aiEvents +
@@ -20,7 +25,12 @@ export function eventCountOf(response: Pick<Response, "humanEvents" | "aiEvents"
 export async function saveCheckpoint(state: InFlightState): Promise<void> {
   await prisma.response.updateMany({
     where: { id: state.responseId, status: "IN_PROGRESS" },
-    data: { inFlightPart: state.part, inFlightType: state.type, inFlightText: state.text, inFlightAt: new Date(state.at) },
+    data: {
+      inFlightPart: state.part,
+      inFlightType: state.type,
+      inFlightText: state.text,
+      inFlightAt: new Date(state.at),
+    },
   });
 }
 
