@@ -205,6 +205,21 @@ describe("in-flight text", () => {
     ).toEqual([{ content: "Tell me a story" }, { content: "abc" }]);
   });
 
+  it("clearDialog drops the text in flight for every subscriber", async () => {
+    const { responseId, dialogId } = await startTurn();
+    const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+    await streamText({ responseId, type: "AI", delta: "Soon to be gone" });
+    await watcher.until((s) => s.textOf(responseId) === "Soon to be gone");
+    await run(`mutation($id: ID!) { clearDialog(input: {id: $id}) { __typename } }`, { id: dialogId });
+    await watcher.until((s) => s.deltas.at(-1)?.cleared === true);
+    expect(watcher.inFlight).toEqual({});
+    // Noticed when the next checkpoint is due (the bound on how long a deleted response takes text).
+    now += 60_000;
+    const late = await streamText({ responseId, type: "AI", delta: " more" });
+    expect([late.__typename, late.message]).toEqual(["NotFoundError", `Response ${responseId} not found`]);
+    watcher.close();
+  });
+
   it("a response whose agent vanished ends INCOMPLETE with its text so far", async () => {
     const { responseId, dialogId } = await startTurn();
     const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });

@@ -171,12 +171,30 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
     return state;
   }
 
-  async function maybeCheckpoint(held: InFlightState, length: number, now: number) {
+  function checkpointDue(held: InFlightState, length: number, now: number) {
     const last = checkpoints.get(held.responseId);
-    if (last && now - last.at < checkpointMs && length - last.length < checkpointChars) return;
+    return !last || now - last.at >= checkpointMs || length - last.length >= checkpointChars;
+  }
+
+  async function checkpoint(held: InFlightState, length: number, now: number) {
     checkpoints.set(held.responseId, { at: now, length });
     const state = await store.get(held.responseId);
     if (state?.part === held.part) await saveCheckpoint(state);
+  }
+
+  /**
+   * Held text of a response finished or deleted by a path that bypassed this module (clearDialog,
+   * deleteDialog, retention, another instance's writes without Redis) is noticed when its next
+   * checkpoint is due, before the delta is taken: the text is forgotten and the delta refused.
+   */
+  async function checkStillInProgress(held: InFlightState) {
+    const row = await readResponseForText(held.responseId);
+    if (row?.response.status === "IN_PROGRESS") return;
+    await forget(held);
+    if (!row) throw NotFoundError.response(held.responseId);
+    throw new ConflictError(
+      `Response ${held.responseId} is ${row.response.status}; only an IN_PROGRESS response takes text`,
+    );
   }
 
   async function appendTextDelta(input: TextDeltaInput, tenantId?: string): Promise<TextPosition> {
@@ -198,6 +216,8 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       const offset = input.offset ?? held.text.length;
       checkSize(held, input.delta);
       const now = clock();
+      const due = checkpointDue(held, held.text.length + input.delta.length, now);
+      if (due) await checkStillInProgress(held);
       const outcome = await store.append(
         input.responseId,
         { part: held.part, type: held.type, offset },
@@ -209,7 +229,7 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       }
       const { dialogId, responseId, part, type } = held;
       live.publishText({ dialogId, responseId, part, type, offset, delta: input.delta });
-      await maybeCheckpoint(held, outcome.length, now);
+      if (due) await checkpoint(held, outcome.length, now);
       return { responseId, part, type, offset, length: outcome.length };
     });
   }

@@ -87,8 +87,9 @@ export class TextPositions {
 
   /** clearDialog: every response of the dialog, with its text, is gone. */
   onCleared() {
+    for (const responseId of [...this.#has.keys(), ...this.#endedBelow.keys()])
+      this.#endedBelow.set(responseId, Infinity);
     this.#has.clear();
-    for (const responseId of this.#endedBelow.keys()) this.#endedBelow.set(responseId, Infinity);
   }
 
   /** A committed write: texts it committed or dropped are over for this subscriber. */

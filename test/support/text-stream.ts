@@ -43,6 +43,7 @@ export const TEXT_DELTAS = /* GraphQL */ `
       previousSeq
       status
       endsTextPart
+      cleared
       text {
         responseId
         part
