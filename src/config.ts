@@ -61,6 +61,11 @@ const schema = z.object({
   MAX_QUERY_TOKENS: count(5_000),
   MAX_QUERY_COST: count(5_000_000),
   MAX_SUBSCRIPTIONS_PER_CONNECTION: count(100),
+  /** Open WebSocket connections one API key, and one tenant, may hold (close code 4429 beyond). */
+  MAX_CONNECTIONS_PER_KEY: count(100),
+  MAX_CONNECTIONS_PER_TENANT: count(500),
+  /** Unsent bytes one subscription connection (WebSocket or SSE) may hold before it is dropped. */
+  MAX_QUEUED_BYTES_PER_CONNECTION: count(16 * 1024 * 1024),
   /** Event rows one request may read while executing (reserved before each read). */
   MAX_REQUEST_ROWS: count(100_000),
   /** Bytes of events one request may read while executing (its answer's memory). */
@@ -105,6 +110,23 @@ const schema = z.object({
   /** On SIGTERM/SIGINT, how long requests in flight (writes among them) may take to finish. */
   SHUTDOWN_DRAIN_MS: count(10_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Model providers for /v1/responses and generateResponse (docs/responses-api.md), named as the
+  // providers' own SDKs name them.
+  /** Key of an OpenAI-compatible server (OpenAI, Ollama, vLLM, llama.cpp, OpenRouter…). */
+  OPENAI_API_KEY: z.string().optional(),
+  /** Its base URL, e.g. http://localhost:11434/v1; OpenAI's own when unset. */
+  OPENAI_BASE_URL: z.string().url().optional(),
+  /** Which API of that server to call: `chat` (Chat Completions, which every compatible server has) or `responses`. */
+  UPSTREAM_API: z.enum(["chat", "responses"]).default("chat"),
+  /** Anthropic's key; models named claude-* go to Anthropic when it is set. */
+  ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: z.string().url().optional(),
+  /** Which provider serves which model names: `glob=provider` pairs, first match wins, e.g. "claude-*=anthropic,*=openai". */
+  MODEL_PROVIDERS: z.string().optional(),
+  /** The model the web viewer's composer uses unless the user picks another. */
+  DEFAULT_MODEL: z.string().optional(),
+  /** How often a failed upstream call is retried (by the AI SDK, with backoff) before the turn fails. */
+  UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).default(2),
 });
 
 export type Config = z.infer<typeof schema> & { GRAPHIQL: boolean; INTROSPECTION: boolean };

@@ -45,7 +45,7 @@ import {
 } from "../services/in-flight-checkpoints.js";
 import * as lifecycle from "../services/response-lifecycle.js";
 import type { WriteResult } from "../services/write-result.js";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 import { type InFlightState, type InFlightStore, memoryInFlightStore, redisInFlightStore } from "./in-flight-store.js";
 import type { LiveBus } from "./live-bus.js";
 

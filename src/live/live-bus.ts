@@ -6,6 +6,7 @@
 // subscribers, and after one every listener is told to resync from the database.
 import { config } from "../config.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
+import { metrics } from "../metrics.js";
 import { PayloadQueue } from "./payload-queue.js";
 import { createRedisFanout, type RedisFanout } from "./redis-fanout.js";
 
@@ -148,6 +149,7 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
         status: write.status,
         ...(write.endsTextPart != null && { endsTextPart: write.endsTextPart }),
       };
+      metrics.deltasPublished.inc();
       send(`historyDelta:${payload.dialogId}`, payload);
       send(`responseUpdated:${payload.responseId}`, payload);
     },

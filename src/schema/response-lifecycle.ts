@@ -30,7 +30,7 @@ const CompleteResponseInput = builder.inputType("CompleteResponseInput", {
 });
 
 const InterruptBehavior = builder.enumType("InterruptBehavior", {
-  description: "What an interrupted response keeps of the answer it was writing (seed 004).",
+  description: "What an interrupted response keeps of the answer it was writing.",
   values: {
     SAVE_PARTIAL: { description: "Keep the partial text as an AI message; the response ends INCOMPLETE." },
     SAVE_MARKED: {
@@ -83,7 +83,7 @@ builder.mutationFields((t) => ({
   interruptResponse: t.prismaField({
     type: "Response",
     errors: { types: writeErrors },
-    description: "Stop an IN_PROGRESS response, keeping its partial answer or not (seed 004).",
+    description: "Stop an IN_PROGRESS response, keeping its partial answer or not.",
     args: { input: t.arg({ type: InterruptResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);

@@ -7,12 +7,16 @@
 import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-field-suggestions";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { config } from "../config.js";
 import { useAccessControl } from "../auth/access-control.js";
 import { type AuthMode, createAuthenticator } from "../auth/authenticator.js";
 import { createRateLimiter } from "../auth/rate-limit.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
+import { createGenerator, type Generator } from "../generation/generate-turn.js";
+import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
+import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
 import { schema } from "../schema/index.js";
 import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
@@ -20,11 +24,14 @@ import { contextFactory } from "./context.js";
 import { toRequestError, useErrorReporting } from "./error-reporting.js";
 import { exampleQuery } from "./graphiql-example.js";
 import { type Limits, limitsFromConfig } from "./limits.js";
-import { logger } from "./logger.js";
+import { database } from "../db/prisma.js";
+import { logger } from "../logger.js";
 import { useWebViewer } from "./web-viewer.js";
 import { useInputLimits } from "./input-limits.js";
 import { useQueryLimits } from "./query-limits.js";
+import { useOperationsEndpoints } from "./operations-endpoints.js";
 import { useRequestId } from "./request-id.js";
+import { useRequestLog } from "./request-log.js";
 import { useStorableTextOnly } from "./storable-text.js";
 
 export interface AppOptions {
@@ -37,6 +44,8 @@ export interface AppOptions {
   introspection?: boolean;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
+  /** The model providers /v1/responses and generateResponse use; from the environment when not given. */
+  models?: ModelCatalog;
 }
 
 export function buildApp(options: AppOptions = {}) {
@@ -49,12 +58,18 @@ export function buildApp(options: AppOptions = {}) {
     windowSeconds: limits.rateLimitWindowSeconds,
     redis: live.redis,
   });
+  const generator: Generator = createGenerator({ models: options.models ?? createModelCatalog(config) });
   const yoga = createYoga({
     schema,
-    context: contextFactory(live, limits),
+    context: contextFactory(live, limits, generator),
     graphqlEndpoint: "/graphql",
     landingPage: false,
+    // Liveness: 200 while the process answers (readiness is /ready, src/server/operations-endpoints.ts).
+    healthCheckEndpoint: "/health",
     logging: yogaLogger,
+    // GraphiQL's scripts and styles come inline from the npm package, not from a CDN: a
+    // self-hosted service on a closed network must still show it.
+    renderGraphiQL,
     graphiql: (options.graphiql ?? config.GRAPHIQL) && { title: "dialogql", defaultQuery: exampleQuery },
     cors: corsOptions(config.CORS_ORIGINS),
     maxRequestBodySize: limits.bodyBytes,
@@ -63,9 +78,12 @@ export function buildApp(options: AppOptions = {}) {
     maskedErrors: { maskError: toRequestError },
     plugins: [
       useRequestId(),
-      useWebViewer({ apiPaths: ["/graphql", "/api/"] }),
+      useRequestLog(),
+      useOperationsEndpoints({ database: async () => database, live }),
+      useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
       useRestEndpoints(),
+      useResponsesApi({ generator, live }),
       // Browsers send a cross-site form or a plain GET without a preflight; requiring a JSON body
       // or a header they cannot add cross-site (Authorization included) stops such requests.
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "authorization"] }),
@@ -78,7 +96,7 @@ export function buildApp(options: AppOptions = {}) {
     ],
   });
 
-  return Object.assign(yoga, { limits, authenticator, rateLimiter });
+  return Object.assign(yoga, { limits, authenticator, rateLimiter, generator });
 }
 
 export type App = ReturnType<typeof buildApp>;
@@ -86,8 +104,10 @@ export type App = ReturnType<typeof buildApp>;
 // Yoga logs every error it masks; a request that is not JSON is the client's mistake (answered
 // 400 by toRequestError), not worth an error line.
 const yogaLogger = {
-  ...logger,
-  error: (...args: unknown[]) => (args[0] instanceof SyntaxError ? logger.debug : logger.error)(...args),
+  debug: (...args: unknown[]) => logger.debug(...(args as [unknown])),
+  info: (...args: unknown[]) => logger.info(...(args as [unknown])),
+  warn: (...args: unknown[]) => logger.warn(...(args as [unknown])),
+  error: (...args: unknown[]) => (args[0] instanceof SyntaxError ? logger.debug : logger.error)(...(args as [unknown])),
 };
 
 /** Same-origin pages always work; other origins only when CORS_ORIGINS lists them (or is *). */

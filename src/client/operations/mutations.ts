@@ -129,6 +129,24 @@ export const InterruptResponseDocument = graphql(`
   }
 `);
 
+/** A conversation in any MessageFormat stored as chained responses; the last one comes back. */
+export const ImportMessagesDocument = graphql(`
+  mutation ImportMessages($input: ImportMessagesInput!) {
+    importMessages(input: $input) {
+      __typename
+      ... on Response {
+        ...ResponseSummary
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        ...WriteErrorFields
+      }
+    }
+  }
+`);
+
 /** One text delta of an answer being typed (docs/live-history.md). */
 export const StreamTextDocument = graphql(`
   mutation StreamText($input: StreamTextInput!) {
@@ -160,6 +178,24 @@ export const CommitTextDocument = graphql(`
       }
       ... on Error {
         ...WriteErrorFields
+      }
+    }
+  }
+`);
+
+export const GenerateResponseDocument = graphql(`
+  mutation GenerateResponse($input: GenerateResponseInput!) {
+    generateResponse(input: $input) {
+      __typename
+      ... on Response {
+        ...ResponseSummary
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        code
+        message
       }
     }
   }
