@@ -44,7 +44,8 @@ async function startTurn() {
   return { responseId: started.id as string, dialogId: started.dialog.id as string };
 }
 
-const streamText = async (input: Record<string, unknown>, through = run) => (await through(STREAM_TEXT, { input })).streamText;
+const streamText = async (input: Record<string, unknown>, through = run) =>
+  (await through(STREAM_TEXT, { input })).streamText;
 
 const words = (count: number) => Array.from({ length: count }, (_, i) => `word${i} `);
 
@@ -62,7 +63,10 @@ describe("in-flight text", () => {
     const overWs = (query: string, variables?: Record<string, unknown>) =>
       new Promise<any>((resolve, reject) => {
         let data: any;
-        agentWs.subscribe({ query, variables }, { next: (r) => (data = r.data), error: reject, complete: () => resolve(data) });
+        agentWs.subscribe(
+          { query, variables },
+          { next: (r) => (data = r.data), error: reject, complete: () => resolve(data) },
+        );
       });
 
     // The subscriptions are in place once a first delta reaches them.
@@ -77,7 +81,10 @@ describe("in-flight text", () => {
 
     let text = "Once ";
     for (const [i, word] of words(20).entries()) {
-      const position = await streamText({ responseId, type: "AI", delta: word, offset: text.length }, i % 2 ? run : overWs);
+      const position = await streamText(
+        { responseId, type: "AI", delta: word, offset: text.length },
+        i % 2 ? run : overWs,
+      );
       expect(position).toMatchObject({ offset: text.length, length: text.length + word.length });
       text += word;
     }
@@ -88,11 +95,16 @@ describe("in-flight text", () => {
     expect(textDeltas).toHaveLength(21);
     expect(textDeltas.every((d) => d.seq === 1 && d.previousSeq === 1 && d.append.length === 0)).toBe(true);
     const offsets = textDeltas.map((d) => d.text.offset);
-    expect(offsets).toEqual(textDeltas.map((_, i) => textDeltas.slice(0, i).reduce((n, d) => n + d.text.delta.length, 0)));
+    expect(offsets).toEqual(
+      textDeltas.map((_, i) => textDeltas.slice(0, i).reduce((n, d) => n + d.text.delta.length, 0)),
+    );
 
-    const committed = await run(`mutation($id: ID!) { commitText(responseId: $id) { __typename ... on Response { status } } }`, {
-      id: responseId,
-    });
+    const committed = await run(
+      `mutation($id: ID!) { commitText(responseId: $id) { __typename ... on Response { status } } }`,
+      {
+        id: responseId,
+      },
+    );
     expect(committed.commitText.__typename).toBe("Response");
     for (const subscriber of [ws, overSse]) {
       await subscriber.until((s) => s.events.length === 1);
@@ -131,7 +143,11 @@ describe("in-flight text", () => {
     expect(completed.status).toBe("COMPLETED");
     for (const subscriber of [fresh, resumed]) {
       await subscriber.until((s) => s.deltas.at(-1)?.status === "COMPLETED");
-      expect(subscriber.events.map((e) => e.content)).toEqual(["Tell me a story", "Thinking about it. ", "Hello, world"]);
+      expect(subscriber.events.map((e) => e.content)).toEqual([
+        "Tell me a story",
+        "Thinking about it. ",
+        "Hello, world",
+      ]);
       expect(subscriber.inFlight).toEqual({});
       expect([subscriber.duplicates, subscriber.gaps]).toEqual([0, 0]);
     }
@@ -184,10 +200,24 @@ describe("in-flight text", () => {
     await write.completeResponse({ responseId });
     const late = await streamText({ responseId, type: "AI", delta: "more" });
     expect([late.__typename, late.code]).toEqual(["ConflictError", "CONFLICT"]);
-    expect(await prisma.event.findMany({ where: { responseId }, select: { content: true }, orderBy: { seq: "asc" } })).toEqual([
-      { content: "Tell me a story" },
-      { content: "abc" },
-    ]);
+    expect(
+      await prisma.event.findMany({ where: { responseId }, select: { content: true }, orderBy: { seq: "asc" } }),
+    ).toEqual([{ content: "Tell me a story" }, { content: "abc" }]);
+  });
+
+  it("clearDialog drops the text in flight for every subscriber", async () => {
+    const { responseId, dialogId } = await startTurn();
+    const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+    await streamText({ responseId, type: "AI", delta: "Soon to be gone" });
+    await watcher.until((s) => s.textOf(responseId) === "Soon to be gone");
+    await run(`mutation($id: ID!) { clearDialog(input: {id: $id}) { __typename } }`, { id: dialogId });
+    await watcher.until((s) => s.deltas.at(-1)?.cleared === true);
+    expect(watcher.inFlight).toEqual({});
+    // Noticed when the next checkpoint is due (the bound on how long a deleted response takes text).
+    now += 60_000;
+    const late = await streamText({ responseId, type: "AI", delta: " more" });
+    expect([late.__typename, late.message]).toEqual(["NotFoundError", `Response ${responseId} not found`]);
+    watcher.close();
   });
 
   it("a response whose agent vanished ends INCOMPLETE with its text so far", async () => {
@@ -229,7 +259,9 @@ describe("in-flight text", () => {
       expect(next.__typename).toBe("TextOffsetError");
       expect(text.length - next.expectedOffset).toBeLessThan(10 + "six ".length);
       kept = text.slice(0, next.expectedOffset);
-      expect(await streamText({ responseId, type: "AI", delta: text.slice(kept.length) + "seven ", offset: kept.length })).toMatchObject({
+      expect(
+        await streamText({ responseId, type: "AI", delta: text.slice(kept.length) + "seven ", offset: kept.length }),
+      ).toMatchObject({
         length: text.length + 6,
       });
       kept = text + "seven ";
@@ -269,9 +301,12 @@ describe("in-flight text", () => {
     const owner = await tenantKey("tenant-a");
     const intruder = await tenantKey("tenant-b");
     const asOwner = asCaller(server, owner.key);
-    const created = await asOwner(`mutation { createResponse(input: {input: [{human: {content: "mine"}}]}) { ... on Response { id } } }`);
+    const created = await asOwner(
+      `mutation { createResponse(input: {input: [{human: {content: "mine"}}]}) { ... on Response { id } } }`,
+    );
     const responseId = created.body.data.createResponse.id;
-    const delta = (key: typeof owner) => asCaller(server, key.key)(STREAM_TEXT, { input: { responseId, type: "AI", delta: "hi" } });
+    const delta = (key: typeof owner) =>
+      asCaller(server, key.key)(STREAM_TEXT, { input: { responseId, type: "AI", delta: "hi" } });
     expect((await delta(owner)).body.data.streamText.__typename).toBe("TextPosition");
     const refused = (await delta(intruder)).body.data.streamText;
     expect([refused.__typename, refused.message]).toEqual(["NotFoundError", `Response ${responseId} not found`]);

@@ -44,7 +44,8 @@ async function agent(dialogId: string, index: number, next: () => number) {
       expect(streamText.__typename).toBe("TextPosition");
       length = streamText.length;
     }
-    if (step < STEPS_PER_AGENT - 1) await run(`mutation($id: ID!) { commitText(responseId: $id) { __typename } }`, { id: started.id });
+    if (step < STEPS_PER_AGENT - 1)
+      await run(`mutation($id: ID!) { commitText(responseId: $id) { __typename } }`, { id: started.id });
   }
   expect((await write.completeResponse({ responseId: started.id })).status).toBe("COMPLETED");
 }
@@ -82,17 +83,22 @@ describe("in-flight text resume torture", () => {
     await Promise.all(Array.from({ length: AGENTS }, (_, i) => agent(dialogId, i, random(seed + i + 1))));
     agentsDone = true;
 
-    const committed = await prisma.event.findMany({ where: { dialogId }, orderBy: { seq: "asc" }, select: { id: true, seq: true, content: true } });
+    const committed = await prisma.event.findMany({
+      where: { dialogId },
+      orderBy: { seq: "asc" },
+      select: { id: true, seq: true, content: true },
+    });
     expect(committed).toHaveLength(AGENTS * (1 + STEPS_PER_AGENT));
     let totalReconnects = 0;
     for (const pending of subscribers) {
       const { subscriber, reconnects } = await pending;
       totalReconnects += reconnects;
-      await subscriber.until(
-        (s) => s.events.length === committed.length && Object.keys(s.inFlight).length === 0,
-      );
+      await subscriber.until((s) => s.events.length === committed.length && Object.keys(s.inFlight).length === 0);
       const context = `seed ${seed}`;
-      expect(subscriber.events.map(({ id, seq, content }) => ({ id, seq, content })), context).toEqual(committed);
+      expect(
+        subscriber.events.map(({ id, seq, content }) => ({ id, seq, content })),
+        context,
+      ).toEqual(committed);
       expect(subscriber.inFlight, context).toEqual({});
       expect([subscriber.duplicates, subscriber.gaps], context).toEqual([0, 0]);
       subscriber.close();

@@ -32,7 +32,9 @@ describe.each(transports)("watchHistory's in-flight text over %s", (transport) =
 
     let text = "";
     for (const delta of ["one, ", "two, ", "three, ", "four, ", "five."]) {
-      const { streamText } = await client.request(StreamTextDocument, { input: { responseId, type: "AI", delta, offset: text.length } });
+      const { streamText } = await client.request(StreamTextDocument, {
+        input: { responseId, type: "AI", delta, offset: text.length },
+      });
       expect(streamText.__typename).toBe("TextPosition");
       text += delta;
       const typed = await watcher.until((s) => s.inFlight[responseId]?.text === text);

@@ -44,7 +44,13 @@ function connect(index: number) {
   socket.on("message", (data) => {
     const message = JSON.parse(data.toString()) as { type: string; payload?: any };
     if (message.type === "connection_ack") {
-      socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: SUBSCRIPTION, variables: { dialogId, afterSeq } } }));
+      socket.send(
+        JSON.stringify({
+          id: "1",
+          type: "subscribe",
+          payload: { query: SUBSCRIPTION, variables: { dialogId, afterSeq } },
+        }),
+      );
     } else if (message.type === "next") {
       if (message.payload.errors) console.error(`[text ${index}]`, JSON.stringify(message.payload.errors));
       else received(index, message.payload.data.historyDelta.text);

@@ -32,7 +32,18 @@ const server = await startServer({ port: 0, redisUrl: process.env.REDIS_URL || n
 const url = `${server.url}/graphql`;
 const started = await graphql(
   url,
-  `mutation { createResponse(input: {input: [{human: {content: "Tell me a long story"}}]}) { ... on Response { id dialog { id } } } }`,
+  `
+    mutation {
+      createResponse(input: { input: [{ human: { content: "Tell me a long story" } }] }) {
+        ... on Response {
+          id
+          dialog {
+            id
+          }
+        }
+      }
+    }
+  `,
 );
 const { id: responseId, dialog } = started.createResponse;
 const STREAM = `mutation($input: StreamTextInput!) { streamText(input: $input) { __typename ... on TextPosition { length } ... on Error { message } } }`;
@@ -107,7 +118,7 @@ const figures: Figure[] = [
   {
     scenario: "text-stream",
     metric: "CPU per delivered delta (process: server + agent)",
-    value: r(((cpu.user + cpu.system) / Math.max(1, delivered))),
+    value: r((cpu.user + cpu.system) / Math.max(1, delivered)),
     unit: "µs",
     note: `${delivered} deliveries in ${r(elapsedMs / 1000)} s of streaming`,
   },

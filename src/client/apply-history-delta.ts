@@ -69,7 +69,11 @@ export function applyHistoryDelta<E extends SeqEvent>(
   const lastSeq = Math.max(history.at(-1)?.seq ?? 0, options.lastSeq ?? 0);
   const { inFlight } = options;
   if (delta.text) {
-    return { status: "text", lastSeq, text: inFlight ? applyTextDelta(inFlight, delta.text) : { status: "duplicate", length: 0 } };
+    return {
+      status: "text",
+      lastSeq,
+      text: inFlight ? applyTextDelta(inFlight, delta.text) : { status: "duplicate", length: 0 },
+    };
   }
   if (inFlight && delta.cleared) for (const responseId of Object.keys(inFlight)) delete inFlight[responseId];
   if (inFlight && delta.responseId && delta.status) {

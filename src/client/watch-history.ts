@@ -182,7 +182,11 @@ class HistoryFollower implements HistoryWatcher {
     const ended =
       delta.responseId != null &&
       delta.status != null &&
-      endInFlightText(inFlight, { responseId: delta.responseId, status: delta.status, endsTextPart: delta.endsTextPart });
+      endInFlightText(inFlight, {
+        responseId: delta.responseId,
+        status: delta.status,
+        endsTextPart: delta.endsTextPart,
+      });
     if (!ended) return this.applyCommitted(delta);
     // The text goes in the same state change that brings the event replacing it: never a state
     // with both, or with neither.

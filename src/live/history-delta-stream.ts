@@ -37,6 +37,7 @@ export function historyDeltaStream(
       const clearsSent = new Set<number>();
       const clearAt = (seq: number) => {
         clearsSent.add(seq);
+        texts.onCleared();
         sent = Math.max(sent, seq);
         return clearedDelta(dialogId, seq);
       };

@@ -32,7 +32,7 @@
 // fewer than checkpointChars characters, are lost, and the agent's next delta gets a
 // TextOffsetError telling it where to resend from.
 import { config } from "../config.js";
-import { ConflictError, NotFoundError, TextOffsetError, ValidationError } from "../errors.js";
+import { ConflictError, NotFoundError, TextOffsetError } from "../errors.js";
 import {
   checkpointOf,
   clearCheckpoint,
@@ -43,53 +43,32 @@ import {
   responsesWithCheckpoints,
   saveCheckpoint,
 } from "../services/in-flight-checkpoints.js";
-import type { HistoryEventInput } from "../services/event-input.js";
 import * as lifecycle from "../services/response-lifecycle.js";
 import type { WriteResult } from "../services/write-result.js";
 import { logger } from "../logger.js";
 import {
   type InFlightState,
   type InFlightStore,
-  type InFlightType,
   memoryInFlightStore,
   redisInFlightStore,
   withLocalFallback,
 } from "./in-flight-store.js";
 import type { LiveBus } from "./live-bus.js";
 
+import {
+  checkDelta,
+  checkSize,
+  type EndingWrite,
+  eventOf,
+  type InFlightOptions,
+  type TextDeltaInput,
+  type TextPosition,
+} from "./in-flight-input.js";
+
 export type { InFlightState, InFlightType } from "./in-flight-store.js";
-
-export interface InFlightOptions {
-  /** Milliseconds now; tests move it by hand. */
-  clock?: () => number;
-  checkpointMs?: number;
-  checkpointChars?: number;
-  idleTimeoutMs?: number;
-  sweepIntervalMs?: number;
-  /** Run endIdleResponses every sweepIntervalMs (the server does; bare apps in tests do not). */
-  sweep?: boolean;
-}
-
-export interface TextDeltaInput {
-  responseId: string;
-  type: InFlightType;
-  delta: string;
-  offset?: number | null;
-}
-
-export interface TextPosition {
-  responseId: string;
-  part: number;
-  type: InFlightType;
-  /** Where the delta started, and the text's length after it. */
-  offset: number;
-  length: number;
-}
+export type { EndingWrite, InFlightOptions, TextDeltaInput, TextPosition } from "./in-flight-input.js";
 
 export type InFlightText = ReturnType<typeof createInFlightText>;
-
-/** A write as the lifecycle services answer it, saying which in-flight part it ended. */
-export type EndingWrite = WriteResult & { endsTextPart?: number };
 
 const instances = new WeakMap<LiveBus, InFlightText>();
 
@@ -202,12 +181,30 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
     return state;
   }
 
-  async function maybeCheckpoint(held: InFlightState, length: number, now: number) {
+  function checkpointDue(held: InFlightState, length: number, now: number) {
     const last = checkpoints.get(held.responseId);
-    if (last && now - last.at < checkpointMs && length - last.length < checkpointChars) return;
+    return !last || now - last.at >= checkpointMs || length - last.length >= checkpointChars;
+  }
+
+  async function checkpoint(held: InFlightState, length: number, now: number) {
     checkpoints.set(held.responseId, { at: now, length });
     const state = await store.get(held.responseId);
     if (state?.part === held.part) await saveCheckpoint(state);
+  }
+
+  /**
+   * Held text of a response finished or deleted by a path that bypassed this module (clearDialog,
+   * deleteDialog, retention, another instance's writes without Redis) is noticed when its next
+   * checkpoint is due, before the delta is taken: the text is forgotten and the delta refused.
+   */
+  async function checkStillInProgress(held: InFlightState) {
+    const row = await readResponseForText(held.responseId);
+    if (row?.response.status === "IN_PROGRESS") return;
+    await forget(held);
+    if (!row) throw NotFoundError.response(held.responseId);
+    throw new ConflictError(
+      `Response ${held.responseId} is ${row.response.status}; only an IN_PROGRESS response takes text`,
+    );
   }
 
   async function appendTextDelta(input: TextDeltaInput, tenantId?: string): Promise<TextPosition> {
@@ -229,19 +226,25 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       const offset = input.offset ?? held.text.length;
       checkSize(held, input.delta);
       const now = clock();
-      const outcome = await store.append(input.responseId, { part: held.part, type: held.type, offset }, input.delta, now);
+      const due = checkpointDue(held, held.text.length + input.delta.length, now);
+      if (due) await checkStillInProgress(held);
+      const outcome = await store.append(
+        input.responseId,
+        { part: held.part, type: held.type, offset },
+        input.delta,
+        now,
+      );
       if (!outcome.appended) {
         throw new TextOffsetError(outcome.held?.text.length ?? 0, outcome.held?.part ?? null, offset);
       }
       const { dialogId, responseId, part, type } = held;
       live.publishText({ dialogId, responseId, part, type, offset, delta: input.delta });
-      await maybeCheckpoint(held, outcome.length, now);
+      if (due) await checkpoint(held, outcome.length, now);
       return { responseId, part, type, offset, length: outcome.length };
     });
   }
 
-  const commitText = (responseId: string) =>
-    serialized(responseId, async () => commitHeld(await heldText(responseId)));
+  const commitText = (responseId: string) => serialized(responseId, async () => commitHeld(await heldText(responseId)));
 
   const appendEvents = (input: lifecycle.AppendEventsInput) =>
     serialized(input.responseId, async () => {
@@ -273,7 +276,10 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       if (keepsText && held?.type === "REASONING" && held.text) {
         // Interrupted while thinking: the thought is kept, and without an answer the response ends INCOMPLETE.
         await commitAndPublish(held);
-        return ending(await lifecycle.completeResponse({ responseId: input.responseId, status: "INCOMPLETE" }), held.part);
+        return ending(
+          await lifecycle.completeResponse({ responseId: input.responseId, status: "INCOMPLETE" }),
+          held.part,
+        );
       }
       const partialText = keepsText && held?.type === "AI" ? held.text : input.partialText;
       const write = await lifecycle.interruptResponse({ ...input, partialText });
@@ -289,7 +295,9 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
   async function textsOfDialog(dialogId: string): Promise<InFlightState[]> {
     const responses = await inProgressResponses(dialogId);
     const texts = await Promise.all(
-      responses.map(async (response) => (await store.get(response.id)) ?? checkpointOf(response, response.dialog.tenantId)),
+      responses.map(
+        async (response) => (await store.get(response.id)) ?? checkpointOf(response, response.dialog.tenantId),
+      ),
     );
     return texts.filter((text): text is InFlightState => text != null && text.text.length > 0);
   }
@@ -335,27 +343,4 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
   };
   instances.set(live, inFlight);
   return inFlight;
-}
-
-function eventOf(held: InFlightState): HistoryEventInput {
-  return held.type === "AI" ? { ai: { content: held.text } } : { reasoning: { content: held.text } };
-}
-
-function checkDelta(input: TextDeltaInput) {
-  if (input.type !== "AI" && input.type !== "REASONING") throw ValidationError.at(["type"], "must be AI or REASONING");
-  if (!input.delta) throw ValidationError.at(["delta"], "must not be empty");
-  if (input.delta.length > config.MAX_TEXT_DELTA_CHARS) {
-    throw ValidationError.at(["delta"], `longer than MAX_TEXT_DELTA_CHARS (${config.MAX_TEXT_DELTA_CHARS})`);
-  }
-  if (input.offset != null && (!Number.isInteger(input.offset) || input.offset < 0)) {
-    throw ValidationError.at(["offset"], "must be a whole number from 0");
-  }
-}
-
-function checkSize(held: InFlightState, delta: string) {
-  // A UTF-16 code unit is at most 3 bytes of UTF-8: only long texts need measuring.
-  const longest = (held.text.length + delta.length) * 3;
-  if (longest > config.MAX_EVENT_BYTES && Buffer.byteLength(held.text + delta) > config.MAX_EVENT_BYTES) {
-    throw ValidationError.at(["delta"], `the text would pass MAX_EVENT_BYTES (${config.MAX_EVENT_BYTES} bytes)`);
-  }
 }

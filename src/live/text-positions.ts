@@ -34,7 +34,16 @@ function viewOf(text: TextPayload, sent: number): TextDeltaView {
   if (!views) viewsOfPayload.set(text, (views = new Map()));
   let view = views.get(sent);
   if (!view) {
-    view = { dialogId: text.dialogId, responseId: text.responseId, previousSeq: sent, seq: sent, status: "IN_PROGRESS", cleared: false, events: [], text };
+    view = {
+      dialogId: text.dialogId,
+      responseId: text.responseId,
+      previousSeq: sent,
+      seq: sent,
+      status: "IN_PROGRESS",
+      cleared: false,
+      events: [],
+      text,
+    };
     views.set(sent, view);
   }
   return view;
@@ -78,8 +87,9 @@ export class TextPositions {
 
   /** clearDialog: every response of the dialog, with its text, is gone. */
   onCleared() {
+    for (const responseId of [...this.#has.keys(), ...this.#endedBelow.keys()])
+      this.#endedBelow.set(responseId, Infinity);
     this.#has.clear();
-    for (const responseId of this.#endedBelow.keys()) this.#endedBelow.set(responseId, Infinity);
   }
 
   /** A committed write: texts it committed or dropped are over for this subscriber. */

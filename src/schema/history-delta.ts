@@ -77,11 +77,15 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("Histor
 });
 
 const TextOffsetInput = builder.inputType("TextOffsetInput", {
-  description: "How much of one in-flight text a resuming client has (the part and offset of the last TextDelta it applied, plus its length).",
+  description:
+    "How much of one in-flight text a resuming client has (the part and offset of the last TextDelta it applied, plus its length).",
   fields: (t) => ({
     responseId: t.id({ required: true }),
     part: t.int({ required: true }),
-    offset: t.int({ required: true, description: "How many characters (UTF-16 code units) of the text the client has." }),
+    offset: t.int({
+      required: true,
+      description: "How many characters (UTF-16 code units) of the text the client has.",
+    }),
   }),
 });
 
@@ -95,7 +99,8 @@ builder.subscriptionField("historyDelta", (t) =>
       afterSeq: t.arg.int({ description: "The last seq the client has; 0 replays the whole dialog." }),
       textOffsets: t.arg({
         type: [TextOffsetInput],
-        description: "How much of each in-flight text the client has; the rest of it comes first. Without it, texts come whole.",
+        description:
+          "How much of each in-flight text the client has; the rest of it comes first. Without it, texts come whole.",
       }),
     },
     subscribe: async (_root, { dialogId, afterSeq, textOffsets }, ctx) => {

@@ -50,7 +50,8 @@ builder.mutationFields((t) => ({
   commitText: t.prismaField({
     type: "Response",
     errors: { types: writeErrors },
-    description: "End the step: the in-flight text becomes one AI or reasoning event with its seq (nothing happens without one).",
+    description:
+      "End the step: the in-flight text becomes one AI or reasoning event with its seq (nothing happens without one).",
     args: { responseId: t.arg.id({ required: true }) },
     resolve: async (query, _root, { responseId }, ctx) => {
       const id = String(responseId);

@@ -9,10 +9,27 @@ export const STREAM_TEXT = /* GraphQL */ `
   mutation StreamText($input: StreamTextInput!) {
     streamText(input: $input) {
       __typename
-      ... on TextPosition { responseId part type offset length }
-      ... on Error { message code }
-      ... on TextOffsetError { expectedOffset heldPart }
-      ... on ValidationError { fieldErrors { path message } }
+      ... on TextPosition {
+        responseId
+        part
+        type
+        offset
+        length
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on TextOffsetError {
+        expectedOffset
+        heldPart
+      }
+      ... on ValidationError {
+        fieldErrors {
+          path
+          message
+        }
+      }
     }
   }
 `;
@@ -20,14 +37,36 @@ export const STREAM_TEXT = /* GraphQL */ `
 export const TEXT_DELTAS = /* GraphQL */ `
   subscription TextDeltas($dialogId: ID!, $afterSeq: Int, $textOffsets: [TextOffsetInput!]) {
     historyDelta(dialogId: $dialogId, afterSeq: $afterSeq, textOffsets: $textOffsets) {
-      dialogId responseId seq previousSeq status endsTextPart
-      text { responseId part type offset delta }
+      dialogId
+      responseId
+      seq
+      previousSeq
+      status
+      endsTextPart
+      cleared
+      text {
+        responseId
+        part
+        type
+        offset
+        delta
+      }
       append {
         __typename
-        ... on BaseHistoryEvent { id seq metadata }
-        ... on AiEvent { content }
-        ... on ReasoningEvent { content }
-        ... on HumanEvent { content }
+        ... on BaseHistoryEvent {
+          id
+          seq
+          metadata
+        }
+        ... on AiEvent {
+          content
+        }
+        ... on ReasoningEvent {
+          content
+        }
+        ... on HumanEvent {
+          content
+        }
       }
     }
   }
@@ -134,5 +173,6 @@ export class TextSubscriber {
 }
 
 export function wsIterate(client: WsClient) {
-  return (variables: Record<string, unknown>) => client.iterate<any>({ query: TEXT_DELTAS, variables }) as AsyncIterableIterator<any>;
+  return (variables: Record<string, unknown>) =>
+    client.iterate<any>({ query: TEXT_DELTAS, variables }) as AsyncIterableIterator<any>;
 }
