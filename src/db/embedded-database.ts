@@ -7,7 +7,7 @@ import { rm } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import type { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { type EmbeddedDataDir, takePreparedDataDir } from "./embedded-data-dir.js";
 import { pgliteDatabase } from "./pglite-database.js";

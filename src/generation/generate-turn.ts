@@ -6,7 +6,7 @@
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
 import { jsonSchema, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 import type { HistoryEventInput } from "../services/event-input.js";
 import type { UsageInput } from "../services/responses.js";
 import { toModelMessages } from "./model-messages.js";

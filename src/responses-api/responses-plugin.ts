@@ -6,7 +6,7 @@ import { viewerOf } from "../auth/access-control.js";
 import { type TenantScope, tenantScope } from "../auth/tenant-scope.js";
 import type { Generator } from "../generation/generate-turn.js";
 import type { LiveBus } from "../live/live-bus.js";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 import { requestIdOf } from "../server/request-id.js";
 import { completeResponse } from "../services/response-lifecycle.js";
 import { ApiError, errorResponse, json, toApiError } from "./api-errors.js";

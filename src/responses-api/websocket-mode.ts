@@ -13,7 +13,7 @@ import type { Generator } from "../generation/generate-turn.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
 import type { LiveBus } from "../live/live-bus.js";
 import type { App } from "../server/app.js";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 import { ApiError, errorBody, toApiError } from "./api-errors.js";
 import { InvalidRequest, parseCreateBody } from "./create-request.js";
 import { startStreamedTurn, toGenerateRequest } from "./create-response.js";

@@ -4,6 +4,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AuthMode, Authenticator } from "../auth/authenticator.js";
+import { createInFlightText, type InFlightOptions } from "../live/in-flight-text.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import type { ModelCatalog } from "../generation/providers.js";
 import { createResponsesWebSocket, RESPONSES_WEBSOCKET_PATH } from "../responses-api/websocket-mode.js";
@@ -29,6 +30,8 @@ export interface ServerOptions {
   auth?: AuthMode;
   /** Model providers; from the environment when not given. */
   models?: ModelCatalog;
+  /** In-flight text settings (clock, checkpoint bounds, idle timeout); from the configuration when not given. */
+  inFlight?: InFlightOptions;
   /** How long close() waits for requests in flight; from SHUTDOWN_DRAIN_MS when not given. */
   drainMs?: number;
 }
@@ -49,8 +52,12 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const live = createLiveBus({ redisUrl: options.redisUrl, redisCommandTimeoutMs: options.redisCommandTimeoutMs });
+  const inFlight = createInFlightText(live, { sweep: true, ...options.inFlight });
   const yoga = buildApp({ live, limits: options.limits, auth: options.auth, models: options.models });
-  const watchdog = createSlowConsumerWatchdog({ timeoutMs: yoga.limits.slowSubscriberTimeoutMs });
+  const watchdog = createSlowConsumerWatchdog({
+    timeoutMs: yoga.limits.slowSubscriberTimeoutMs,
+    maxQueuedBytes: yoga.limits.queuedBytesPerConnection,
+  });
   const drain = createDrain();
   const server = createServer((request, response) =>
     drain.handle(request, response, () => {
@@ -89,6 +96,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           responsesWs.close();
         });
         watchdog.close();
+        inFlight.close();
         yoga.authenticator.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));

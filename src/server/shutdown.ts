@@ -5,7 +5,7 @@
 // them) to finish and be acknowledged, at most `drainMs`; then close what is left.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Server as NetServer } from "node:net";
-import { logger } from "./logger.js";
+import { logger } from "../logger.js";
 
 export const SHUTTING_DOWN = "SHUTTING_DOWN";
 const LAST_ARRIVALS_MS = 250;
