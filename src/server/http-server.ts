@@ -28,10 +28,10 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
-  /** Model providers; from the environment when not given. */
-  models?: ModelCatalog;
   /** In-flight text settings (clock, checkpoint bounds, idle timeout); from the configuration when not given. */
   inFlight?: InFlightOptions;
+  /** Model providers; from the environment when not given. */
+  models?: ModelCatalog;
   /** How long close() waits for requests in flight; from SHUTDOWN_DRAIN_MS when not given. */
   drainMs?: number;
 }
