@@ -14,7 +14,7 @@ import { useAccessControl } from "../auth/access-control.js";
 import { type AuthMode, createAuthenticator } from "../auth/authenticator.js";
 import { createRateLimiter } from "../auth/rate-limit.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
-import { createGenerator, type Generator, type TextDeltaHook } from "../generation/generate-turn.js";
+import { createGenerator, type Generator } from "../generation/generate-turn.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
 import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
@@ -46,8 +46,6 @@ export interface AppOptions {
   auth?: AuthMode;
   /** The model providers /v1/responses and generateResponse use; from the environment when not given. */
   models?: ModelCatalog;
-  /** Sees every text and reasoning delta of a generated turn as the model produces it (token-level live history hooks in here). */
-  onTextDelta?: TextDeltaHook;
 }
 
 export function buildApp(options: AppOptions = {}) {
@@ -60,10 +58,7 @@ export function buildApp(options: AppOptions = {}) {
     windowSeconds: limits.rateLimitWindowSeconds,
     redis: live.redis,
   });
-  const generator: Generator = createGenerator({
-    models: options.models ?? createModelCatalog(config),
-    onTextDelta: options.onTextDelta,
-  });
+  const generator: Generator = createGenerator({ models: options.models ?? createModelCatalog(config) });
   const yoga = createYoga({
     schema,
     context: contextFactory(live, limits, generator),
