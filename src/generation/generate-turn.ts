@@ -34,12 +34,6 @@ export interface GenerateRequest extends TurnStart {
   reasoningEffort?: string | null;
 }
 
-/**
- * Every text and reasoning delta passes here, in order, as the model produces it (before it is
- * stored). The one place token-level live history hooks in.
- */
-export type TextDeltaHook = (delta: { responseId: string; kind: "text" | "reasoning"; delta: string }) => void;
-
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
 export interface TurnObserver {
   onItemAdded?(item: OutputItem, outputIndex: number): void;
@@ -72,8 +66,7 @@ export interface Generator {
   cancel(responseId: string): Promise<TurnOutcome> | null;
 }
 
-export function createGenerator(options: { models: ModelCatalog; onTextDelta?: TextDeltaHook }): Generator {
-  const onTextDelta = options.onTextDelta ?? (() => {});
+export function createGenerator(options: { models: ModelCatalog }): Generator {
   const running = new Map<string, { abort: AbortController; done: Promise<TurnOutcome> }>();
   return {
     models: options.models,
@@ -86,7 +79,6 @@ export function createGenerator(options: { models: ModelCatalog; onTextDelta?: T
         begun,
         sink,
         observer,
-        onTextDelta,
         abort: abort.signal,
         model,
         maxRetries: options.models.maxRetries,
@@ -107,7 +99,6 @@ interface Turn {
   begun: BegunTurn;
   sink: TurnSink;
   observer: TurnObserver;
-  onTextDelta: TextDeltaHook;
   abort: AbortSignal;
   model: ReturnType<ModelCatalog["resolve"]>;
   maxRetries: number;
@@ -166,7 +157,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
           const item = bySdkId.get(part.id);
           if (!item || item.type === "function_call" || !part.text) break;
           item.text += part.text;
-          turn.onTextDelta({ responseId, kind: item.type === "message" ? "text" : "reasoning", delta: part.text });
+          turn.sink.textDelta(responseId, item.type === "message" ? "AI" : "REASONING", part.text);
           observer.onDelta?.(item, items.indexOf(item), part.text);
           break;
         }

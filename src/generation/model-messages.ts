@@ -1,7 +1,8 @@
 // A context (the events of a chain, root first) as the AI SDK's provider-neutral messages, so one
-// conversion serves every provider. Consecutive model-side events (reasoning, text, tool calls)
+// conversion serves every provider. User images go to the model; other parts (audio, files) as
+// their text only. Consecutive model-side events (reasoning, text, tool calls)
 // make one assistant message; tool results make a tool message, as every provider expects.
-import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
+import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from "ai";
 import { joinedText, type Part } from "../formats/parts.js";
 import { messageParts, type StoredEvent } from "../formats/stored-event.js";
 
@@ -33,7 +34,7 @@ export function toModelMessages(events: readonly StoredEvent[]): ModelMessage[] 
         messages.push({ role: "system", content: textOf(event) });
         break;
       case "HUMAN":
-        messages.push({ role: "user", content: textOf(event) });
+        messages.push({ role: "user", content: userContent(event) });
         break;
       case "AI":
         assistant({ type: "text", text: textOf(event) });
@@ -60,4 +61,15 @@ export function toModelMessages(events: readonly StoredEvent[]): ModelMessage[] 
     }
   }
   return messages;
+}
+
+/** A user message's text, with its images (image_url parts) when it has any. */
+function userContent(event: StoredEvent): UserModelMessage["content"] {
+  const parts = (messageParts(event) ?? []) as Part[];
+  const images = parts.filter((part) => part.type === "image_url");
+  if (!images.length) return textOf(event);
+  return [
+    ...parts.flatMap((part) => (part.type === "text" ? [{ type: "text" as const, text: String(part.text) }] : [])),
+    ...images.map((part) => ({ type: "image" as const, image: String(part.image_url.url) })),
+  ];
 }

@@ -1,18 +1,22 @@
 // Where a generated turn goes. A stored turn is written through the same service functions as
-// every other turn — createResponse (IN_PROGRESS, with its input), appendEvents per completed
-// model step, completeResponse with the final status and usage — and each committed write is
-// published to the live bus, so GraphQL subscribers watch it as it is generated. An unstored turn
-// (`store: false`) reads the context it continues and keeps nothing.
+// every other turn — createResponse (IN_PROGRESS, with its input), then the in-flight text layer
+// (src/live/in-flight-text.ts): each text and reasoning delta is appended as the model types it,
+// so subscribers watch the answer grow and can resume it mid-answer; at the end of a model step the
+// typed text is committed as one event together with the step's tool calls, and completeResponse
+// sets the final status and usage. Each committed write is published to the live bus. An unstored
+// turn (`store: false`) reads the context it continues and keeps nothing.
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newResponseId } from "../ids.js";
+import { inFlightTextOf, type InFlightType } from "../live/in-flight-text.js";
 import type { LiveBus } from "../live/live-bus.js";
+import { logger } from "../logger.js";
+import { config } from "../config.js";
 import { rememberWrite } from "../auth/tenant-scope.js";
 import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
 import type { StoredEvent } from "../formats/stored-event.js";
 import { readContext } from "../services/context.js";
 import { type HistoryEventInput, parseEventInputs } from "../services/event-input.js";
-import { appendEvents, completeResponse } from "../services/response-lifecycle.js";
 import { createResponse, type UsageInput } from "../services/responses.js";
 
 export interface TurnStart {
@@ -39,11 +43,15 @@ export type FinalStatus = Extract<ResponseStatus, "COMPLETED" | "FAILED" | "INCO
 
 export interface TurnSink {
   begin(start: TurnStart): Promise<BegunTurn>;
+  /** One delta of the text or reasoning the model is typing; called in order, not awaited. */
+  textDelta(responseId: string, type: InFlightType, delta: string): void;
+  /** The end of a model step: its events (text and reasoning ones included, as the model gave them). */
   append(responseId: string, events: HistoryEventInput[]): Promise<void>;
   finish(responseId: string, status: FinalStatus, usage: UsageInput | null, error: unknown): Promise<void>;
 }
 
 export function storedTurns(live: LiveBus): TurnSink {
+  const inFlight = inFlightTextOf(live);
   return {
     async begin(start) {
       const write = await createResponse(
@@ -68,11 +76,26 @@ export function storedTurns(live: LiveBus): TurnSink {
         context: await readContext(write.responseId),
       };
     },
+    textDelta(responseId, type, delta) {
+      // The in-flight layer serialises calls per response, so deltas, commits and the completion
+      // keep their order without being awaited here.
+      for (let at = 0; at < delta.length; at += config.MAX_TEXT_DELTA_CHARS) {
+        inFlight
+          .appendTextDelta({ responseId, type, delta: delta.slice(at, at + config.MAX_TEXT_DELTA_CHARS) })
+          .catch((error: Error) => logger.warn(`response ${responseId}: a text delta was refused: ${error.message}`));
+      }
+    },
     async append(responseId, events) {
-      if (events.length) live.publish(await appendEvents({ responseId, events }));
+      // Text and reasoning were streamed into the in-flight layer, which commits them (reasoning
+      // when the answer starts, the answer together with the step's other events).
+      const others = events.filter((event) => !event.ai && !event.reasoning);
+      const write = others.length
+        ? await inFlight.appendEvents({ responseId, events: others })
+        : await inFlight.commitText(responseId);
+      if (write) live.publish(write);
     },
     async finish(responseId, status, usage, error) {
-      live.publish(await completeResponse({ responseId, status, usage, error: error ?? null }));
+      live.publish(await inFlight.completeResponse({ responseId, status, usage, error: error ?? null }));
     },
   };
 }
@@ -95,6 +118,7 @@ export const unstoredTurns: TurnSink = {
       context: [...earlier, ...input.map((event) => ({ ...event, providerFields: event.providerFields ?? null }))],
     };
   },
+  textDelta: () => {},
   append: async () => {},
   finish: async () => {},
 };

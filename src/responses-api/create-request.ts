@@ -108,7 +108,7 @@ export function parseCreateBody(raw: unknown): ParsedCreate {
     throw new InvalidRequest(param ? `Invalid '${param}': ${issue.message}` : issue.message, param || null);
   }
   const body = parsed.data;
-  const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : (body.input ?? []);
+  const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : (body.input ?? []).map(withImageDetail);
   let input: HistoryEventInput[];
   try {
     input = items.length
@@ -151,6 +151,16 @@ export function parseCreateBody(raw: unknown): ParsedCreate {
       background: body.background ?? false,
       conversation: body.conversation != null,
     },
+  };
+}
+
+/** The API takes an input_image without `detail` (as `auto`); the stored part says so. */
+function withImageDetail(item: unknown) {
+  const content = (item as { content?: unknown })?.content;
+  if (!Array.isArray(content)) return item;
+  return {
+    ...(item as object),
+    content: content.map((part) => (part?.type === "input_image" && part.detail == null ? { ...part, detail: "auto" } : part)),
   };
 }
 

@@ -23,6 +23,8 @@ export interface ScriptedReply {
   cutOff?: boolean;
   /** Waits for this before streaming anything after the first chunk (a test's gate). */
   holdAfterFirstChunk?: Promise<void>;
+  /** With holdAfterFirstChunk: how many chunks go out before the gate (1 when not given). */
+  holdAfterChunks?: number;
 }
 
 export interface UpstreamRequest {
@@ -85,7 +87,7 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
         return;
       }
       if (sent > 0 && reply.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, reply.chunkDelayMs));
-      if (sent === 1 && reply.holdAfterFirstChunk) await reply.holdAfterFirstChunk;
+      if (sent === (reply.holdAfterChunks ?? 1) && reply.holdAfterFirstChunk) await reply.holdAfterFirstChunk;
       if (response.destroyed) return;
       // Each chunk is on the wire before the next step (a drop then cuts after it, not before).
       await new Promise<void>((resolve) => response.write(chunk, () => resolve()));

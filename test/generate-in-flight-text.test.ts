@@ -1,0 +1,70 @@
+// A turn generated through /v1/responses is token-level live history like an agent's own: a
+// historyDelta subscriber sees the reasoning and the answer as the model types them, then the
+// committed events replace the typed text — each character once, nothing doubled in the history.
+import { beforeAll, describe, expect, it } from "vitest";
+import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
+import { wsAs } from "./support/tenants.js";
+import { TextSubscriber, wsIterate } from "./support/text-stream.js";
+
+let g: GeneratingServer;
+beforeAll(async () => {
+  g = await startGeneratingServer();
+});
+
+async function dialogOf(responseId: string) {
+  const response = await fetch(`${g.server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${g.key}` },
+    body: JSON.stringify({
+      query: "query ($id: ID!) { response(id: $id) { dialog { id lastSeq } } }",
+      variables: { id: responseId },
+    }),
+  });
+  const { data } = (await response.json()) as { data: { response: { dialog: { id: string; lastSeq: number } } } };
+  return data.response.dialog;
+}
+
+describe("a generated turn as in-flight text", () => {
+  it("streams reasoning and answer to subscribers as typed, then commits each as one event", async () => {
+    const first = await g.openai.responses.create({ model: "stand-in-1", input: "Hello" });
+    const dialog = await dialogOf(first.id);
+
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const reasoning = "Thinking it over.";
+    const answer = "Once upon a time, a model typed slowly.";
+    // The role chunk, the reasoning's three chunks and the answer's first two, then the gate.
+    g.upstream.script({ output: [{ reasoning }, { text: answer }], holdAfterFirstChunk: gate, holdAfterChunks: 6 });
+    const watcher = new TextSubscriber(wsIterate(wsAs(g.server, g.key)), { dialogId: dialog.id, afterSeq: dialog.lastSeq });
+
+    const stream = g.openai.responses.stream({ model: "stand-in-1", previous_response_id: first.id, input: "A story" });
+    const finished = stream.finalResponse();
+    await watcher.until((w) => Object.values(w.inFlight).some((text) => text.type === "AI" && text.text.length === 16));
+    // While the model waits, the reasoning is already committed and the answer is in flight.
+    expect(watcher.events.map((event) => [event.__typename, event.content])).toEqual([
+      ["HumanEvent", "A story"],
+      ["ReasoningEvent", reasoning],
+    ]);
+    expect(Object.values(watcher.inFlight).map((text) => text.text)).toEqual([answer.slice(0, 16)]);
+
+    open();
+    const final = await finished;
+    expect(final.output_text).toBe(answer);
+    await watcher.until((w) => w.events.some((event) => event.__typename === "AiEvent"));
+    expect(watcher.events.map((event) => [event.__typename, event.content])).toEqual([
+      ["HumanEvent", "A story"],
+      ["ReasoningEvent", reasoning],
+      ["AiEvent", answer],
+    ]);
+    expect(watcher.inFlight).toEqual({});
+    expect(watcher.duplicates).toBe(0);
+    expect(watcher.gaps).toBe(0);
+    const typed = watcher.deltas.filter((delta) => delta.text?.type === "AI").map((delta) => delta.text.delta);
+    expect(typed.join("")).toBe(answer);
+    // The stored turn holds each step once: GET answers what the stream did.
+    const stored = await g.openai.responses.retrieve(final.id);
+    expect(stored.output.map((item) => item.type)).toEqual(["reasoning", "message"]);
+    expect(stored.output_text).toBe(answer);
+    watcher.close();
+  });
+});
