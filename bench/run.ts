@@ -31,6 +31,7 @@ const scenarios: Scenario[] = [
   { name: "read-scaling", file: "scenarios/read-scaling.ts" },
   { name: "deep-chain", file: "scenarios/deep-chain.ts" },
   { name: "fanout", file: "scenarios/fanout.ts" },
+  { name: "text-stream", file: "scenarios/text-stream.ts" },
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
   { name: "search", file: "scenarios/search.ts" },

@@ -52,3 +52,19 @@ export class ConflictError extends AppError {
     super(message, { extensions: { code: "CONFLICT" } });
   }
 }
+
+/**
+ * A text delta whose offset is not where the in-flight text ends (src/live/in-flight-text.ts):
+ * a repeat, a gap, or a delta after the server restarted and kept only its last checkpoint. The
+ * agent resends from `expectedOffset`.
+ */
+export class TextOffsetError extends ConflictError {
+  constructor(
+    readonly expectedOffset: number,
+    readonly part: number | null,
+    given: number,
+  ) {
+    super(`offset ${given} is not where the in-flight text ends (${expectedOffset}); resend from ${expectedOffset}`);
+    this.extensions.expectedOffset = expectedOffset;
+  }
+}

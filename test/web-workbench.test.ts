@@ -275,7 +275,7 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     await page.locator("[data-testid=search-hit]").first().waitFor({ timeout: 10_000 });
     await page.keyboard.press("Enter");
     await page.waitForURL((u) => u.pathname === `/dialogs/${story.dialogId}`, { timeout: 10_000 });
-    await page.locator(".event-target").waitFor({ timeout: 10_000 });
+    await page.locator(".event-target").waitFor({ timeout: 30_000 });
 
     await page.locator("body").click({ position: { x: 900, y: 5 } });
     const ids = await page.locator("[data-testid=dialog-list] .dialog-item").evaluateAll((items) =>
@@ -288,5 +288,5 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     await page.waitForURL((u) => u.pathname === `/dialogs/${story.dialogId}`, { timeout: 10_000 });
     await screenshot(page, "workbench-7-keyboard");
     expect(errors).toEqual([]);
-  });
+  }, 90_000);
 });

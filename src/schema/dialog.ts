@@ -6,7 +6,7 @@ import { countContext, readContextPage } from "../services/context.js";
 import { transcriptOf } from "../services/context-views.js";
 import { clearDialog, createDialog, deleteDialog, updateDialog } from "../services/dialogs.js";
 import { forkDialog } from "../services/fork.js";
-import { chainTargetNotFound, expiresAt } from "../services/retention.js";
+import { expiresAt } from "../services/retention.js";
 import { builder } from "./builder.js";
 import { dialogRow, needsOwnColumnsOnly } from "./own-columns.js";
 import { answerWithDialog, committedWrite } from "./committed-write.js";

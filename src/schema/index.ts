@@ -8,6 +8,7 @@ import "./dialog.js";
 import "./response.js";
 import "./response-lifecycle.js";
 import "./history-delta.js";
+import "./in-flight-text.js";
 import "./messages.js";
 import "./search.js";
 import "./dialog-list.js";

@@ -1,12 +1,10 @@
 // Conversation formats: a context exported in a provider's format for the next model call (whole
 // or fitted to a token budget), and a provider's conversation imported as responses
 // (src/formats does the conversions; docs/formats.md describes them).
-import { prisma } from "../db/prisma.js";
 import { messageFormats } from "../formats/index.js";
 import { tokenizerNames } from "../formats/token-budget.js";
 import { exportMessages, fitMessages, tokenCountOf } from "../services/context-views.js";
 import { importMessages } from "../services/import-messages.js";
-import { chainTargetNotFound } from "../services/retention.js";
 import { builder } from "./builder.js";
 import { contextTip, Dialog } from "./dialog.js";
 import { answerWithResponse, committedWrite, idOrNull } from "./committed-write.js";

@@ -3,7 +3,6 @@ import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
 import { ResponseStatus } from "../generated/prisma/enums.js";
 import { createResponse } from "../services/responses.js";
-import { chainTargetNotFound } from "../services/retention.js";
 import { expiresAt } from "../services/retention.js";
 import { answerWithResponse, committedWrite, idOrNull } from "./committed-write.js";
 import { builder } from "./builder.js";

@@ -38,6 +38,7 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
     quietOversizedMessages(socket, limits.bodyBytes);
   });
 
+  const connections = connectionCounts(limits.connectionsPerKey, limits.connectionsPerTenant);
   const graphqlWs = useServer(
     {
       connectionInitWaitTimeout: limits.wsConnectionInitTimeoutMs,
@@ -45,7 +46,14 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         const { request, socket } = ctx.extra;
         try {
           const viewer = await yoga.authenticator.authenticate(credentialOf(ctx.connectionParams, request));
+          const over = connections.admit(viewer);
+          if (over) {
+            socket.close(TOO_MANY_CONNECTIONS, over);
+            return false;
+          }
+          socket.once("close", () => connections.release(viewer));
           setViewer(request, viewer);
+          setViewer(operationRequestOf(request), viewer);
           if (viewer.keyId) {
             const untrack = yoga.authenticator.trackConnection(viewer.keyId, () =>
               socket.close(4403, "API key revoked"),
@@ -68,7 +76,7 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         if (Object.keys(ctx.subscriptions).length > limits.subscriptionsPerConnection) {
           return [tooManyOperations(limits.subscriptionsPerConnection)];
         }
-        const request = ctx.extra.request;
+        const request = operationRequestOf(ctx.extra.request);
         const viewer = viewerOf(request);
         if (viewer.keyId) {
           const decision = await yoga.rateLimiter.consume(viewer.keyId);
@@ -131,6 +139,20 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
   };
 }
 
+// Operations on a socket run with its upgrade request, a GET, and Yoga refuses mutations "via
+// GET" (a CSRF guard for links and forms, which cannot open a WebSocket). A socket's operations
+// arrive as POSTed operations would, so they see the request as one: an agent streams tokens with
+// mutations over the connection it already holds.
+const operationRequests = new WeakMap<object, import("node:http").IncomingMessage>();
+function operationRequestOf(request: import("node:http").IncomingMessage) {
+  let asPost = operationRequests.get(request);
+  if (!asPost) {
+    asPost = Object.create(request, { method: { value: "POST" } }) as import("node:http").IncomingMessage;
+    operationRequests.set(request, asPost);
+  }
+  return asPost;
+}
+
 /** The credential a WebSocket client offers, as an Authorization header value. */
 function credentialOf(params: Record<string, unknown> | undefined, request: import("node:http").IncomingMessage) {
   const offered = params?.authorization ?? params?.Authorization;
@@ -160,4 +182,31 @@ function quietOversizedMessages(socket: WebSocket, limit: number) {
     }
     return emit(event, ...args);
   }) as typeof socket.emit;
+}
+
+/** Close code of a WebSocket refused for too many connections of its API key or tenant. */
+export const TOO_MANY_CONNECTIONS = 4429;
+
+/** Open connections per API key and per tenant; admit() says why not when one is over. */
+function connectionCounts(perKey: number, perTenant: number) {
+  const byKey = new Map<string, number>();
+  const byTenant = new Map<string, number>();
+  const add = (map: Map<string, number>, id: string, by: number) => {
+    const count = (map.get(id) ?? 0) + by;
+    if (count > 0) map.set(id, count);
+    else map.delete(id);
+  };
+  return {
+    admit(viewer: { keyId: string | null; tenantId: string }): string | null {
+      if (viewer.keyId && (byKey.get(viewer.keyId) ?? 0) >= perKey) return `Too many connections for this API key (at most ${perKey})`;
+      if ((byTenant.get(viewer.tenantId) ?? 0) >= perTenant) return `Too many connections for this tenant (at most ${perTenant})`;
+      if (viewer.keyId) add(byKey, viewer.keyId, 1);
+      add(byTenant, viewer.tenantId, 1);
+      return null;
+    },
+    release(viewer: { keyId: string | null; tenantId: string }) {
+      if (viewer.keyId) add(byKey, viewer.keyId, -1);
+      add(byTenant, viewer.tenantId, -1);
+    },
+  };
 }

@@ -4,6 +4,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AuthMode, Authenticator } from "../auth/authenticator.js";
+import { createInFlightText, type InFlightOptions } from "../live/in-flight-text.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { buildApp } from "./app.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
@@ -25,6 +26,8 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
+  /** In-flight text settings (clock, checkpoint bounds, idle timeout); from the configuration when not given. */
+  inFlight?: InFlightOptions;
   /** How long close() waits for requests in flight; from SHUTDOWN_DRAIN_MS when not given. */
   drainMs?: number;
 }
@@ -45,8 +48,12 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const live = createLiveBus({ redisUrl: options.redisUrl, redisCommandTimeoutMs: options.redisCommandTimeoutMs });
+  const inFlight = createInFlightText(live, { sweep: true, ...options.inFlight });
   const yoga = buildApp({ live, limits: options.limits, auth: options.auth });
-  const watchdog = createSlowConsumerWatchdog({ timeoutMs: yoga.limits.slowSubscriberTimeoutMs });
+  const watchdog = createSlowConsumerWatchdog({
+    timeoutMs: yoga.limits.slowSubscriberTimeoutMs,
+    maxQueuedBytes: yoga.limits.queuedBytesPerConnection,
+  });
   const drain = createDrain();
   const server = createServer((request, response) =>
     drain.handle(request, response, () => {
@@ -80,6 +87,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           await graphqlWs.dispose();
         });
         watchdog.close();
+        inFlight.close();
         yoga.authenticator.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));

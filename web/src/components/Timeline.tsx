@@ -3,6 +3,7 @@ import type { HistoryState } from "../../../src/client/index.js";
 import type { BranchTree } from "../lib/branch-tree.js";
 import { groupByResponse } from "../lib/group-by-response.js";
 import { EventItem } from "./events/EventItem.js";
+import { InFlightText } from "./events/InFlightText.js";
 import { ResponseBoundary } from "./ResponseBoundary.js";
 
 interface Props {
@@ -30,6 +31,7 @@ export function Timeline({ dialogId, history, tree, headId }: Props) {
             {turn.events.map((event) => (
               <EventItem key={event.id} event={event} />
             ))}
+            {history.inFlight[turn.responseId] && <InFlightText text={history.inFlight[turn.responseId]!} />}
           </ol>
         </li>
       ))}
