@@ -34,6 +34,7 @@ const scenarios: Scenario[] = [
   { name: "text-stream", file: "scenarios/text-stream.ts" },
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
+  { name: "generate", file: "scenarios/generate.ts" },
   { name: "search", file: "scenarios/search.ts" },
   { name: "token-budget", file: "scenarios/token-budget.ts" },
 ].filter((s) => !only || only.includes(s.name));

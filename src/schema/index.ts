@@ -13,5 +13,6 @@ import "./messages.js";
 import "./search.js";
 import "./dialog-list.js";
 import "./branches.js";
+import "./generation.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

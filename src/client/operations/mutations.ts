@@ -182,3 +182,21 @@ export const CommitTextDocument = graphql(`
     }
   }
 `);
+
+export const GenerateResponseDocument = graphql(`
+  mutation GenerateResponse($input: GenerateResponseInput!) {
+    generateResponse(input: $input) {
+      __typename
+      ... on Response {
+        ...ResponseSummary
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        code
+        message
+      }
+    }
+  }
+`);

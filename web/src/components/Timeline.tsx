@@ -26,6 +26,9 @@ export function Timeline({ dialogId, history, tree, headId }: Props) {
             response={history.responses[turn.responseId]}
             tree={tree}
             headId={headId}
+            inputs={turn.events.flatMap((event) =>
+              event.__typename === "HumanEvent" && event.content ? [event.content] : [],
+            )}
           />
           <ol className="events">
             {turn.events.map((event) => (
