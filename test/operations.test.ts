@@ -25,6 +25,8 @@ describe("operations endpoints", () => {
     const health = await get(`${server.url}/health`);
     expect(health.status).toBe(200);
 
+    // Ready once Redis (when configured) has connected, which may take a moment after the start.
+    await expect.poll(async () => (await get(`${server.url}/ready`)).status, { timeout: 10_000 }).toBe(200);
     const ready = await get(`${server.url}/ready`);
     const body = await ready.json();
     expect(ready.status, JSON.stringify(body)).toBe(200);

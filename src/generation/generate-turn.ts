@@ -7,6 +7,7 @@
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
 import { jsonSchema, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
 import { logger } from "../logger.js";
+import { metrics } from "../metrics.js";
 import type { HistoryEventInput } from "../services/event-input.js";
 import type { UsageInput } from "../services/responses.js";
 import { toModelMessages } from "./model-messages.js";
@@ -126,6 +127,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
     await turn.sink.append(responseId, events);
   };
 
+  const called = performance.now();
   try {
     const result = streamText({
       model: turn.model,
@@ -217,6 +219,8 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   }
 
   const outcome = settle(items, abort.aborted, failure, finishReason, usage);
+  metrics.upstreamCalls.inc({ status: outcome.status });
+  metrics.upstreamDuration.observe((performance.now() - called) / 1000);
   try {
     await saveDone();
     await turn.sink.finish(responseId, outcome.status, outcome.usage, outcome.error);
