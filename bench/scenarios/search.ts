@@ -1,4 +1,5 @@
-// Search: full-text search over 1,000,000 events (10,000 dialogs of 100 events; smoke: 20,000),
+// Search: full-text search over 1,000,000 events (10,000 dialogs of 100 events; 200,000 on PGlite;
+// smoke: 20,000),
 // timed over HTTP from a client in another process, first page of 20 hits with snippets. The
 // data is made by bulk INSERT … SELECT generate_series, the search index rebuilt after it.
 //
@@ -14,7 +15,9 @@ import { startInProcessServer } from "../lib/server.js";
 import { summarize } from "../lib/stats.js";
 import { runTs } from "../lib/child.js";
 
-const DIALOGS = smoke ? 200 : 10_000;
+// Embedded PGlite (PostgreSQL in WASM, one process) builds a million-event index for many minutes;
+// it is measured at a fifth of the size, and the target is judged on PostgreSQL.
+const DIALOGS = smoke ? 200 : database.kind === "pglite" ? 2_000 : 10_000;
 const PER_DIALOG = 100;
 const EVENTS = DIALOGS * PER_DIALOG;
 const ITERATIONS = smoke ? 5 : 30;
@@ -81,7 +84,7 @@ emit([
     value: round(typical.p50),
     unit: "ms",
     target: "≤ 50 ms",
-    met: typical.p50 <= 50,
+    met: database.kind === "pglite" ? undefined : typical.p50 <= 50,
     note: `rare (20 hits) ${round(rare.p50)} ms, medium (1,000) ${round(medium.p50)} ms, two words ${round(pair.p50)} ms; data made in ${round(seedSeconds, 1)} s`,
   },
   {

@@ -7,6 +7,17 @@ import { HistoryConnection, historyArgs, resolveHistory } from "./history-connec
 import { HistoryEvent } from "./history-event.js";
 import { Response, Usage } from "./response.js";
 
+builder.prismaObjectField("Response", "preview", (t) =>
+  t.string({
+    nullable: true,
+    description: "The first words of the response's first human input: what a branch starting here is about.",
+    select: {
+      events: { where: { phase: "INPUT", type: "HUMAN" }, orderBy: { seq: "asc" }, take: 1, select: { content: true } },
+    },
+    resolve: (response) => branchPreview(response.events.map((e) => ({ type: "HUMAN" as const, content: e.content }))),
+  }),
+);
+
 builder.prismaObjectField("Response", "commonAncestor", (t) =>
   t.field({
     type: Response,

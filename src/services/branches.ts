@@ -85,7 +85,7 @@ async function readSide(tipId: string, ancestor: ChainLink | null): Promise<Bran
 const PREVIEW_LENGTH = 80;
 
 /** The first words of a side: its first message with text (a human's, else any), shortened. */
-export function branchPreview(events: readonly ContextEvent[]): string | null {
+export function branchPreview(events: readonly Pick<ContextEvent, "type" | "content">[]): string | null {
   const first = events.find((e) => e.type === "HUMAN" && e.content) ?? events.find((e) => e.content);
   const text = first?.content?.replace(/\s+/g, " ").trim();
   if (!text) return null;

@@ -30,6 +30,20 @@ export const UpdateDialogDocument = graphql(`
   }
 `);
 
+export const ClearDialogDocument = graphql(`
+  mutation ClearDialog($input: ClearDialogInput!) {
+    clearDialog(input: $input) {
+      __typename
+      ... on Dialog {
+        ...DialogSummary
+      }
+      ... on Error {
+        ...WriteErrorFields
+      }
+    }
+  }
+`);
+
 export const DeleteDialogDocument = graphql(`
   mutation DeleteDialog($input: DeleteDialogInput!) {
     deleteDialog(input: $input) {

@@ -106,6 +106,7 @@ export const DialogTreeDocument = graphql(`
             status
             model
             createdAt
+            preview
             previousResponse {
               id
             }

@@ -1,5 +1,5 @@
-// Shown where the dialog branches: one link per sibling response, leading to where that branch
-// ends now (or back to following the head, for the head's own branch).
+// Shown where the dialog branches: one link per sibling response, named by its first words, leading
+// to where that branch ends now (or back to following the head, for the head's own branch).
 import { dialogPath } from "../hooks/use-route.js";
 import { type BranchTree, latestLeafUnder } from "../lib/branch-tree.js";
 import { Link } from "./Link.js";
@@ -7,7 +7,7 @@ import { Link } from "./Link.js";
 interface Props {
   dialogId: string;
   currentId: string;
-  siblings: readonly { id: string; model: string | null; createdAt: string }[];
+  siblings: readonly { id: string; model: string | null; createdAt: string; preview?: string | null }[];
   tree: BranchTree;
   headId: string | null;
 }
@@ -31,10 +31,13 @@ export function BranchSwitcher({ dialogId, currentId, siblings, tree, headId }: 
             data-branch-id={sibling.id}
             title={`${sibling.id}${sibling.model ? ` · ${sibling.model}` : ""}`}
           >
-            {i + 1}
+            <span className="branch-number">{i + 1}</span>
+            {sibling.preview && <span className="branch-preview">{shorten(sibling.preview)}</span>}
           </Link>
         );
       })}
     </nav>
   );
 }
+
+const shorten = (text: string) => (text.length > 32 ? `${text.slice(0, 31)}…` : text);

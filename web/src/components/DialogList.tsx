@@ -12,7 +12,7 @@ export function DialogList({ selectedId }: { selectedId: string | null }) {
   const settled = useDebounced(controls, 250);
   const filter = useMemo(() => filterOf(settled), [settled]);
   const { rows, totalCount, hasMore, loading, error, loadMore } = useDialogPages(filter, settled.orderBy);
-  useListKeys(rows.map((row) => row.id), selectedId);
+  useListKeys(useMemo(() => rows.map((row) => row.id), [rows]));
 
   // Reaching the end of the list loads the next page.
   const end = useRef<HTMLLIElement>(null);

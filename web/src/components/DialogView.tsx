@@ -1,9 +1,10 @@
 // One dialog: its header and its history as a timeline, live.
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { useQuery } from "urql";
 import { DialogDocument } from "../../../src/client/index.js";
 import { useDialogHistory } from "../../../src/client/react/index.js";
 import { useBranchTree } from "../hooks/use-branch-tree.js";
+import { DIALOG_CHANGED } from "../hooks/use-dialog-pages.js";
 import { useScrollToEvent } from "../hooks/use-scroll-to-event.js";
 import { DialogDetailsDocument } from "../lib/operations.js";
 import { Composer } from "./Composer.js";
@@ -28,6 +29,10 @@ export function DialogView({ dialogId, responseId, eventSeq = null }: Props) {
   const context = useMemo(() => ({ requestPolicy: "network-only" as const, version }), [version]);
   const [{ data }] = useQuery({ query: DialogDocument, variables: { id: dialogId }, context });
   const tree = useBranchTree(dialogId, version);
+  // The sidebar's row for this dialog (counts, status) follows at once instead of at its next poll.
+  useEffect(() => {
+    if (history.status !== "loading") window.dispatchEvent(new Event(DIALOG_CHANGED));
+  }, [version, history.status]);
   const [{ data: details }] = useQuery({ query: DialogDetailsDocument, variables: { id: dialogId }, context });
   useScrollToEvent(history.status === "loading" ? null : eventSeq, history.events.length);
 

@@ -12,6 +12,8 @@ const PAGE = 50;
 
 /** Dispatched on window with the dialog id as detail when the viewer deletes a dialog. */
 export const DIALOG_DELETED = "dialogql:dialog-deleted";
+/** Dispatched on window when the dialog on screen sees a write (its history moved). */
+export const DIALOG_CHANGED = "dialogql:dialog-changed";
 
 interface State {
   rows: DialogRowData[];
@@ -64,9 +66,13 @@ export function useDialogPages(filter: SearchFilter, orderBy: DialogOrder, pollM
     };
     void refresh(false);
     const timer = pollMs ? setInterval(() => void refresh(true), pollMs) : undefined;
+    // A dialog open in this viewer saw a write: the list need not wait for the next poll.
+    const changed = () => void refresh(true);
+    window.addEventListener(DIALOG_CHANGED, changed);
     return () => {
       active = false;
       clearInterval(timer);
+      window.removeEventListener(DIALOG_CHANGED, changed);
     };
   }, [read, key, pollMs]);
 

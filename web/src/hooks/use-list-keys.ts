@@ -1,12 +1,12 @@
 // Keyboard navigation of the workbench: `/` focuses search, `j`/`k` (or ↓/↑ with Alt) open the next
 // or previous dialog of the list, `Escape` leaves a text box. Keys typed into a text box are its own.
 import { useEffect } from "react";
-import { dialogPath, navigate } from "./use-route.js";
+import { dialogPath, navigate, parseRoute } from "./use-route.js";
 
 const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 
-export function useListKeys(ids: readonly string[], selectedId: string | null) {
+export function useListKeys(ids: readonly string[]) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape" && isTyping(event.target)) {
@@ -22,6 +22,8 @@ export function useListKeys(ids: readonly string[], selectedId: string | null) {
       const step = event.key === "j" || (event.altKey && event.key === "ArrowDown") ? 1 : event.key === "k" || (event.altKey && event.key === "ArrowUp") ? -1 : 0;
       if (!step || !ids.length) return;
       event.preventDefault();
+      // The address, not a render's copy of it: a key pressed right after another sees its move.
+      const selectedId = parseRoute(window.location).dialogId;
       const index = selectedId ? ids.indexOf(selectedId) : -1;
       const next = ids[Math.min(ids.length - 1, Math.max(0, index + step))];
       if (next && next !== selectedId) {
@@ -31,5 +33,5 @@ export function useListKeys(ids: readonly string[], selectedId: string | null) {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [ids, selectedId]);
+  }, [ids]);
 }
