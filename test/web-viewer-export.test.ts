@@ -31,10 +31,10 @@ it.skipIf(!hasChromium)("downloads the branch in every format", async () => {
   await page.locator("[data-testid=event]").nth(1).waitFor({ timeout: 10_000 });
 
   for (const [format, suffix] of [
-    ["OPENAI_CHAT", "chat"],
-    ["OPENAI_RESPONSES", "responses"],
-    ["ANTHROPIC_MESSAGES", "anthropic"],
-    ["AI_SDK_UI", "ui-messages"],
+    ["OPENAI_CHAT", "openai-chat"],
+    ["OPENAI_RESPONSES", "openai-responses"],
+    ["ANTHROPIC_MESSAGES", "anthropic-messages"],
+    ["AI_SDK_UI", "ai-sdk-ui"],
   ] as const) {
     const [download] = await Promise.all([
       page.waitForEvent("download"),

@@ -9,10 +9,10 @@ import { ExportMessagesDocument, ExportTranscriptDocument } from "../../lib/oper
 type Format = "OPENAI_CHAT" | "OPENAI_RESPONSES" | "ANTHROPIC_MESSAGES" | "AI_SDK_UI" | "TRANSCRIPT";
 
 const formats: { format: Format; label: string; suffix: string }[] = [
-  { format: "OPENAI_CHAT", label: "OpenAI chat", suffix: "chat" },
-  { format: "OPENAI_RESPONSES", label: "Responses", suffix: "responses" },
-  { format: "ANTHROPIC_MESSAGES", label: "Anthropic", suffix: "anthropic" },
-  { format: "AI_SDK_UI", label: "AI SDK", suffix: "ui-messages" },
+  { format: "OPENAI_CHAT", label: "OpenAI chat", suffix: "openai-chat" },
+  { format: "OPENAI_RESPONSES", label: "Responses", suffix: "openai-responses" },
+  { format: "ANTHROPIC_MESSAGES", label: "Anthropic", suffix: "anthropic-messages" },
+  { format: "AI_SDK_UI", label: "AI SDK", suffix: "ai-sdk-ui" },
   { format: "TRANSCRIPT", label: "Transcript", suffix: "txt" },
 ];
 
