@@ -238,6 +238,8 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     const started = await write({ input: [{ human: { content: "A dialog to rename" } }], output: [{ ai: { content: "Sure." } }] });
     const { page, errors } = await openPage(url(`/dialogs/${started.dialog.id}`));
     await page.getByText("Sure.").waitFor({ timeout: 10_000 });
+    // Untitled, the header reads as the first message, as the list does.
+    await page.locator(".dialog-header h1.untitled").filter({ hasText: "A dialog to rename" }).waitFor({ timeout: 10_000 });
     await page.locator("[data-testid=rename]").click();
     await page.locator("[data-testid=rename-input]").fill("Renamed in the viewer");
     await page.getByRole("button", { name: "Save" }).click();
