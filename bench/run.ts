@@ -28,11 +28,13 @@ interface Scenario {
 const scenarios: Scenario[] = [
   { name: "write", file: "scenarios/write.ts" },
   { name: "read", file: "scenarios/read.ts" },
+  { name: "read-scaling", file: "scenarios/read-scaling.ts" },
   { name: "deep-chain", file: "scenarios/deep-chain.ts" },
   { name: "fanout", file: "scenarios/fanout.ts" },
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
   { name: "search", file: "scenarios/search.ts" },
+  { name: "token-budget", file: "scenarios/token-budget.ts" },
 ].filter((s) => !only || only.includes(s.name));
 
 const databases = [

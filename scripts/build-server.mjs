@@ -1,10 +1,11 @@
-// `npm run build` (run by `npm install` and by `npm start` itself): compiles src/ to dist/, file for
+// `npm run build:server` (run by `npm install` and by `npm start` itself): compiles src/ to dist/, file for
 // file and in the same layout (so paths such as "../../prisma/migrations" still resolve), for
 // `npm start` to run plain JavaScript. tsx compiled the same files in every start and cost one to
 // two seconds of it; esbuild does it in a fraction of a second, so `npm start` rebuilds first and
 // never runs a stale build. When no source changed since the last build (same files, sizes and
 // modification times) nothing runs at all; otherwise files whose output did not change are not
 // rewritten, and outputs of deleted sources are removed. Types are checked by `npm test` (tsc).
+// A production install (`npm ci --omit=dev`) has no esbuild and runs the dist/ it was given.
 // Plain JavaScript on purpose: it runs before anything is compiled.
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
@@ -21,7 +22,13 @@ const stamp = JSON.stringify(
 );
 if (readOr(stampFile, "") === stamp) process.exit(0);
 
-const { build } = await import("esbuild");
+const esbuild = await import("esbuild").catch(() => null);
+if (!esbuild) {
+  if (readOr(path.join(outdir, "main.js"), null)) process.exit(0);
+  console.error("dialogql: dist/ is not built and esbuild (a dev dependency) is not installed: run npm ci, then npm run build");
+  process.exit(1);
+}
+const { build } = esbuild;
 const result = await build({
   entryPoints: sources,
   outbase: path.join(root, "src"),

@@ -61,6 +61,11 @@ const schema = z.object({
   MAX_QUERY_TOKENS: count(5_000),
   MAX_QUERY_COST: count(5_000_000),
   MAX_SUBSCRIPTIONS_PER_CONNECTION: count(100),
+  /** Open WebSocket connections one API key, and one tenant, may hold (close code 4429 beyond). */
+  MAX_CONNECTIONS_PER_KEY: count(100),
+  MAX_CONNECTIONS_PER_TENANT: count(500),
+  /** Unsent bytes one subscription connection (WebSocket or SSE) may hold before it is dropped. */
+  MAX_QUEUED_BYTES_PER_CONNECTION: count(16 * 1024 * 1024),
   /** Event rows one request may read while executing (reserved before each read). */
   MAX_REQUEST_ROWS: count(100_000),
   /** Bytes of events one request may read while executing (its answer's memory). */
@@ -92,6 +97,8 @@ const schema = z.object({
   RETENTION: duration({ forever: true }).optional(),
   /** How often the retention sweeper looks for expired dialogs, in milliseconds. */
   RETENTION_SWEEP_INTERVAL: duration().default(60_000),
+  /** On SIGTERM/SIGINT, how long requests in flight (writes among them) may take to finish. */
+  SHUTDOWN_DRAIN_MS: count(10_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -3,6 +3,9 @@
 // result through the Pothos errors plugin.
 import { GraphQLError } from "graphql";
 
+/** What a caller is told while the database cannot be reached (GraphQL and REST alike). */
+export const UNAVAILABLE_MESSAGE = "Service unavailable: the database cannot be reached; retry shortly";
+
 export type ErrorCode = "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT";
 
 export abstract class AppError extends GraphQLError {

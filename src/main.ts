@@ -1,8 +1,9 @@
 // `npm start`: apply pending migrations, then serve on PORT (default 4000).
+import "./load-env.js";
 import { config } from "./config.js";
 import { beginPreparingDataDir } from "./db/embedded-data-dir.js";
 import { applyMigrations } from "./db/migrate.js";
-import { logger } from "./server/logger.js";
+import { logger } from "./logger.js";
 
 // A new embedded database is copied from its template while the server's modules load, rather
 // than after: they are the two halves of a first start's time, and the copy waits on the disk
@@ -20,30 +21,49 @@ if (applied.length) logger.info(`applied migrations: ${applied.join(", ")}`);
 const server = await startServer({ port: config.PORT, host: config.HOST, redisUrl: config.REDIS_URL });
 logger.info(`dialogql on ${database.description}`);
 logger.info(`live history: ${config.REDIS_URL ? "through Redis" : "in-process"}`);
-logger.info(
-  config.GRAPHIQL
-    ? `GraphQL and GraphiQL: http://localhost:${server.port}/graphql (WebSocket: ws://localhost:${server.port}/graphql)`
-    : `GraphQL: http://localhost:${server.port}/graphql (WebSocket too); GraphiQL and introspection are off`,
-);
 // Says plainly whether the server is open (single-tenant development mode) or needs API keys.
 const auth = await server.authenticator.describe();
 logger[auth.level](auth.message);
-// One line a supervisor (or a test) can read the address from.
-logger.info(`listening on ${server.url}`);
+const urls = servedUrls(config.HOST, server.port);
+logger.info(`web viewer: ${urls.base}/`);
+logger.info(
+  config.GRAPHIQL
+    ? `GraphQL and GraphiQL: ${urls.base}/graphql (WebSocket: ${urls.ws}/graphql)`
+    : `GraphQL: ${urls.base}/graphql (WebSocket: ${urls.ws}/graphql); GraphiQL and introspection are off`,
+);
+logger.info(`health: ${urls.base}/health, readiness: ${urls.base}/ready, metrics: ${urls.base}/metrics`);
+// One line a supervisor (or a test) can read the address from: what is bound, and how to reach it.
+logger.info(`listening on ${urls.bound}${urls.bound === urls.base ? "" : ` (every interface; here: ${urls.base})`}`);
 
 // With RETENTION set, expired dialogs are deleted in the background (null when kept forever).
 const sweeper = startSweeper();
 if (sweeper) logger.info(`retention: dialogs idle for ${process.env.RETENTION} are deleted`);
 
+// Graceful (src/server/shutdown.ts): new requests are refused, subscriptions end, requests in
+// flight get SHUTDOWN_DRAIN_MS to finish; whatever still holds the process after that and a few
+// seconds more (a database call that never returns) does not keep it from exiting.
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  logger.info(`${signal}: closing`);
+  logger.info(`${signal}: draining (at most ${config.SHUTDOWN_DRAIN_MS} ms), then exiting`);
+  setTimeout(() => {
+    logger.warn("shutdown did not finish in time; exiting");
+    process.exit(1);
+  }, config.SHUTDOWN_DRAIN_MS + 5_000).unref();
   await server.close();
   await sweeper?.stop();
   await closeDatabase();
+  logger.info("stopped");
   process.exit(0);
 }
 process.on("SIGINT", () => void shutdown("SIGINT"));
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+/** The address really bound, and the one to type on this machine (localhost for a wildcard). */
+function servedUrls(host: string, port: number) {
+  const bracketed = host.includes(":") ? `[${host}]` : host;
+  const wildcard = host === "0.0.0.0" || host === "::";
+  const base = `http://${wildcard ? "localhost" : bracketed}:${port}`;
+  return { bound: `http://${bracketed}:${port}`, base, ws: base.replace(/^http/, "ws") };
+}

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { buildApp } from "../src/server/app.js";
 import { useErrorReporting } from "../src/server/error-reporting.js";
-import { logger } from "../src/server/logger.js";
+import { logger } from "../src/logger.js";
 import { requestIdOf, useRequestId } from "../src/server/request-id.js";
 
 const app = buildApp({ graphiql: true, introspection: true });

@@ -44,6 +44,10 @@ const chat: Record<string, ChatCompletionMessageParam[]> = {
     { role: "tool", tool_call_id: "call_1", content: "ok" },
     { role: "tool", tool_call_id: "call_2", content: [{ type: "text", text: "ok too" }] },
   ],
+  "a custom tool call (free-text input) and its answer": [
+    { role: "assistant", content: null, tool_calls: [{ id: "ct_1", type: "custom", custom: { name: "sql", input: "SELECT 1" } }] },
+    { role: "tool", tool_call_id: "ct_1", content: "1" },
+  ],
 };
 
 const responses: Record<string, ResponseInputItem[]> = {

@@ -30,6 +30,8 @@ describe("fitToBudget", async () => {
   it("counts an event's text with the real encoding, plus its framing", () => {
     const text = "The quick brown fox jumps over the lazy dog.";
     expect(eventTokens(event("HUMAN", { content: text }), count)).toBe(encode(text).length + 4);
+    // Special tokens in a conversation are text to count, not a reason to fail.
+    expect(eventTokens(event("HUMAN", { content: "What is <|endoftext|>?" }), count)).toBeGreaterThan(4);
     expect(eventTokens(event("HUMAN", { parts: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] }), count)).toBe(4 + 85);
   });
 
@@ -146,6 +148,42 @@ describe("messages(format:, maxTokens:, tokenizer:) through GraphQL", () => {
     expect(all.tokenCount).toBe(dialog.tokenCount);
     expect(dialog.tokenCount).toBeGreaterThan(600);
     expect(dialog.cl100k).toBeGreaterThan(600);
+  });
+
+  it("reads only the newest pages a budget needs, and fits them as the whole context would", async () => {
+    // 1,800 events over two imports, with a developer prompt in the middle and tool calls throughout.
+    const turns = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => [
+        { role: "user", content: `Question ${from + i}: ${words(5)}` },
+        { role: "assistant", content: null, tool_calls: [{ id: `c${from + i}`, type: "function", function: { name: "f", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: `c${from + i}`, content: words(8) },
+      ]).flat();
+    const first = await importOk({ format: "OPENAI_CHAT", messages: [{ role: "system", content: "Rules." }, ...turns(0, 300)] });
+    const last = await importOk({
+      format: "OPENAI_CHAT",
+      previousResponseId: first.id,
+      messages: [...turns(300, 150), { role: "developer", content: "Be brief." }, ...turns(450, 149)],
+    });
+    const { readContext } = await import("../src/services/context.js");
+    const whole = await readContext(last.id);
+    expect(whole.length).toBe(1 + 900 + 1 + 897);
+    const count = await loadTokenizer("O200K_BASE");
+    for (const maxTokens of [50, 3_000, 12_000, 100_000]) {
+      const expected = fitToBudget(whole, maxTokens, count, { reasoning: false });
+      const { response } = await executeOk(
+        `query($id: ID!, $max: Int!) { response(id: $id) {
+          fittedMessages(format: OPENAI_CHAT, maxTokens: $max) { messages tokenCount droppedEventCount droppedThroughSeq } } }`,
+        { id: last.id, max: maxTokens },
+      );
+      const { exportEvents } = await import("../src/formats/index.js");
+      expect(response.fittedMessages).toEqual({
+        messages: exportEvents("OPENAI_CHAT", expected.events),
+        tokenCount: expected.tokenCount,
+        droppedEventCount: expected.droppedEventCount,
+        droppedThroughSeq: expected.droppedThroughSeq,
+      });
+      expect(response.fittedMessages.messages.filter((m: any) => m.role === "system" || m.role === "developer")).toHaveLength(2);
+    }
   });
 
   it("refuses a budget that is not a positive number of tokens", async () => {

@@ -32,7 +32,7 @@ const publishedAt = new Map<number, number>();
 for (const server of [a, b]) {
   const publish = server.live.publish.bind(server.live);
   server.live.publish = (payload) => {
-    publishedAt.set(payload.seq, now());
+    if ("seq" in payload) publishedAt.set(payload.seq, now());
     publish(payload);
   };
 }

@@ -100,7 +100,7 @@ const { dialogId } = await write({ input: [{ human: { content: "Hello" } }], out
 const publishedAt = new Map<number, number>();
 const publish = server.live.publish.bind(server.live);
 server.live.publish = (payload) => {
-  publishedAt.set(payload.seq, now());
+  if ("seq" in payload) publishedAt.set(payload.seq, now());
   publish(payload);
 };
 

@@ -10,7 +10,7 @@
 import { GraphQLError } from "graphql";
 import { LRUCache } from "lru-cache";
 import type { LiveBus } from "../live/live-bus.js";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 import { activeKeyExists, findActiveKey, hashKey, looksLikeKey, revokedSince } from "./api-keys.js";
 
 export const DEVELOPMENT_TENANT = "default";

@@ -8,6 +8,7 @@
 //
 // With REDIS_URL, running servers hear of a revocation at once; otherwise within seconds (they
 // poll the database).
+import "../load-env.js";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { config } from "../config.js";

@@ -5,7 +5,7 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { GraphQLError } from "graphql";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 
 export interface RateLimitOptions {
   requests: number;

@@ -1,6 +1,7 @@
 // applyHistoryDelta: seed 004's DefaultHistoryHandler for dialogql's historyDelta subscription.
 // The caller owns the list of events; each delta is appended to it at most once and never out of
-// order. Dependency-free on purpose, so a browser app can import it without the server.
+// order, and a cleared delta (clearDialog) empties it. Dependency-free on purpose, so a browser app
+// can import it without the server.
 
 /** The least an event needs for this helper: its dialog-wide seq. */
 export interface SeqEvent {
@@ -12,6 +13,8 @@ export interface HistoryDeltaLike<E extends SeqEvent = SeqEvent> {
   previousSeq: number;
   seq: number;
   append: readonly E[];
+  /** clearDialog: every event up to `seq` is gone (select `cleared` to have it handled). */
+  cleared?: boolean | null;
 }
 
 export type ApplyHistoryDeltaResult =
@@ -23,7 +26,18 @@ export type ApplyHistoryDeltaResult =
    * Events between the list and the delta are missing (seqs `missingFrom`..`missingTo`);
    * nothing changed. Resubscribe with `afterSeq: lastSeq` to have them replayed.
    */
-  | { status: "gap"; lastSeq: number; missingFrom: number; missingTo: number };
+  | { status: "gap"; lastSeq: number; missingFrom: number; missingTo: number }
+  /**
+   * The dialog was cleared at `lastSeq`: the events up to it were removed from the list (`removed`
+   * of them). Keep `lastSeq` and pass it as `options.lastSeq` next time: the list alone no
+   * longer shows how far the client has seen.
+   */
+  | { status: "cleared"; removed: number; lastSeq: number };
+
+export interface ApplyHistoryDeltaOptions {
+  /** The last seq the client has seen, when the list cannot tell (after a clear); default: the list's last. */
+  lastSeq?: number;
+}
 
 /**
  * Appends `delta.append` to `history` when the delta continues it. `history` holds a dialog's
@@ -33,8 +47,16 @@ export type ApplyHistoryDeltaResult =
 export function applyHistoryDelta<E extends SeqEvent>(
   history: E[],
   delta: HistoryDeltaLike<E>,
+  options: ApplyHistoryDeltaOptions = {},
 ): ApplyHistoryDeltaResult {
-  const lastSeq = history.at(-1)?.seq ?? 0;
+  const lastSeq = Math.max(history.at(-1)?.seq ?? 0, options.lastSeq ?? 0);
+  if (delta.cleared) {
+    // Whatever was missed before a clear is gone too: a clear never leaves a gap.
+    const kept = history.filter((event) => event.seq > delta.seq);
+    const removed = history.length - kept.length;
+    history.splice(0, history.length, ...kept);
+    return { status: "cleared", removed, lastSeq: Math.max(lastSeq, delta.seq) };
+  }
   if (delta.previousSeq > lastSeq) {
     return { status: "gap", lastSeq, missingFrom: lastSeq + 1, missingTo: delta.previousSeq };
   }

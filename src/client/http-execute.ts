@@ -18,7 +18,8 @@ const printed = new WeakMap<object, { query: string; operationName?: string }>()
 export function printDocument(document: TypedDocumentNode<any, any>) {
   let request = printed.get(document);
   if (!request) {
-    request = { query: print(document), operationName: getOperationAST(document)?.name?.value };
+    const operationName = getOperationAST(document)?.name?.value;
+    request = operationName ? { query: print(document), operationName } : { query: print(document) };
     printed.set(document, request);
   }
   return request;

@@ -15,8 +15,8 @@ export interface SseOptions {
 export function sseSubscriptions(options: SseOptions) {
   const client = createClient({
     url: options.url,
-    fetchFn: options.fetch,
-    headers: options.headers,
+    ...(options.fetch ? { fetchFn: options.fetch } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
     // As with graphql-ws: a dropped stream ends the subscription and its owner resumes it.
     retryAttempts: 0,
   });

@@ -5,13 +5,13 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 
 export interface GraphQLErrorLike {
   message: string;
-  path?: readonly (string | number)[];
-  extensions?: Record<string, unknown>;
+  path?: readonly (string | number)[] | undefined;
+  extensions?: Record<string, unknown> | undefined;
 }
 
 export interface ExecutionResult<TData> {
-  data?: TData | null;
-  errors?: readonly GraphQLErrorLike[];
+  data?: TData | null | undefined;
+  errors?: readonly GraphQLErrorLike[] | undefined;
 }
 
 export interface ResultSink<TData> {
@@ -53,7 +53,7 @@ export class DialogqlError extends Error {
 }
 
 export function errorCode(errors: readonly GraphQLErrorLike[] | undefined): string | undefined {
-  const code = errors?.[0]?.extensions?.code;
+  const code = errors?.[0]?.extensions?.["code"];
   return typeof code === "string" ? code : undefined;
 }
 

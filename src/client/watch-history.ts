@@ -11,6 +11,9 @@ import { HistoryDeltaDocument } from "./operations/subscriptions.js";
 import { type HistoryEvent, type HistorySnapshot, readHistorySnapshot } from "./read-history-snapshot.js";
 import { DialogqlError, dataOf, errorCode, type ExecutionResult, type Transport } from "./transport.js";
 
+/** A delta of a write (not of a clear): it names its response. */
+type WrittenDelta = HistoryDelta & { responseId: string; response: NonNullable<HistoryDelta["response"]> };
+
 const defaultRetryDelay = (attempt: number) => Math.min(250 * 2 ** (attempt - 1), 5_000);
 // A subscription that lived this long before dropping was healthy: start the backoff again.
 const HEALTHY_SUBSCRIPTION_MS = 10_000;
@@ -175,30 +178,42 @@ class HistoryFollower implements HistoryWatcher {
     // is decided below.
     const seen: SeqEvent[] = [{ seq: lastSeq }];
     const outcome = applyHistoryDelta(seen, delta);
+    if (outcome.status === "cleared") return this.cleared(outcome.lastSeq);
     // Something between what we hold and this delta never reached us: read it from the server.
     if (outcome.status === "gap") return this.resync();
     if (outcome.status === "duplicate") return;
+    // Every delta but a clear names its response.
+    if (delta.responseId == null || delta.response == null) return this.resync();
+    const write = delta as WrittenDelta;
     const position = { lastSeq: outcome.lastSeq };
     // By id too: a snapshot may already hold events of deltas after its lastSeq.
     const fresh = (seen.slice(1) as HistoryEvent[]).filter((event) => !this.eventIds.has(event.id));
 
-    if (delta.responseId === tip) return this.extend(delta, fresh, position);
-    const parentId = delta.response.previousResponse?.id ?? null;
+    if (write.responseId === tip) return this.extend(write, fresh, position);
+    const parentId = write.response.previousResponse?.id ?? null;
     // A new turn on the head's branch: it is the new head, and its events follow ours.
-    if (!this.pinned && parentId === tip) return this.extend(delta, fresh, position);
-    if (this.chain.has(delta.responseId)) {
+    if (!this.pinned && parentId === tip) return this.extend(write, fresh, position);
+    if (this.chain.has(write.responseId)) {
       // Events written to an earlier response of the context sit before later responses' events.
       if (fresh.length) return this.resync();
-      return this.update({ ...position, responses: { ...this.state.responses, [delta.responseId]: delta.response } });
+      return this.update({ ...position, responses: { ...this.state.responses, [write.responseId]: write.response } });
     }
     // Another branch. Following the head, it may have become the head; pinned, it matters only if
     // it could be an ancestor the list has no event of yet.
     const tipDepth = tip ? (this.state.responses[tip]?.depth ?? 0) : 0;
-    if (!this.pinned || (fresh.length && delta.response.depth < tipDepth)) return this.resync();
+    if (!this.pinned || (fresh.length && write.response.depth < tipDepth)) return this.resync();
     this.update(position);
   }
 
-  private extend(delta: HistoryDelta, fresh: HistoryEvent[], position: { lastSeq: number }) {
+  /** The dialog was cleared at `seq`: nothing is left to show (a pinned response is gone: read again to say so). */
+  private async cleared(seq: number) {
+    if (this.pinned) return this.resync();
+    this.eventIds = new Set();
+    this.chain = new Set();
+    this.update({ lastSeq: seq, responseId: null, events: [], responses: {} });
+  }
+
+  private extend(delta: WrittenDelta, fresh: HistoryEvent[], position: { lastSeq: number }) {
     for (const event of fresh) this.eventIds.add(event.id);
     this.chain.add(delta.responseId);
     this.update({

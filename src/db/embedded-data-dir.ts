@@ -4,7 +4,7 @@
 // preparation. Loads nothing heavy for that reason.
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 import { copyTemplateTo, findTemplate, type Template } from "./pglite-template.js";
 
 export interface EmbeddedDataDir {

@@ -7,18 +7,28 @@ import { rm } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import type { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
+import { lockDataDir } from "./data-dir-lock.js";
 import { type EmbeddedDataDir, takePreparedDataDir } from "./embedded-data-dir.js";
 import { pgliteDatabase } from "./pglite-database.js";
 import { templateTarball } from "./pglite-template.js";
 
 export async function openEmbedded(dataDir: string, templateRoot: string) {
+  // Before anything touches the directory: another process may be using it (src/db/data-dir-lock.ts).
+  const lock = dataDir.startsWith("memory://") ? null : lockDataDir(dataDir);
   const prepared = await takePreparedDataDir(dataDir, templateRoot);
   const client = await startPGlite(prepared);
   const { location, inMemory } = prepared;
   const description = inMemory ? "embedded PGlite (in memory)" : `embedded PGlite at ${location}`;
+  const database = pgliteDatabase(client, description);
   return {
-    database: pgliteDatabase(client, description),
+    database: {
+      ...database,
+      close: async () => {
+        await database.close();
+        lock?.release();
+      },
+    },
     // pglite-prisma-adapter 0.6 (the last line for Prisma 6) is typed against an older
     // driver-adapter-utils; the runtime protocol is the one Prisma 6.19 speaks.
     adapter: new PrismaPGlite(client) as unknown as PrismaPg,

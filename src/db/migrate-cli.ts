@@ -1,4 +1,5 @@
 // `npm run migrate`: apply pending migrations to the configured database and exit.
+import "../load-env.js";
 import { applyMigrations } from "./migrate.js";
 import { closeDatabase, database } from "./prisma.js";
 

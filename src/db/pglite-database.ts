@@ -2,7 +2,7 @@
 // maintenance use. PGlite is one connection, so a "session" is the client itself.
 import type { PGlite } from "@electric-sql/pglite";
 import type { Database } from "./database.js";
-import { observed } from "./statement-log.js";
+import { timed } from "./statement-log.js";
 import { parseUtcTimestamp, TIMESTAMP_OID } from "./utc-timestamps.js";
 
 export function pgliteDatabase(client: PGlite, description: string): Database {
@@ -18,15 +18,12 @@ export function pgliteDatabase(client: PGlite, description: string): Database {
       client.transaction((tx) =>
         work({
           runScript: async (sql) => void (await tx.exec(sql)),
-          query: async <T>(sql: string, params?: unknown[]) => {
-            observed(sql);
-            return (await tx.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows;
-          },
+          query: <T>(sql: string, params?: unknown[]) =>
+            timed(sql, async () => (await tx.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows),
         }),
       ),
     async query<T>(sql: string, params?: unknown[]) {
-      observed(sql);
-      return (await client.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows;
+      return timed(sql, async () => (await client.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows);
     },
     close: () => client.close(),
   };

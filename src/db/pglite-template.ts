@@ -52,6 +52,8 @@ export async function findTemplate(root: string, migrations?: MigrationFile[]): 
 export async function copyTemplateTo(template: Template, location: string): Promise<void> {
   // Copied aside and renamed into place: a copy cut short never looks like a database.
   const staging = `${location}.restoring-${randomUUID()}`;
+  // On a fresh clone DATA_DIR (./data) does not exist yet: the copy goes beside where it will live.
+  await mkdir(path.dirname(location), { recursive: true });
   try {
     await copyTree(path.join(template.dir, "data"), staging);
     // rename() replaces an empty directory but not a missing parent or a non-empty one.

@@ -3,9 +3,9 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { config } from "../config.js";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 import type { Database } from "./database.js";
-import { observed } from "./statement-log.js";
+import { timed } from "./statement-log.js";
 import { parseUtcTimestamp, TIMESTAMP_OID } from "./utc-timestamps.js";
 
 const utcTimestamps = {
@@ -36,10 +36,8 @@ export function openPostgres(url: string) {
       try {
         return await work({
           runScript: async (sql) => void (await client.query(sql)),
-          query: async <T>(sql: string, params?: unknown[]) => {
-            observed(sql);
-            return (await client.query({ text: sql, values: params, types: utcTimestamps })).rows as T[];
-          },
+          query: <T>(sql: string, params?: unknown[]) =>
+            timed(sql, async () => (await client.query({ text: sql, values: params, types: utcTimestamps })).rows as T[]),
         });
       } finally {
         client.release();
@@ -58,8 +56,7 @@ export function openPostgres(url: string) {
         }
       }),
     async query<T>(sql: string, params?: unknown[]) {
-      observed(sql);
-      return (await pool.query({ text: sql, values: params, types: utcTimestamps })).rows as T[];
+      return timed(sql, async () => (await pool.query({ text: sql, values: params, types: utcTimestamps })).rows as T[]);
     },
     close: () => pool.end(),
   };

@@ -28,7 +28,7 @@ export const prisma = new PrismaClient({
   // Query events are cheap and let tests and benchmarks count the statements a request costs.
   log: [{ emit: "event", level: "query" }],
 });
-prisma.$on("query", (event) => observed(event.query));
+prisma.$on("query", (event) => observed(event.query, event.duration));
 
 export async function closeDatabase() {
   await prisma.$disconnect();

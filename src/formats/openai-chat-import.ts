@@ -24,13 +24,17 @@ type Message = Record<string, unknown>;
 
 const assistantPartSchema = z.discriminatedUnion("type", [chatTextPartSchema, refusalPartSchema]);
 
+const toolName = z.string().refine((name) => name.trim() !== "", "a tool call needs a name");
 const toolCallSchema = z.looseObject({
   id: z.string().min(1, "a tool call needs its id"),
-  type: z.literal("function", 'only "function" tool calls are supported'),
-  function: z.strictObject({
-    name: z.string().refine((name) => name.trim() !== "", "a tool call needs a name"),
-    arguments: z.unknown(),
-  }),
+  type: z.literal("function", 'expected a "function" or "custom" tool call'),
+  function: z.strictObject({ name: toolName, arguments: z.unknown() }),
+});
+// A custom tool's input is free text, not JSON: it is kept as the call's `args.input`.
+const customToolCallSchema = z.looseObject({
+  id: z.string().min(1, "a tool call needs its id"),
+  type: z.literal("custom"),
+  custom: z.strictObject({ name: toolName, input: z.string() }),
 });
 
 const chatFields = (message: Message, known: string[], more: Partial<ProviderFields> = {}): ProviderFields => {
@@ -137,6 +141,7 @@ function readAssistant(message: Message, at: string[], problems: Problems, calls
 }
 
 function readToolCall(call: unknown, at: string[], problems: Problems, calls: Map<string, string>): NewEvent | null {
+  if (isJsonObject(call) && call.type === "custom") return readCustomToolCall(call, at, problems, calls);
   const parsed = toolCallSchema.safeParse(call);
   if (!parsed.success) return (zodProblems(parsed.error.issues, at, problems), null);
   const { id, function: fn } = parsed.data;
@@ -149,5 +154,19 @@ function readToolCall(call: unknown, at: string[], problems: Problems, calls: Ma
     toolName: fn.name,
     args,
     providerFields: { format: "OPENAI_CHAT", arguments: fn.arguments as string, ...(callExtra && { callExtra }) },
+  });
+}
+
+function readCustomToolCall(call: unknown, at: string[], problems: Problems, calls: Map<string, string>): NewEvent | null {
+  const parsed = customToolCallSchema.safeParse(call);
+  if (!parsed.success) return (zodProblems(parsed.error.issues, at, problems), null);
+  const { id, custom } = parsed.data;
+  claimCallId(id, custom.name, calls, [...at, "id"], problems);
+  const callExtra = extraKeys(parsed.data, ["id", "type", "custom"]);
+  return blankEvent("TOOL_CALL", {
+    callId: id,
+    toolName: custom.name,
+    args: { input: custom.input },
+    providerFields: { format: "OPENAI_CHAT", custom: true, ...(callExtra && { callExtra }) },
   });
 }

@@ -39,11 +39,9 @@ export interface ChatUserMessage {
   content: string | ChatUserPart[];
   name?: string;
 }
-export interface ChatToolCall {
-  id: string;
-  type: "function";
-  function: { name: string; arguments: string };
-}
+export type ChatToolCall =
+  | { id: string; type: "function"; function: { name: string; arguments: string } }
+  | { id: string; type: "custom"; custom: { name: string; input: string } };
 export interface ChatAssistantMessage {
   role: "assistant";
   /** null when the message only calls tools. */
@@ -115,12 +113,14 @@ export function toChatMessages(events: readonly StoredEvent[], options: ChatExpo
       }
       case "TOOL_CALL": {
         const message = current ?? startAssistant(null);
+        const custom = fields?.format === "OPENAI_CHAT" && fields.custom;
         (message.tool_calls ??= []).push({
           id: event.callId ?? "",
-          type: "function",
-          function: { name: event.toolName ?? "", arguments: fields?.arguments ?? JSON.stringify(event.args ?? {}) },
+          ...(custom
+            ? { type: "custom", custom: { name: event.toolName ?? "", input: String((event.args as { input?: unknown })?.input ?? "") } }
+            : { type: "function", function: { name: event.toolName ?? "", arguments: fields?.arguments ?? JSON.stringify(event.args ?? {}) } }),
           ...(fields?.format === "OPENAI_CHAT" && fields.callExtra),
-        });
+        } as ChatToolCall);
         Object.assign(message, extra);
         break;
       }

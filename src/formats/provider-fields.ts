@@ -12,6 +12,8 @@ export interface ProviderFields {
   extra?: Record<string, unknown>;
   /** Chat only: keys of a tool call object besides id, type and function. */
   callExtra?: Record<string, unknown>;
+  /** Chat only: a `custom` tool call, whose free-text input is the event's `args.input`. */
+  custom?: true;
   /** Chat, Anthropic, AI SDK: this event belongs to the same message as the event before it. */
   continues?: true;
   /** A system event that came from a `developer` message. */

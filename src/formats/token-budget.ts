@@ -17,15 +17,18 @@ const ATTACHMENT_TOKENS = 85;
 
 export type CountTokens = (text: string) => number;
 
+// A conversation may well contain "<|endoftext|>" (say, one about tokenizers): it is text to count,
+// not a special token, and gpt-tokenizer would otherwise refuse it.
+const asText = { disallowedSpecial: new Set<string>() };
+
 // The encodings are several megabytes each: loaded on first use, once.
 const loaded = new Map<TokenizerName, Promise<CountTokens>>();
 export function loadTokenizer(name: TokenizerName): Promise<CountTokens> {
   let tokenizer = loaded.get(name);
   if (!tokenizer) {
-    tokenizer =
-      name === "O200K_BASE"
-        ? import("gpt-tokenizer/encoding/o200k_base").then((m) => m.countTokens)
-        : import("gpt-tokenizer/encoding/cl100k_base").then((m) => m.countTokens);
+    const encoding =
+      name === "O200K_BASE" ? import("gpt-tokenizer/encoding/o200k_base") : import("gpt-tokenizer/encoding/cl100k_base");
+    tokenizer = encoding.then((m) => (text: string) => m.countTokens(text, asText));
     loaded.set(name, tokenizer);
   }
   return tokenizer;
@@ -49,6 +52,12 @@ export function countEvents(events: readonly StoredEvent[], count: CountTokens, 
   return total;
 }
 
+/** What an event costs against a budget: nothing for reasoning the export leaves out. */
+export const budgetCost =
+  (count: CountTokens, { reasoning = true } = {}) =>
+  (event: StoredEvent) =>
+    reasoning || event.type !== "REASONING" ? eventTokens(event, count) : 0;
+
 export interface FittedContext {
   events: StoredEvent[];
   /** The kept events' tokens, as counted here. */
@@ -67,10 +76,8 @@ export function fitToBudget(
   events: readonly StoredEvent[],
   maxTokens: number,
   count: CountTokens,
-  { reasoning = true } = {},
+  { reasoning = true, cost = budgetCost(count, { reasoning }) } = {},
 ): FittedContext {
-  const cost = (event: StoredEvent) =>
-    reasoning || event.type !== "REASONING" ? eventTokens(event, count) : 0;
   let systemTokens = 0;
   for (const event of events) if (event.type === "SYSTEM") systemTokens += cost(event);
 

@@ -5,21 +5,43 @@
 import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
 import type { Event, Response } from "../generated/prisma/client.js";
-import type { DeltaPayload } from "./live-bus.js";
+import type { ClearedPayload, DeltaPayload } from "./live-bus.js";
 
 /** A delta with what it shows: its events (in seq order) and its response. */
-export interface HistoryDeltaView extends DeltaPayload {
+export interface WriteDeltaView extends DeltaPayload {
+  cleared: false;
   events: Event[];
   response: Response;
 }
+
+/** clearDialog's delta: no response, no events; everything up to `seq` is gone. */
+export interface ClearedDeltaView extends ClearedPayload {
+  responseId: null;
+  response: null;
+  status: null;
+  events: [];
+}
+
+export type HistoryDeltaView = WriteDeltaView | ClearedDeltaView;
+
+export const clearedDelta = (dialogId: string, seq: number): ClearedDeltaView => ({
+  dialogId,
+  cleared: true,
+  previousSeq: seq,
+  seq,
+  responseId: null,
+  response: null,
+  status: null,
+  events: [],
+});
 
 // Subscribers receive a payload within moments of each other; a read is kept a little longer
 // than that, then dropped, so the cache stays small whatever the traffic.
 const SHARE_READ_MS = 10_000;
 const MAX_SHARED_READS = 5_000;
-const sharedReads = new Map<string, { readAt: number; view: Promise<HistoryDeltaView> }>();
+const sharedReads = new Map<string, { readAt: number; view: Promise<WriteDeltaView> }>();
 
-export function readDelta(payload: DeltaPayload): Promise<HistoryDeltaView> {
+export function readDelta(payload: DeltaPayload): Promise<WriteDeltaView> {
   const { dialogId, responseId, previousSeq, seq, status } = payload;
   const key = `${dialogId}/${responseId}/${previousSeq}/${seq}/${status}`;
   const now = Date.now();
@@ -34,7 +56,7 @@ export function readDelta(payload: DeltaPayload): Promise<HistoryDeltaView> {
     .then((response) => {
       if (!response) throw NotFoundError.response(responseId);
       const { events, ...row } = response;
-      return { ...payload, events, response: row };
+      return { ...payload, cleared: false as const, events, response: row };
     });
   // A failed read is not shared: the next subscriber tries again.
   view.catch(() => sharedReads.delete(key));
@@ -64,7 +86,7 @@ export async function* readDeltasBetween(
   after: number,
   upTo: number,
   statusChangesFrom?: number,
-): AsyncGenerator<HistoryDeltaView> {
+): AsyncGenerator<WriteDeltaView> {
   const statusChanges =
     statusChangesFrom == null ? [] : await readStatusChanges(dialogId, statusChangesFrom, after, upTo);
   // Bounded: each round moves `after` forward by at least one event or stops.
@@ -85,6 +107,7 @@ export async function* readDeltasBetween(
         previousSeq: run[0]!.seq - 1,
         seq: run.at(-1)!.seq,
         status: response.status,
+        cleared: false,
         events: run.map(({ response: _response, ...event }) => event),
         response,
       };
@@ -103,12 +126,13 @@ async function readStatusChanges(dialogId: string, from: number, after: number, 
     },
     orderBy: [{ finishedAtSeq: "asc" }, { id: "asc" }],
   });
-  return finished.map((response): HistoryDeltaView => ({
+  return finished.map((response): WriteDeltaView => ({
     dialogId,
     responseId: response.id,
     previousSeq: response.finishedAtSeq!,
     seq: response.finishedAtSeq!,
     status: response.status,
+    cleared: false,
     events: [],
     response,
   }));

@@ -5,9 +5,11 @@
 // commits, in either order) or not at all (a slow subscriber's buffer overflowed, Redis blinked):
 // a payload whose previousSeq is past what was sent shows a gap, which is read from the database.
 // A resync (Redis came back after an outage) reads everything committed since what was sent.
+// A clear (clearDialog) moves no seq: it is sent once, as a cleared delta at the dialog's seq, and
+// a catch-up that spans one (the dialog's clearedAtSeq) sends it before the events after it.
 import { prisma } from "../db/prisma.js";
-import { readDeltasBetween, type HistoryDeltaView } from "./delta-reads.js";
-import { type DeltaPayload, isResync, type LiveBus } from "./live-bus.js";
+import { clearedDelta, readDeltasBetween, type HistoryDeltaView } from "./delta-reads.js";
+import { type DeltaPayload, isCleared, isDeleted, isResync, type LiveBus } from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
 
 /** A payload still to be read (resolved in the schema), or a delta already read. */
@@ -21,9 +23,24 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
       let sent = afterSeq ?? 0;
       // A status change read from the database may also arrive live: send each one once.
       const statusChangesSent = new Set<string>();
+      const clearsSent = new Set<number>();
+      const clearAt = (seq: number) => {
+        clearsSent.add(seq);
+        sent = Math.max(sent, seq);
+        return clearedDelta(dialogId, seq);
+      };
       // Reads what was committed after `sent` up to `upTo`, with the status changes from
-      // `statusChangesFrom` on (status-only writes move no seq, so they are found by their own).
-      async function* catchUp(upTo: number, statusChangesFrom: number | undefined = sent + 1) {
+      // `statusChangesFrom` on (status-only writes move no seq, so they are found by their own),
+      // and, when `clearedAtSeq` falls in that span, the clear first (the events before it are gone).
+      async function* catchUp(
+        upTo: number,
+        statusChangesFrom: number | undefined = sent + 1,
+        clearedAtSeq: number | null | undefined = undefined,
+      ) {
+        const cleared = clearedAtSeq === undefined ? (await readDialog())?.clearedAtSeq : clearedAtSeq;
+        if (cleared != null && cleared >= sent && cleared <= upTo && !clearsSent.has(cleared)) {
+          yield clearAt(cleared);
+        }
         for await (const delta of readDeltasBetween(dialogId, sent, upTo, statusChangesFrom)) {
           if (signal.aborted) return;
           if (delta.seq === delta.previousSeq) {
@@ -35,19 +52,30 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
         }
       }
 
-      const lastSeq = async () =>
-        (await prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true } }))?.lastSeq;
-      const startSeq = await lastSeq();
-      if (startSeq == null) return;
-      if (afterSeq == null) sent = startSeq;
-      // A client resuming at n may have missed a status change made at n itself: include it.
-      yield* catchUp(startSeq, afterSeq ?? undefined);
+      const readDialog = () =>
+        prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true, clearedAtSeq: true } });
+      const start = await readDialog();
+      if (!start) return;
+      if (afterSeq == null) {
+        sent = start.lastSeq;
+        // Starting live: a clear from before is not news.
+        if (start.clearedAtSeq != null) clearsSent.add(start.clearedAtSeq);
+      }
+      // A client resuming at n may have missed a status change or a clear made at n itself:
+      // include them. A client starting live has nothing from before to clear.
+      yield* catchUp(start.lastSeq, afterSeq ?? undefined, start.clearedAtSeq);
 
       for await (const update of updates) {
         if (isResync(update)) {
-          const upTo = await lastSeq();
-          if (upTo == null) break; // the dialog was deleted
-          yield* catchUp(upTo, sent);
+          const now = await readDialog();
+          if (!now) break; // the dialog was deleted
+          yield* catchUp(now.lastSeq, sent, now.clearedAtSeq);
+          continue;
+        }
+        if (isDeleted(update)) break;
+        if (isCleared(update)) {
+          // The events between what was sent and the clear are gone: nothing to repair.
+          if (!clearsSent.has(update.seq)) yield clearAt(update.seq);
           continue;
         }
         const statusOnly = update.seq === update.previousSeq;

@@ -6,6 +6,7 @@
 // subscribers, and after one every listener is told to resync from the database.
 import { config } from "../config.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
+import { metrics } from "../metrics.js";
 import { PayloadQueue } from "./payload-queue.js";
 import { createRedisFanout, type RedisFanout } from "./redis-fanout.js";
 
@@ -20,12 +21,33 @@ export interface DeltaPayload {
   status: ResponseStatus;
 }
 
+/**
+ * clearDialog committed: every event of the dialog up to `seq` is gone (the dialog's seq does not
+ * move, so previousSeq = seq). A client drops what it holds and continues after `seq`.
+ */
+export interface ClearedPayload {
+  dialogId: string;
+  cleared: true;
+  previousSeq: number;
+  seq: number;
+}
+
+/** deleteDialog committed: the dialog's streams end. */
+export interface DeletedPayload {
+  dialogId: string;
+  deleted: true;
+}
+
+export const isDeleted = (message: LiveMessage): message is DeletedPayload => "deleted" in message;
+
+export const isCleared = (message: LiveMessage): message is ClearedPayload => "cleared" in message;
+
 /** Payloads may have been lost (Redis was away): re-read the current state from the database. */
 export interface Resync {
   resync: true;
 }
 
-export type LiveMessage = DeltaPayload | Resync;
+export type LiveMessage = DeltaPayload | ClearedPayload | DeletedPayload | Resync;
 
 export const isResync = (message: LiveMessage): message is Resync => "resync" in message;
 
@@ -36,7 +58,7 @@ export type NoticeHandler = (notice: unknown) => void;
 
 export interface LiveBus {
   /** Call only after the write committed. */
-  publish(write: DeltaPayload): void;
+  publish(write: DeltaPayload | ClearedPayload | DeletedPayload): void;
   /**
    * Payloads for one dialog or response. Resolves once the listener is in place (with Redis up:
    * once the channel subscription is acknowledged), so a caller can read the database afterwards
@@ -46,6 +68,8 @@ export interface LiveBus {
   /** Sends `notice` to every instance, this one included. */
   broadcast(notice: unknown): void;
   onNotice(handler: NoticeHandler): void;
+  /** Ends every listener (and so every subscription), keeping the bus open for publishing. */
+  endListeners(): void;
   /** The Redis command connection when there is one (fails fast while Redis is down). */
   redis: RedisFanout["commands"] | null;
   close(): Promise<void>;
@@ -89,6 +113,13 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
 
   return {
     publish(write) {
+      if ("deleted" in write) {
+        return send(`historyDelta:${write.dialogId}`, { dialogId: write.dialogId, deleted: true } satisfies DeletedPayload);
+      }
+      if ("cleared" in write) {
+        const { dialogId, previousSeq, seq } = write;
+        return send(`historyDelta:${dialogId}`, { dialogId, cleared: true, previousSeq, seq } satisfies ClearedPayload);
+      }
       const payload: DeltaPayload = {
         dialogId: write.dialogId,
         responseId: write.responseId,
@@ -96,6 +127,7 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
         seq: write.seq,
         status: write.status,
       };
+      metrics.deltasPublished.inc();
       send(`historyDelta:${payload.dialogId}`, payload);
       send(`responseUpdated:${payload.responseId}`, payload);
     },
@@ -123,6 +155,10 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
 
     onNotice(handler) {
       noticeHandlers.push(handler);
+    },
+
+    endListeners() {
+      for (const listener of everyListener()) void listener.return();
     },
 
     redis: redis?.commands ?? null,

@@ -16,7 +16,7 @@
 //   every listener a resync.
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 
 export interface RedisFanoutOptions {
   /** How long any Redis command may take before it fails (and the connection counts as lost). */

@@ -4,8 +4,8 @@ import type { Plugin } from "graphql-yoga";
 import { viewerOf } from "../auth/access-control.js";
 import { tenantScope } from "../auth/tenant-scope.js";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
-import { UNAVAILABLE_MESSAGE } from "../server/error-reporting.js";
-import { logger } from "../server/logger.js";
+import { UNAVAILABLE_MESSAGE } from "../errors.js";
+import { logger } from "../logger.js";
 import { requestIdOf } from "../server/request-id.js";
 import { handleHistoryRequest, historyRoute, json } from "./history-endpoint.js";
 

@@ -6,9 +6,10 @@ import { countContext, readContextPage } from "../services/context.js";
 import { transcriptOf } from "../services/context-views.js";
 import { clearDialog, createDialog, deleteDialog, updateDialog } from "../services/dialogs.js";
 import { forkDialog } from "../services/fork.js";
-import { chainTargetNotFound, expiresAt } from "../services/retention.js";
+import { expiresAt } from "../services/retention.js";
 import { builder } from "./builder.js";
 import { dialogRow, needsOwnColumnsOnly } from "./own-columns.js";
+import { answerWithDialog, committedWrite } from "./committed-write.js";
 import { writeErrors } from "./errors.js";
 import { HistoryConnection, historyArgs, resolveHistory } from "./history-connection.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
@@ -65,7 +66,7 @@ export const Dialog = builder.prismaObject("Dialog", {
     }),
     eventCount: t.int({
       nullable: false,
-      description: "Number of events in the context (seed 000's len), of the given types if any.",
+      description: "Number of events in the context, of the given types if any.",
       args: {
         responseId: t.arg.id({ description: responseIdDescription }),
         types: t.arg({ type: [HistoryEventTypeEnum] }),
@@ -79,7 +80,7 @@ export const Dialog = builder.prismaObject("Dialog", {
     lastEvent: t.field({
       type: HistoryEvent,
       nullable: true,
-      description: "The newest event of the context (seed 003's get_last_message), of the given types if any.",
+      description: "The newest event of the context, of the given types if any.",
       args: {
         responseId: t.arg.id({ description: responseIdDescription }),
         types: t.arg({ type: [HistoryEventTypeEnum] }),
@@ -95,7 +96,7 @@ export const Dialog = builder.prismaObject("Dialog", {
     transcript: t.string({
       nullable: false,
       description:
-        "The context as readable text (seed 000's str(history)): a header, then `  1. [user] …` per event, long content shortened.",
+        "The context as readable text, for logs and debugging: a header, then `  1. [user] …` per event, long content shortened.",
       args: {
         responseId: t.arg.id({ description: responseIdDescription }),
         maxContentLength: t.arg.int({
@@ -194,33 +195,32 @@ builder.mutationFields((t) => ({
     type: "Dialog",
     errors: { types: writeErrors },
     description:
-      "Seed 000's clear(): delete every response and event of the dialog, keep the dialog. `lastSeq` keeps its value, so seqs are never reused.",
+      "Delete every response and event of the dialog, keep the dialog. `lastSeq` keeps its value, so seqs are never reused.",
     args: { input: t.arg({ type: ClearDialogInput, required: true }) },
-    resolve: async (query, _root, { input }, { scope }) => {
-      await scope.dialog(String(input.id));
-      const { dialogId } = await clearDialog(String(input.id));
-      return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
+    resolve: async (query, _root, { input }, ctx) => {
+      const dialogId = String(input.id);
+      return answerWithDialog(await committedWrite(ctx, { dialogId }, () => clearDialog(dialogId)), query);
     },
   }),
   forkDialog: t.prismaField({
     type: "Dialog",
     errors: { types: writeErrors },
     description:
-      "Seed 000's copy(): a new dialog whose history is a copy of the context of `responseId` (new ids, seqs 1..n), with `forkedFrom` set. The original is untouched.",
+      "Branch into a new dialog: its history is a copy of the context of `responseId` (new ids, seqs 1..n), with `forkedFrom` set. The original is untouched.",
     args: { input: t.arg({ type: ForkDialogInput, required: true }) },
-    resolve: async (query, _root, { input }, { scope }) => {
-      await scope.response(String(input.responseId), chainTargetNotFound);
-      const { dialogId } = await forkDialog({ responseId: String(input.responseId), title: input.title });
-      return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
+    resolve: async (query, _root, { input }, ctx) => {
+      const responseId = String(input.responseId);
+      const fork = () => forkDialog({ responseId, title: input.title });
+      return answerWithDialog(await committedWrite(ctx, { chainedTo: responseId }, fork), query);
     },
   }),
   deleteDialog: t.field({
     type: DeleteDialogPayload,
     errors: { types: writeErrors },
     args: { input: t.arg({ type: DeleteDialogInput, required: true }) },
-    resolve: async (_root, { input }, { scope }) => {
-      await scope.dialog(String(input.id));
-      return deleteDialog(String(input.id));
+    resolve: async (_root, { input }, ctx) => {
+      const dialogId = String(input.id);
+      return committedWrite(ctx, { dialogId }, () => deleteDialog(dialogId));
     },
   }),
 }));

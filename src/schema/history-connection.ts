@@ -43,7 +43,7 @@ export const HistoryConnection = builder.connectionObject(
 export const historyArgs = builder.args((t) => ({
   types: t.field({
     type: [HistoryEventTypeEnum],
-    description: "Only events of these types (seed 003's filter_by_role). Totals count the same selection.",
+    description: "Only events of these types (filter by role). Totals count the same selection.",
   }),
   ...t.connectionArgs(),
 }));

@@ -13,12 +13,16 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView>("HistoryDelta").impleme
     "One committed write to a dialog: the events it appended (none for a status-only change) and the response's status after it. `previousSeq` is the dialog's last seq before the write and `seq` after it, so a client that has seen up to n applies a delta with previousSeq = n, ignores one with seq <= n, and has missed something if previousSeq > n.",
   fields: (t) => ({
     dialogId: t.exposeID("dialogId"),
-    responseId: t.exposeID("responseId"),
-    response: t.field({ type: Response, resolve: (delta) => delta.response }),
+    cleared: t.exposeBoolean("cleared", {
+      description:
+        "clearDialog: every event of the dialog up to `seq` is gone. Drop what you hold and continue after `seq`; responseId, response and status are null and append is empty.",
+    }),
+    responseId: t.exposeID("responseId", { nullable: true, description: "The response written (null for a clear)." }),
+    response: t.field({ type: Response, nullable: true, resolve: (delta) => delta.response }),
     seq: t.exposeInt("seq", { description: "Seq of the delta's last event (= previousSeq when it appends none)." }),
     previousSeq: t.exposeInt("previousSeq"),
     append: t.field({ type: [HistoryEvent], resolve: (delta) => delta.events }),
-    status: t.expose("status", { type: ResponseStatusEnum }),
+    status: t.expose("status", { type: ResponseStatusEnum, nullable: true }),
   }),
 });
 

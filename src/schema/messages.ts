@@ -1,15 +1,13 @@
 // Conversation formats: a context exported in a provider's format for the next model call (whole
 // or fitted to a token budget), and a provider's conversation imported as responses
 // (src/formats does the conversions; docs/formats.md describes them).
-import { prisma } from "../db/prisma.js";
 import { messageFormats } from "../formats/index.js";
 import { tokenizerNames } from "../formats/token-budget.js";
 import { exportMessages, fitMessages, tokenCountOf } from "../services/context-views.js";
 import { importMessages } from "../services/import-messages.js";
-import { chainTargetNotFound } from "../services/retention.js";
-import { rememberWrite } from "../auth/tenant-scope.js";
 import { builder } from "./builder.js";
 import { contextTip, Dialog } from "./dialog.js";
+import { answerWithResponse, committedWrite, idOrNull } from "./committed-write.js";
 import { writeErrors } from "./errors.js";
 import { Response } from "./response.js";
 
@@ -141,20 +139,10 @@ builder.mutationField("importMessages", (t) =>
       "Store a conversation as chained responses: each message to the model (system, developer, user) opens a response once the previous one has output; the assistant's reasoning, text, tool calls and their tool results are its output. Returns the last response; on any error nothing is stored.",
     args: { input: t.arg({ type: ImportMessagesInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const dialogId = input.dialogId == null ? null : String(input.dialogId);
-      const previousResponseId = input.previousResponseId == null ? null : String(input.previousResponseId);
-      await ctx.scope.optionalResponse(previousResponseId, chainTargetNotFound);
-      await ctx.scope.optionalDialog(dialogId);
-      const write = await importMessages({
-        ...input,
-        messages: input.messages,
-        dialogId,
-        previousResponseId,
-        tenantId: ctx.scope.tenantId,
-      });
-      rememberWrite(write, ctx.scope.tenantId);
-      ctx.live.publish(write); // committed
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+      const ids = { dialogId: idOrNull(input.dialogId), chainedTo: idOrNull(input.previousResponseId) };
+      const request = { ...input, dialogId: ids.dialogId, previousResponseId: ids.chainedTo, messages: input.messages, tenantId: ctx.scope.tenantId };
+      const written = await committedWrite(ctx, ids, () => importMessages(request));
+      return answerWithResponse(written, query);
     },
   }),
 );

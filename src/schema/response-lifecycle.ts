@@ -5,6 +5,7 @@ import { responseUpdatesStream } from "../live/response-updates-stream.js";
 import { appendEvents, completeResponse, interruptResponse } from "../services/response-lifecycle.js";
 import { renewLoaders } from "../server/context.js";
 import { builder } from "./builder.js";
+import { answerWithResponse, committedWrite } from "./committed-write.js";
 import { writeErrors } from "./errors.js";
 import { HistoryEventInput } from "./event-inputs.js";
 import { ResponseStatusEnum, UsageInput } from "./response.js";
@@ -29,7 +30,7 @@ const CompleteResponseInput = builder.inputType("CompleteResponseInput", {
 });
 
 const InterruptBehavior = builder.enumType("InterruptBehavior", {
-  description: "What an interrupted response keeps of the answer it was writing (seed 004).",
+  description: "What an interrupted response keeps of the answer it was writing.",
   values: {
     SAVE_PARTIAL: { description: "Keep the partial text as an AI message; the response ends INCOMPLETE." },
     SAVE_MARKED: {
@@ -54,10 +55,9 @@ builder.mutationFields((t) => ({
     description: "Add output events to an IN_PROGRESS response as the agent's steps complete.",
     args: { input: t.arg({ type: AppendEventsInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      await ctx.scope.response(String(input.responseId));
-      const write = await appendEvents({ ...input, responseId: String(input.responseId) });
-      ctx.live.publish(write);
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+      const responseId = String(input.responseId);
+      const written = await committedWrite(ctx, { responseId }, () => appendEvents({ ...input, responseId }));
+      return answerWithResponse(written, query);
     },
   }),
   completeResponse: t.prismaField({
@@ -66,22 +66,20 @@ builder.mutationFields((t) => ({
     description: "Finish an IN_PROGRESS response with its final status, usage and error.",
     args: { input: t.arg({ type: CompleteResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      await ctx.scope.response(String(input.responseId));
-      const write = await completeResponse({ ...input, responseId: String(input.responseId) });
-      ctx.live.publish(write);
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+      const responseId = String(input.responseId);
+      const written = await committedWrite(ctx, { responseId }, () => completeResponse({ ...input, responseId }));
+      return answerWithResponse(written, query);
     },
   }),
   interruptResponse: t.prismaField({
     type: "Response",
     errors: { types: writeErrors },
-    description: "Stop an IN_PROGRESS response, keeping its partial answer or not (seed 004).",
+    description: "Stop an IN_PROGRESS response, keeping its partial answer or not.",
     args: { input: t.arg({ type: InterruptResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      await ctx.scope.response(String(input.responseId));
-      const write = await interruptResponse({ ...input, responseId: String(input.responseId) });
-      ctx.live.publish(write);
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+      const responseId = String(input.responseId);
+      const written = await committedWrite(ctx, { responseId }, () => interruptResponse({ ...input, responseId }));
+      return answerWithResponse(written, query);
     },
   }),
 }));

@@ -2,11 +2,9 @@
 import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
 import { ResponseStatus } from "../generated/prisma/enums.js";
-import { rememberWrite } from "../auth/tenant-scope.js";
 import { createResponse } from "../services/responses.js";
-import { chainTargetNotFound } from "../services/retention.js";
 import { expiresAt } from "../services/retention.js";
-import { answerFromWrite } from "./answer-from-write.js";
+import { answerWithResponse, committedWrite, idOrNull } from "./committed-write.js";
 import { builder } from "./builder.js";
 import { needsOwnColumnsOnly, responseRow } from "./own-columns.js";
 import { writeErrors } from "./errors.js";
@@ -146,14 +144,10 @@ builder.mutationField("createResponse", (t) =>
       "Store a turn. With previousResponseId it chains to that response; with only dialogId, to the dialog's head; with neither, it starts a new dialog.",
     args: { input: t.arg({ type: CreateResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const dialogId = input.dialogId == null ? input.dialogId : String(input.dialogId);
-      const previousResponseId = input.previousResponseId == null ? input.previousResponseId : String(input.previousResponseId);
-      await ctx.scope.optionalResponse(previousResponseId, chainTargetNotFound);
-      await ctx.scope.optionalDialog(dialogId);
-      const write = await createResponse({ ...input, dialogId, previousResponseId }, ctx.scope.tenantId);
-      rememberWrite(write, ctx.scope.tenantId);
-      ctx.live.publish(write); // committed: createResponse returns after the commit
-      return answerFromWrite(write, query) ?? prisma.response.findUniqueOrThrow({ ...query, where: { id: write.responseId } });
+      const ids = { dialogId: idOrNull(input.dialogId), chainedTo: idOrNull(input.previousResponseId) };
+      const request = { ...input, dialogId: ids.dialogId, previousResponseId: ids.chainedTo };
+      const written = await committedWrite(ctx, ids, () => createResponse(request, ctx.scope.tenantId));
+      return answerWithResponse(written, query);
     },
   }),
 );

@@ -7,6 +7,7 @@
 import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-field-suggestions";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { config } from "../config.js";
 import { useAccessControl } from "../auth/access-control.js";
@@ -20,10 +21,14 @@ import { contextFactory } from "./context.js";
 import { toRequestError, useErrorReporting } from "./error-reporting.js";
 import { exampleQuery } from "./graphiql-example.js";
 import { type Limits, limitsFromConfig } from "./limits.js";
-import { logger } from "./logger.js";
+import { database } from "../db/prisma.js";
+import { logger } from "../logger.js";
 import { useWebViewer } from "./web-viewer.js";
+import { useInputLimits } from "./input-limits.js";
 import { useQueryLimits } from "./query-limits.js";
+import { useOperationsEndpoints } from "./operations-endpoints.js";
 import { useRequestId } from "./request-id.js";
+import { useRequestLog } from "./request-log.js";
 import { useStorableTextOnly } from "./storable-text.js";
 
 export interface AppOptions {
@@ -53,7 +58,12 @@ export function buildApp(options: AppOptions = {}) {
     context: contextFactory(live, limits),
     graphqlEndpoint: "/graphql",
     landingPage: false,
+    // Liveness: 200 while the process answers (readiness is /ready, src/server/operations-endpoints.ts).
+    healthCheckEndpoint: "/health",
     logging: yogaLogger,
+    // GraphiQL's scripts and styles come inline from the npm package, not from a CDN: a
+    // self-hosted service on a closed network must still show it.
+    renderGraphiQL,
     graphiql: (options.graphiql ?? config.GRAPHIQL) && { title: "dialogql", defaultQuery: exampleQuery },
     cors: corsOptions(config.CORS_ORIGINS),
     maxRequestBodySize: limits.bodyBytes,
@@ -62,6 +72,8 @@ export function buildApp(options: AppOptions = {}) {
     maskedErrors: { maskError: toRequestError },
     plugins: [
       useRequestId(),
+      useRequestLog(),
+      useOperationsEndpoints({ database: async () => database, live }),
       useWebViewer({ apiPaths: ["/graphql", "/api/"] }),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
       useRestEndpoints(),
@@ -71,6 +83,7 @@ export function buildApp(options: AppOptions = {}) {
       ...(introspection ? [] : [useDisableIntrospection(), blockFieldSuggestionsPlugin() as Plugin]),
       ...useQueryLimits(limits),
       useStorableTextOnly(),
+      useInputLimits(),
       useErrorReporting(),
       useSharedSubscriptionResults(),
     ],
@@ -84,8 +97,10 @@ export type App = ReturnType<typeof buildApp>;
 // Yoga logs every error it masks; a request that is not JSON is the client's mistake (answered
 // 400 by toRequestError), not worth an error line.
 const yogaLogger = {
-  ...logger,
-  error: (...args: unknown[]) => (args[0] instanceof SyntaxError ? logger.debug : logger.error)(...args),
+  debug: (...args: unknown[]) => logger.debug(...(args as [unknown])),
+  info: (...args: unknown[]) => logger.info(...(args as [unknown])),
+  warn: (...args: unknown[]) => logger.warn(...(args as [unknown])),
+  error: (...args: unknown[]) => (args[0] instanceof SyntaxError ? logger.debug : logger.error)(...(args as [unknown])),
 };
 
 /** Same-origin pages always work; other origins only when CORS_ORIGINS lists them (or is *). */

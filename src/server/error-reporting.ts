@@ -5,10 +5,11 @@
 import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } from "graphql-yoga";
 import { type ExecutionResult, GraphQLError } from "graphql";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
+import { UNAVAILABLE_MESSAGE } from "../errors.js";
 import { mapStream } from "../live/map-stream.js";
-import { logger } from "./logger.js";
+import { logger } from "../logger.js";
 
-export const UNAVAILABLE_MESSAGE = "Service unavailable: the database cannot be reached; retry shortly";
+export { UNAVAILABLE_MESSAGE };
 
 /** A made-on-purpose GraphQLError, possibly wrapped by graphql-js around another GraphQLError. */
 function isExpected(error: unknown): boolean {
@@ -23,8 +24,14 @@ export function toClientError(error: unknown, requestId: string | undefined): Gr
     logger.warn(`request ${requestId}: database unavailable: ${describe(error)}`);
     return new GraphQLError(UNAVAILABLE_MESSAGE, { ...located, extensions: { code: "UNAVAILABLE", requestId } });
   }
-  logger.error(`request ${requestId}: unexpected error`, error instanceof GraphQLError ? (error.originalError ?? error) : error);
-  return new GraphQLError("Unexpected error.", { ...located, extensions: { code: "INTERNAL_SERVER_ERROR", requestId } });
+  logger.error(
+    `request ${requestId}: unexpected error`,
+    error instanceof GraphQLError ? (error.originalError ?? error) : error,
+  );
+  return new GraphQLError("Unexpected error.", {
+    ...located,
+    extensions: { code: "INTERNAL_SERVER_ERROR", requestId },
+  });
 }
 
 function describe(error: unknown) {

@@ -9,12 +9,13 @@ import type { Server } from "node:http";
 import type { ExecutionArgs, ExecutionResult } from "graphql";
 import { GraphQLError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.js";
 import type { Context as AppContext } from "./context.js";
 import { refusal, setViewer, viewerOf } from "../auth/access-control.js";
 import { rateLimitedError } from "../auth/rate-limit.js";
 import { sendAsNextMessages } from "./graphql-ws-next-messages.js";
+import { logger } from "../logger.js";
 import { requestIdOf } from "./request-id.js";
 
 // graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
@@ -32,8 +33,12 @@ export interface GraphqlWsOptions {
 export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOptions) {
   const { limits } = yoga;
   const sockets = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: limits.bodyBytes });
-  sockets.on("connection", (_socket, request) => options.onSocket?.(request.socket));
+  sockets.on("connection", (socket, request) => {
+    options.onSocket?.(request.socket);
+    quietOversizedMessages(socket, limits.bodyBytes);
+  });
 
+  const connections = connectionCounts(limits.connectionsPerKey, limits.connectionsPerTenant);
   const graphqlWs = useServer(
     {
       connectionInitWaitTimeout: limits.wsConnectionInitTimeoutMs,
@@ -41,9 +46,17 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         const { request, socket } = ctx.extra;
         try {
           const viewer = await yoga.authenticator.authenticate(credentialOf(ctx.connectionParams, request));
+          const over = connections.admit(viewer);
+          if (over) {
+            socket.close(TOO_MANY_CONNECTIONS, over);
+            return false;
+          }
+          socket.once("close", () => connections.release(viewer));
           setViewer(request, viewer);
           if (viewer.keyId) {
-            const untrack = yoga.authenticator.trackConnection(viewer.keyId, () => socket.close(4403, "API key revoked"));
+            const untrack = yoga.authenticator.trackConnection(viewer.keyId, () =>
+              socket.close(4403, "API key revoked"),
+            );
             socket.once("close", untrack);
           }
           return true;
@@ -67,7 +80,11 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         if (viewer.keyId) {
           const decision = await yoga.rateLimiter.consume(viewer.keyId);
           if (!decision.allowed) {
-            const refused = rateLimitedError(decision.retryAfterSeconds, limits.rateLimitRequests, limits.rateLimitWindowSeconds);
+            const refused = rateLimitedError(
+              decision.retryAfterSeconds,
+              limits.rateLimitRequests,
+              limits.rateLimitWindowSeconds,
+            );
             // No HTTP status on a WebSocket: keep the code and the wait only.
             const { http: _http, ...extensions } = refused.extensions;
             return [new GraphQLError(refused.message, { extensions })];
@@ -133,4 +150,48 @@ function tooManyOperations(limit: number) {
   return new GraphQLError(`At most ${limit} operations may run at once on one connection`, {
     extensions: { code: "TOO_MANY_SUBSCRIPTIONS", limit },
   });
+}
+
+/**
+ * ws refuses a message over maxPayload by closing the socket with 1009 and emitting an `error`,
+ * which graphql-ws logs with its whole stack as an internal error. A client sending too much is
+ * the client's mistake, possibly repeated by the thousand: it gets one line. (Registered before
+ * graphql-ws's own listener, so the error never reaches it.)
+ */
+function quietOversizedMessages(socket: WebSocket, limit: number) {
+  const emit = socket.emit.bind(socket);
+  socket.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event === "error" && (args[0] as { code?: string } | undefined)?.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") {
+      logger.warn(`[ws] closed a WebSocket with 1009: a message over ${limit} bytes (MAX_BODY_BYTES)`);
+      return true;
+    }
+    return emit(event, ...args);
+  }) as typeof socket.emit;
+}
+
+/** Close code of a WebSocket refused for too many connections of its API key or tenant. */
+export const TOO_MANY_CONNECTIONS = 4429;
+
+/** Open connections per API key and per tenant; admit() says why not when one is over. */
+function connectionCounts(perKey: number, perTenant: number) {
+  const byKey = new Map<string, number>();
+  const byTenant = new Map<string, number>();
+  const add = (map: Map<string, number>, id: string, by: number) => {
+    const count = (map.get(id) ?? 0) + by;
+    if (count > 0) map.set(id, count);
+    else map.delete(id);
+  };
+  return {
+    admit(viewer: { keyId: string | null; tenantId: string }): string | null {
+      if (viewer.keyId && (byKey.get(viewer.keyId) ?? 0) >= perKey) return `Too many connections for this API key (at most ${perKey})`;
+      if ((byTenant.get(viewer.tenantId) ?? 0) >= perTenant) return `Too many connections for this tenant (at most ${perTenant})`;
+      if (viewer.keyId) add(byKey, viewer.keyId, 1);
+      add(byTenant, viewer.tenantId, 1);
+      return null;
+    },
+    release(viewer: { keyId: string | null; tenantId: string }) {
+      if (viewer.keyId) add(byKey, viewer.keyId, -1);
+      add(byTenant, viewer.tenantId, -1);
+    },
+  };
 }

@@ -8,6 +8,8 @@ import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { buildApp } from "./app.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
 import type { Limits } from "./limits.js";
+import { config } from "../config.js";
+import { createDrain } from "./shutdown.js";
 import { createSlowConsumerWatchdog } from "./slow-consumers.js";
 
 export interface ServerOptions {
@@ -23,6 +25,8 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
+  /** How long close() waits for requests in flight; from SHUTDOWN_DRAIN_MS when not given. */
+  drainMs?: number;
 }
 
 export interface RunningServer {
@@ -31,19 +35,29 @@ export interface RunningServer {
   port: number;
   live: LiveBus;
   authenticator: Authenticator;
-  /** Ends every subscription and socket, then stops listening and closes the live bus. */
+  /**
+   * Graceful: stops accepting (requests on kept-alive connections are answered 503 SHUTTING_DOWN),
+   * ends every subscription (SSE streams send `complete`, WebSockets close with 1001), waits up to
+   * the drain time for requests in flight, then closes every connection and the live bus.
+   */
   close(): Promise<void>;
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const live = createLiveBus({ redisUrl: options.redisUrl, redisCommandTimeoutMs: options.redisCommandTimeoutMs });
   const yoga = buildApp({ live, limits: options.limits, auth: options.auth });
-  const watchdog = createSlowConsumerWatchdog({ timeoutMs: yoga.limits.slowSubscriberTimeoutMs });
-  const server = createServer((request, response) => {
-    // SSE subscriptions stream for as long as the client reads; watch that it does.
-    if (request.headers.accept?.includes("text/event-stream")) watchdog.watch(request.socket);
-    return yoga(request, response);
+  const watchdog = createSlowConsumerWatchdog({
+    timeoutMs: yoga.limits.slowSubscriberTimeoutMs,
+    maxQueuedBytes: yoga.limits.queuedBytesPerConnection,
   });
+  const drain = createDrain();
+  const server = createServer((request, response) =>
+    drain.handle(request, response, () => {
+      // SSE subscriptions stream for as long as the client reads; watch that it does.
+      if (request.headers.accept?.includes("text/event-stream")) watchdog.watch(request.socket);
+      return yoga(request, response);
+    }),
+  );
   const graphqlWs = attachGraphqlWs(server, yoga, {
     keepAliveMs: options.keepAliveMs ?? 12_000,
     onSocket: (socket) => watchdog.watch(socket),
@@ -63,10 +77,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     authenticator: yoga.authenticator,
     close: () =>
       (closing ??= (async () => {
+        await drain.drain(server, options.drainMs ?? config.SHUTDOWN_DRAIN_MS, async () => {
+          // Ending the listeners ends every subscription: SSE responses finish with `complete`.
+          live.endListeners();
+          await graphqlWs.dispose();
+        });
         watchdog.close();
         yoga.authenticator.close();
-        await graphqlWs.dispose();
-        // SSE subscriptions are open HTTP responses: end them, or close() would wait for them.
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await live.close();

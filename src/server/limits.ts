@@ -22,6 +22,11 @@ export interface Limits {
   requestMs: number;
   /** Event reads one tenant may run at once. */
   tenantDbConcurrency: number;
+  /** Open WebSocket connections per API key and per tenant (close code 4429 beyond). */
+  connectionsPerKey: number;
+  connectionsPerTenant: number;
+  /** Unsent bytes a subscription connection may have before it is dropped. */
+  queuedBytesPerConnection: number;
 }
 
 export function limitsFromConfig(overrides: Partial<Limits> = {}): Limits {
@@ -39,6 +44,9 @@ export function limitsFromConfig(overrides: Partial<Limits> = {}): Limits {
     requestRows: config.MAX_REQUEST_ROWS,
     requestBytes: config.MAX_REQUEST_BYTES,
     requestMs: config.MAX_REQUEST_MS,
+    connectionsPerKey: config.MAX_CONNECTIONS_PER_KEY,
+    connectionsPerTenant: config.MAX_CONNECTIONS_PER_TENANT,
+    queuedBytesPerConnection: config.MAX_QUEUED_BYTES_PER_CONNECTION,
     tenantDbConcurrency: config.TENANT_DB_CONCURRENCY ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
     ...overrides,
   };

@@ -22,7 +22,9 @@ export const tooComplex = (error: GraphQLError, limit: LimitName) =>
 /** Armor's validation rules report through the validation context instead of throwing. */
 const reportAs = (limit: LimitName) => ({
   propagateOnRejection: false,
-  onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(tooComplex(error, limit))],
+  onReject: [
+    (context: ValidationContext | null, error: GraphQLError) => context?.reportError(tooComplex(error, limit)),
+  ],
 });
 
 export function useQueryLimits(limits: Limits): Plugin[] {

@@ -5,10 +5,12 @@
 // SSE responses) are watched here: one whose unsent bytes have not drained once within the timeout
 // is destroyed. A history subscriber then resumes with afterSeq and misses nothing. (Only
 // subscriptions: a plain response of many megabytes to a slow reader legitimately stays queued.)
+// One whose unsent bytes pass `maxQueuedBytes` is destroyed at once, whatever the time: with a
+// hundred subscriptions of large events, "one message per subscription" is still a lot.
 import type { Socket } from "node:net";
-import { logger } from "./logger.js";
+import { logger } from "../logger.js";
 
-export function createSlowConsumerWatchdog(options: { timeoutMs: number }) {
+export function createSlowConsumerWatchdog(options: { timeoutMs: number; maxQueuedBytes: number }) {
   /** socket → when it was last seen with nothing left to send. */
   const lastDrained = new Map<Socket, number>();
 
@@ -16,7 +18,8 @@ export function createSlowConsumerWatchdog(options: { timeoutMs: number }) {
     const now = Date.now();
     for (const [socket, drainedAt] of lastDrained) {
       const buffered = socket.writableLength;
-      if (buffered === 0) lastDrained.set(socket, now);
+      if (buffered > options.maxQueuedBytes) drop(socket, `${buffered} bytes unsent, more than ${options.maxQueuedBytes}`);
+      else if (buffered === 0) lastDrained.set(socket, now);
       else if (now - drainedAt > options.timeoutMs) drop(socket, `${buffered} bytes unsent for ${now - drainedAt} ms`);
     }
   };

@@ -1,6 +1,7 @@
 // The web viewer at `/`: the static build in web/dist (made by `npm run build:web`, which
-// `npm install` runs). Paths without a file extension get index.html, so a deep link such as
-// /dialogs/<id> opens the viewer there. Nothing is built at start-up, to keep start-up fast.
+// `npm install` runs). The viewer's own routes (`/`, `/dialogs/<id>`) get index.html, so a deep
+// link opens the viewer there; any other path without a file is 404. Nothing is built at start-up,
+// to keep start-up fast.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Plugin } from "graphql-yoga";
@@ -39,12 +40,12 @@ export async function serveViewer(root: string, pathname: string): Promise<Respo
     return new Response("Bad path", { status: 400 });
   }
   const file = path.resolve(root, `.${relative}`);
-  if (file !== root && !file.startsWith(root + path.sep)) return new Response("Not found", { status: 404 });
+  if (file !== root && !file.startsWith(root + path.sep)) return notFound();
 
   const extension = path.extname(file);
   if (extension) {
     const body = await readFile(file).catch(() => null);
-    if (!body) return new Response("Not found", { status: 404 });
+    if (!body) return notFound();
     // Vite names built assets by content hash: they never change under one name.
     const immutable = relative.startsWith("/assets/");
     return new Response(body, {
@@ -55,10 +56,17 @@ export async function serveViewer(root: string, pathname: string): Promise<Respo
     });
   }
 
+  if (!isViewerRoute(relative)) return notFound();
   const index = await readFile(path.join(root, "index.html")).catch(() => null);
   if (!index) return notBuilt();
   return new Response(index, { headers: { "content-type": contentTypes[".html"]!, "cache-control": "no-cache" } });
 }
+
+/** The client-side routes of web/src/hooks/use-route.ts. */
+const isViewerRoute = (pathname: string) => pathname === "/" || /^\/dialogs\/[^/]+\/?$/.test(pathname);
+
+const notFound = () =>
+  new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
 
 function notBuilt() {
   const page = `<!doctype html><meta charset="utf-8"><title>dialogql</title>

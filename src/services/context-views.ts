@@ -4,9 +4,18 @@
 // done by the pure modules in src/formats.
 import { ValidationError } from "../errors.js";
 import { type ExportOptions, exportEvents, type MessageFormat } from "../formats/index.js";
-import { countEvents, fitToBudget, loadTokenizer, type TokenizerName } from "../formats/token-budget.js";
+import type { StoredEvent } from "../formats/stored-event.js";
+import {
+  budgetCost,
+  type CountTokens,
+  countEvents,
+  type FittedContext,
+  fitToBudget,
+  loadTokenizer,
+  type TokenizerName,
+} from "../formats/token-budget.js";
 import { renderTranscript, type TranscriptOptions } from "../formats/transcript.js";
-import { readContext } from "./context.js";
+import { type ContextEvent, countContext, readContext, readContextPage } from "./context.js";
 
 export interface BudgetOptions extends ExportOptions {
   /** Keep only the newest turns that fit this many tokens (system prompts always kept). */
@@ -28,16 +37,51 @@ export async function fitMessages(responseId: string | null, format: MessageForm
   if (maxTokens != null && (!Number.isInteger(maxTokens) || maxTokens < 1)) {
     throw ValidationError.at(["maxTokens"], "must be a positive number of tokens");
   }
-  const events = responseId ? await readContext(responseId) : [];
   const count = await loadTokenizer(options.tokenizer ?? DEFAULT_TOKENIZER);
   // Reasoning an export leaves out costs nothing (chat leaves it out unless asked).
   const reasoning = options.includeReasoning ?? format !== "OPENAI_CHAT";
-  const fitted =
-    maxTokens == null
-      ? { events, tokenCount: countEvents(events, count, { reasoning }), droppedEventCount: 0, droppedThroughSeq: null }
-      : fitToBudget(events, maxTokens, count, { reasoning });
+  let fitted: FittedContext;
+  if (maxTokens == null) {
+    const events = responseId ? await readContext(responseId) : [];
+    fitted = { events, tokenCount: countEvents(events, count, { reasoning }), droppedEventCount: 0, droppedThroughSeq: null };
+  } else {
+    fitted = responseId ? await fitNewest(responseId, maxTokens, count, reasoning) : fitToBudget([], maxTokens, count);
+  }
   return { ...fitted, messages: exportEvents(format, fitted.events, options) };
 }
+
+const PAGE = 500;
+
+/**
+ * The budget decides from the newest events back, so only as many are read as it can hold: pages
+ * newest first until they cost more than the budget (or the context ends), plus every system
+ * prompt. A 100,000-event context fitted to 8,000 tokens reads a few hundred rows, not 100,000.
+ */
+async function fitNewest(responseId: string, maxTokens: number, count: CountTokens, reasoning: boolean) {
+  const tokens = new Map<StoredEvent, number>(); // each event tokenized once per request
+  const cost = (event: StoredEvent) => {
+    let n = tokens.get(event);
+    if (n === undefined) tokens.set(event, (n = budgetCost(count, { reasoning })(event)));
+    return n;
+  };
+  const systems = await readContext(responseId, ["SYSTEM"]);
+  let room = maxTokens - systems.reduce((sum, event) => sum + cost(event), 0);
+  const newestFirst: ContextEvent[] = [];
+  for (;;) {
+    const oldest = newestFirst.at(-1);
+    const page = await readContextPage(responseId, { limit: PAGE, inverted: true, before: oldest ?? null });
+    newestFirst.push(...page);
+    for (const event of page) if (event.type !== "SYSTEM") room -= cost(event);
+    if (room < 0 || page.length < PAGE) break;
+  }
+  const read = newestFirst.reverse();
+  const olderSystems = systems.filter((event) => !read.length || isBefore(event, read[0]!));
+  const fitted = fitToBudget([...olderSystems, ...read], maxTokens, count, { reasoning, cost });
+  const total = (await countContext(responseId)).all;
+  return { ...fitted, droppedEventCount: total - fitted.events.length };
+}
+
+const isBefore = (a: ContextEvent, b: ContextEvent) => a.depth < b.depth || (a.depth === b.depth && a.seq < b.seq);
 
 /** The tokens of the whole context, counted as token budgets count them. */
 export async function tokenCountOf(responseId: string | null, tokenizer: TokenizerName = DEFAULT_TOKENIZER) {

@@ -41,7 +41,7 @@ export async function updateDialog(id: string, input: DialogFieldsInput) {
 
 export async function deleteDialog(id: string) {
   if (!(await deleteDialogRow(id))) throw NotFoundError.dialog(id);
-  return { id };
+  return { id, dialogId: id, deleted: true as const };
 }
 
 /** What clearDialog changed: no seq moved (previousSeq = seq), every response went. */

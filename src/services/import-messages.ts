@@ -1,8 +1,7 @@
-// importMessages: an OpenAI conversation (chat messages or Responses input items) stored as
-// chained responses, in one write through the store's primitive — all of it or, on any problem,
-// nothing. It lands where createResponse would (previousResponseId, the dialog's head, or a new
-// dialog) and is written set-based: one INSERT for the responses and one for the events, whatever
-// the length.
+// importMessages: a conversation in any MessageFormat (src/formats reads it) stored as chained
+// responses, in one write through the store's primitive — all of it or, on any problem, nothing.
+// It lands where createResponse would (previousResponseId, the dialog's head, or a new dialog) and
+// is written set-based: one INSERT for the responses and one for the events, whatever the length.
 import { type FieldError, ValidationError } from "../errors.js";
 import { importEvents, type MessageFormat } from "../formats/index.js";
 import { groupIntoTurns } from "../formats/turns.js";

@@ -9,9 +9,9 @@ import type { SqlRunner } from "../store/sql.js";
 import { writeTurn } from "../store/turns.js";
 import { isUniqueViolation } from "../store/write-turn.js";
 import { findToolCallsInContext } from "./context.js";
-import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
+import { type NewEvent, parseEventInputs } from "./event-input.js";
 import { findIdempotentResult, hashRequest, storedIdempotencyKey } from "./idempotency.js";
-import { type Json, jsonObject } from "./json.js";
+import { jsonObject } from "./json.js";
 import { chainTargetNotFound } from "./retention.js";
 import type { CreateResponseInput, UsageInput, WriteResult } from "./write-result.js";
 

@@ -4,7 +4,7 @@
 // The sweeper deletes in small batches, each one short statement that skips dialogs a writer holds,
 // so it never makes a request wait and a dialog being written to is never deleted under it.
 import { config } from "../config.js";
-import { logger } from "../server/logger.js";
+import { logger } from "../logger.js";
 import { deleteExpiredDialogs } from "../store/dialog-rows.js";
 import { retentionMs } from "../store/retention-window.js";
 

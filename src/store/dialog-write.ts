@@ -61,6 +61,7 @@ export class DialogWrite {
   #seq: number;
   #head: { id: string; depth: number } | null;
   #headMoved = false;
+  #cleared = false;
 
   constructor(
     readonly dialog: LockedDialog,
@@ -183,7 +184,10 @@ export class DialogWrite {
     return row && row.dialogId === this.dialog.id ? row : null;
   }
 
-  /** Seed 000's clear(): every response and event goes; seqs are never reused, so lastSeq stays. */
+  /**
+   * Seed 000's clear(): every response and event goes; seqs are never reused, so lastSeq stays,
+   * and `clearedAtSeq` records it for subscribers that resume from before it.
+   */
   async removeAllResponses() {
     const [{ count }] = (await run<{ count: number }>(
       Prisma.sql`WITH gone AS (DELETE FROM "Response" WHERE "dialogId" = ${this.dialog.id} RETURNING 1)
@@ -192,6 +196,7 @@ export class DialogWrite {
     )) as [{ count: number }];
     this.#head = null;
     this.#headMoved = true;
+    this.#cleared = true;
     return count;
   }
 
@@ -222,6 +227,7 @@ export class DialogWrite {
     const [row] = await run<{ row: unknown }>(
       Prisma.sql`UPDATE "Dialog" SET "lastSeq" = ${this.#seq}::int, "updatedAt" = ${this.now.toISOString()}::timestamp
         ${this.#headMoved ? Prisma.sql`, "headId" = ${head?.id ?? null}, "headDepth" = ${head?.depth ?? null}::int` : Prisma.empty}
+        ${this.#cleared ? Prisma.sql`, "clearedAtSeq" = ${this.#seq}::int` : Prisma.empty}
         WHERE id = ${this.dialog.id} RETURNING to_jsonb("Dialog") AS row`,
       this.session,
     );

@@ -28,7 +28,7 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const listening = /listening on (http:\/\/\S+)/.exec(output);
+      const listening = /listening on (http:\/\/[^\s"]+)/.exec(output);
       if (listening) resolve({ url: listening[1]!, output: () => output });
     };
     child.stdout!.on("data", onData);

@@ -30,6 +30,20 @@ export const UpdateDialogDocument = graphql(`
   }
 `);
 
+export const ClearDialogDocument = graphql(`
+  mutation ClearDialog($input: ClearDialogInput!) {
+    clearDialog(input: $input) {
+      __typename
+      ... on Dialog {
+        ...DialogSummary
+      }
+      ... on Error {
+        ...WriteErrorFields
+      }
+    }
+  }
+`);
+
 export const DeleteDialogDocument = graphql(`
   mutation DeleteDialog($input: DeleteDialogInput!) {
     deleteDialog(input: $input) {
@@ -106,6 +120,24 @@ export const InterruptResponseDocument = graphql(`
         ...ResponseSummary
         output {
           ...HistoryEventFields
+        }
+      }
+      ... on Error {
+        ...WriteErrorFields
+      }
+    }
+  }
+`);
+
+/** A conversation in any MessageFormat stored as chained responses; the last one comes back. */
+export const ImportMessagesDocument = graphql(`
+  mutation ImportMessages($input: ImportMessagesInput!) {
+    importMessages(input: $input) {
+      __typename
+      ... on Response {
+        ...ResponseSummary
+        dialog {
+          id
         }
       }
       ... on Error {

@@ -162,3 +162,51 @@ export const ResponseContextDocument = graphql(`
     }
   }
 `);
+
+/**
+ * The context of a response in any MessageFormat (OpenAI chat or Responses, Anthropic Messages,
+ * AI SDK UIMessages), fitted to `maxTokens` when given, with what the budget left out.
+ */
+export const ResponseMessagesDocument = graphql(`
+  query ResponseMessages(
+    $responseId: ID!
+    $format: MessageFormat!
+    $includeReasoning: Boolean
+    $maxTokens: Int
+    $tokenizer: Tokenizer
+  ) {
+    response(id: $responseId) {
+      id
+      fittedMessages(format: $format, includeReasoning: $includeReasoning, maxTokens: $maxTokens, tokenizer: $tokenizer) {
+        messages
+        tokenCount
+        droppedEventCount
+        droppedThroughSeq
+      }
+    }
+  }
+`);
+
+/** The head's context (or `responseId`'s) in any MessageFormat, and its token count. */
+export const DialogMessagesDocument = graphql(`
+  query DialogMessages(
+    $dialogId: ID!
+    $responseId: ID
+    $format: MessageFormat!
+    $includeReasoning: Boolean
+    $maxTokens: Int
+    $tokenizer: Tokenizer
+  ) {
+    dialog(id: $dialogId) {
+      id
+      messages(
+        format: $format
+        responseId: $responseId
+        includeReasoning: $includeReasoning
+        maxTokens: $maxTokens
+        tokenizer: $tokenizer
+      )
+      tokenCount(responseId: $responseId, tokenizer: $tokenizer)
+    }
+  }
+`);

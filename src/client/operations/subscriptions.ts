@@ -5,6 +5,7 @@ export const HistoryDeltaDocument = graphql(`
   subscription HistoryDelta($dialogId: ID!, $afterSeq: Int) {
     historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
       dialogId
+      cleared
       responseId
       seq
       previousSeq

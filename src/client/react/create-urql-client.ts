@@ -7,7 +7,7 @@ import { refusalExchange } from "./refusal-exchange.js";
 
 export interface DialogqlUrqlOptions {
   /** The GraphQL endpoint; relative URLs resolve against the page (default "/graphql"). */
-  url?: string;
+  url?: string | undefined;
   /** Only outside browsers (Node 20 has no global WebSocket): e.g. the `ws` package's. */
   webSocketImpl?: unknown;
   /**
@@ -15,12 +15,12 @@ export interface DialogqlUrqlOptions {
    * in graphql-ws connectionParams. A function is read for every request and every new socket.
    * Without one the client calls anonymously, which a server with no keys (development mode) allows.
    */
-  apiKey?: ApiKeySource;
+  apiKey?: ApiKeySource | undefined;
   /**
    * Called when the server refuses the caller: a missing, unknown or revoked key (HTTP 401
    * UNAUTHENTICATED, or a WebSocket closed with 4401/4403). `reason` is the server's message.
    */
-  onUnauthenticated?: (reason: string) => void;
+  onUnauthenticated?: ((reason: string) => void) | undefined;
 }
 
 export function createDialogqlUrqlClient(options: DialogqlUrqlOptions = {}): Client {
@@ -48,7 +48,9 @@ export function createDialogqlUrqlClient(options: DialogqlUrqlOptions = {}): Cli
     subscriptionExchange({
       forwardSubscription(request) {
         const operation = { ...request, query: request.query ?? "" };
-        return { subscribe: (sink) => ({ unsubscribe: sockets.subscribe(operation, sink) }) };
+        // urql's result type and graphql-ws's differ only in how optional `data` is spelled.
+        type WsSink = Parameters<typeof sockets.subscribe>[1];
+        return { subscribe: (sink) => ({ unsubscribe: sockets.subscribe(operation, sink as WsSink) }) };
       },
     }),
   ];

@@ -8,7 +8,7 @@ const REFUSED_CLOSE_CODES = new Set([4401, 4403]);
 
 /** The server's reason when `error` is a refusal of the caller's key, else null. */
 export function refusalReason(error: CombinedError): string | null {
-  const refused = error.graphQLErrors.find((e) => e.extensions?.code === "UNAUTHENTICATED");
+  const refused = error.graphQLErrors.find((e) => e.extensions?.["code"] === "UNAUTHENTICATED");
   if (refused) return refused.message;
   // graphql-ws ends a subscription on a closed socket with the CloseEvent itself.
   const closed = error.networkError as unknown as { code?: unknown; reason?: unknown } | undefined;

@@ -1,20 +1,19 @@
-// Export a branch (the context of a response) in any of the API's message formats (OpenAI chat,
-// Responses input items, Anthropic Messages, AI SDK UI messages) or as a readable transcript,
-// downloaded as a file.
+// Export a branch (the context of a response) in any MessageFormat (OpenAI chat messages, Responses
+// input items, an Anthropic Messages body, AI SDK UIMessages) or as a readable transcript, downloaded
+// as a file.
 import { useState } from "react";
 import { useClient } from "urql";
-import type { MessageFormat } from "../../../../src/client/index.js";
 import { download } from "../../lib/download.js";
 import { ExportMessagesDocument, ExportTranscriptDocument } from "../../lib/operations.js";
 
-type Format = MessageFormat | "TRANSCRIPT";
+type Format = "OPENAI_CHAT" | "OPENAI_RESPONSES" | "ANTHROPIC_MESSAGES" | "AI_SDK_UI" | "TRANSCRIPT";
 
-const formats: { format: Format; label: string }[] = [
-  { format: "OPENAI_CHAT", label: "OpenAI chat" },
-  { format: "OPENAI_RESPONSES", label: "Responses" },
-  { format: "ANTHROPIC_MESSAGES", label: "Anthropic" },
-  { format: "AI_SDK_UI", label: "AI SDK" },
-  { format: "TRANSCRIPT", label: "Transcript" },
+const formats: { format: Format; label: string; suffix: string }[] = [
+  { format: "OPENAI_CHAT", label: "OpenAI chat", suffix: "chat" },
+  { format: "OPENAI_RESPONSES", label: "Responses", suffix: "responses" },
+  { format: "ANTHROPIC_MESSAGES", label: "Anthropic", suffix: "anthropic" },
+  { format: "AI_SDK_UI", label: "AI SDK", suffix: "ui-messages" },
+  { format: "TRANSCRIPT", label: "Transcript", suffix: "txt" },
 ];
 
 export function ExportMenu({ dialogId, responseId }: { dialogId: string; responseId: string | null }) {
@@ -30,7 +29,7 @@ export function ExportMenu({ dialogId, responseId }: { dialogId: string; respons
     if (!responseId) return setProblem("nothing to export yet");
     const result = await client.query(ExportMessagesDocument, { id: responseId, format }, { requestPolicy: "network-only" }).toPromise();
     if (!result.data?.response) return setProblem(result.error?.message ?? "export failed");
-    const suffix = format.toLowerCase().replace(/_/g, "-");
+    const suffix = formats.find((f) => f.format === format)!.suffix;
     download(`${responseId}.${suffix}.json`, `${JSON.stringify(result.data.response.messages, null, 2)}\n`);
   };
   return (

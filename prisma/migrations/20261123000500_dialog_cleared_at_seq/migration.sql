@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Dialog" ADD COLUMN     "clearedAtSeq" INTEGER;
+

@@ -1,0 +1,151 @@
+// The size of every argument, checked before an operation runs: each string (and each JSON value,
+// serialized) in the coerced arguments of every field has a limit, by the name of the argument or
+// input field that holds it, and one beyond its limit refuses the operation as a VALIDATION_ERROR
+// naming where it is. Without this an oversized value travelled to the database, which refused it
+// deep in a write as an unexpected error (a 3,000-character idempotency key) or stored it (a 5 MB
+// model name). The limits are documented in docs/production.md.
+//
+// Counts of things (events per write) and the size of an event are checked where they are
+// decided, in the write validation (src/services/event-input.ts): inside an event, only the values
+// with a limit of their own (names, metadata) are checked here; its content, parts and arguments
+// count towards MAX_EVENT_BYTES there.
+import {
+  type DocumentNode,
+  getArgumentValues,
+  getNamedType,
+  getNullableType,
+  getVariableValues,
+  GraphQLError,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  isInputObjectType,
+  isListType,
+  Kind,
+  type OperationDefinitionNode,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+} from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { config } from "../config.js";
+
+/** Characters (strings) or serialized bytes (JSON) an input may hold, by the name that holds it. */
+export const INPUT_LIMITS = {
+  /** Every ID argument: ours are 26-30 characters. */
+  id: 100,
+  idempotencyKey: 200,
+  model: 200,
+  modelName: 200,
+  toolName: 200,
+  callId: 200,
+  /** Page cursors (after, before). */
+  cursor: 100,
+  title: 1_000,
+  /** A metadata object, serialized. */
+  metadata: 64 * 1024,
+  /** Any other string or JSON value outside an event: as large as one event may be. */
+  other: config.MAX_EVENT_BYTES,
+} as const;
+
+/** The limit of a value held by `name`, or null for an event's own content (sized as a whole event). */
+export function inputLimitFor(name: string, typeName: string, inEvent: boolean): number | null {
+  if (typeName === "ID") return INPUT_LIMITS.id;
+  if (name === "after" || name === "before") return INPUT_LIMITS.cursor;
+  const own = (INPUT_LIMITS as Record<string, number>)[name];
+  return own ?? (inEvent ? null : INPUT_LIMITS.other);
+}
+
+const EVENT_INPUT = "HistoryEventInput";
+
+interface Oversized {
+  path: string[];
+  message: string;
+}
+
+/** The first value in `value` (of input type `type`, held by `name`) beyond its limit. */
+function findOversized(value: unknown, type: GraphQLInputType, name: string, path: string[], inEvent = false): Oversized | null {
+  if (value == null) return null;
+  const nullable = getNullableType(type);
+  if (isListType(nullable)) {
+    if (!Array.isArray(value)) return findOversized(value, nullable.ofType, name, path, inEvent);
+    for (const [index, item] of value.entries()) {
+      const found = findOversized(item, nullable.ofType, name, [...path, String(index)], inEvent);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (isInputObjectType(nullable)) {
+    const event = inEvent || nullable.name === EVENT_INPUT;
+    for (const [fieldName, field] of Object.entries(nullable.getFields())) {
+      const found = findOversized((value as Record<string, unknown>)[fieldName], field.type, fieldName, [...path, fieldName], event);
+      if (found) return found;
+    }
+    return null;
+  }
+  const typeName = getNamedType(type).name;
+  const limit = inputLimitFor(name, typeName, inEvent);
+  if (limit === null) return null;
+  if (typeof value === "string") {
+    return value.length > limit ? { path, message: `at most ${limit} characters (got ${value.length})` } : null;
+  }
+  if (typeName === "JSON" || typeName === "JSONObject") {
+    const bytes = Buffer.byteLength(JSON.stringify(value));
+    return bytes > limit ? { path, message: `at most ${limit} bytes as JSON (got ${bytes})` } : null;
+  }
+  return null;
+}
+
+export function findOversizedArgument(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  rawVariables: Record<string, unknown>,
+): Oversized | null {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  if (!operation) return null;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
+  if (coerced.errors) return null; // execution reports invalid variables
+  // A variable is checked where it is used, under the name of the argument that receives it.
+  let found: Oversized | null = null;
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        const definition = typeInfo.getFieldDef();
+        if (found || !definition?.args.length) return;
+        let values: Record<string, unknown>;
+        try {
+          values = getArgumentValues(definition, node, coerced.coerced);
+        } catch {
+          return; // execution reports invalid arguments
+        }
+        for (const arg of definition.args) {
+          found ??= findOversized(values[arg.name], arg.type, arg.name, [arg.name]);
+        }
+      },
+    }),
+  );
+  return found;
+}
+
+export function useInputLimits(): Plugin {
+  const check = (args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: unknown }) => {
+    const found = findOversizedArgument(args.schema, args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>);
+    if (!found) return null;
+    return new GraphQLError(`${found.path.join(".")}: ${found.message}`, {
+      extensions: { code: "VALIDATION_ERROR", fieldErrors: [found] },
+    });
+  };
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const error = check(args);
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const error = check(args);
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+  };
+}

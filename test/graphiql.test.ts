@@ -1,0 +1,45 @@
+// GraphiQL works on a closed network: in real Chromium with every request outside this machine
+// refused, /graphql shows GraphiQL (its scripts come inline from the npm package, never a CDN),
+// and it runs a query against the server.
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../src/server/http-server.js";
+import { CHROMIUM, hasChromium, launchBrowser } from "./support/browser.js";
+import { httpExecutor, startTestServer } from "./support/live.js";
+
+if (!hasChromium) console.warn(`GraphiQL test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+
+let server: RunningServer;
+beforeAll(async () => {
+  if (hasChromium) server = await startTestServer();
+});
+
+describe.runIf(hasChromium)("GraphiQL at /graphql", () => {
+  it("loads with the outside network blocked and runs a query", async () => {
+    const { createResponse } = await httpExecutor(server)(
+      `mutation { createResponse(input: { input: [{ human: { content: "from GraphiQL" } }] }) { ... on Response { dialog { id } } } }`,
+    );
+    const dialogId = createResponse.dialog.id as string;
+
+    const page = await (await launchBrowser()).newPage();
+    const outside: string[] = [];
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.route("**/*", (route) => {
+      const url = new URL(route.request().url());
+      if (url.hostname === "127.0.0.1" || url.hostname === "localhost") return route.continue();
+      outside.push(url.href);
+      return route.abort("internetdisconnected");
+    });
+    const query = `query One { dialog(id: "${dialogId}") { id history { totalMessages } } }`;
+    await page.goto(`${server.url}/graphql?query=${encodeURIComponent(query)}`);
+    expect(await page.title()).toBe("dialogql");
+    await page.locator(".graphiql-execute-button").click({ timeout: 30_000 });
+    // The result pane is an editor: its spaces are non-breaking ones.
+    const result = async () => (await page.locator(".graphiql-response").innerText()).replace(/\s+/g, " ");
+    await expect.poll(result, { timeout: 20_000 }).toContain(`"totalMessages": 1`);
+    expect(await result()).toContain(`"id": "${dialogId}"`);
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
