@@ -31,8 +31,10 @@ const scenarios: Scenario[] = [
   { name: "read-scaling", file: "scenarios/read-scaling.ts" },
   { name: "deep-chain", file: "scenarios/deep-chain.ts" },
   { name: "fanout", file: "scenarios/fanout.ts" },
+  { name: "text-stream", file: "scenarios/text-stream.ts" },
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
+  { name: "generate", file: "scenarios/generate.ts" },
   { name: "search", file: "scenarios/search.ts" },
   { name: "token-budget", file: "scenarios/token-budget.ts" },
 ].filter((s) => !only || only.includes(s.name));

@@ -97,9 +97,36 @@ const schema = z.object({
   RETENTION: duration({ forever: true }).optional(),
   /** How often the retention sweeper looks for expired dialogs, in milliseconds. */
   RETENTION_SWEEP_INTERVAL: duration().default(60_000),
+  /** In-flight text (src/live/in-flight-text.ts) is checkpointed to the database at least this
+   * often while it grows, and after this many characters: a restart loses at most that much. */
+  IN_FLIGHT_CHECKPOINT_MS: count(500),
+  IN_FLIGHT_CHECKPOINT_CHARS: count(2_000),
+  /** Largest text delta one streamText call may carry, in characters. */
+  MAX_TEXT_DELTA_CHARS: count(64 * 1024),
+  /** A response whose agent sent no text delta for this long is ended INCOMPLETE with its text so far. */
+  IN_FLIGHT_IDLE_TIMEOUT: duration().default(5 * 60_000),
+  /** How often idle streaming responses are looked for. */
+  IN_FLIGHT_SWEEP_INTERVAL: duration().default(15_000),
   /** On SIGTERM/SIGINT, how long requests in flight (writes among them) may take to finish. */
   SHUTDOWN_DRAIN_MS: count(10_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Model providers for /v1/responses and generateResponse (docs/responses-api.md), named as the
+  // providers' own SDKs name them.
+  /** Key of an OpenAI-compatible server (OpenAI, Ollama, vLLM, llama.cpp, OpenRouter…). */
+  OPENAI_API_KEY: z.string().optional(),
+  /** Its base URL, e.g. http://localhost:11434/v1; OpenAI's own when unset. */
+  OPENAI_BASE_URL: z.string().url().optional(),
+  /** Which API of that server to call: `chat` (Chat Completions, which every compatible server has) or `responses`. */
+  UPSTREAM_API: z.enum(["chat", "responses"]).default("chat"),
+  /** Anthropic's key; models named claude-* go to Anthropic when it is set. */
+  ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: z.string().url().optional(),
+  /** Which provider serves which model names: `glob=provider` pairs, first match wins, e.g. "claude-*=anthropic,*=openai". */
+  MODEL_PROVIDERS: z.string().optional(),
+  /** The model the web viewer's composer uses unless the user picks another. */
+  DEFAULT_MODEL: z.string().optional(),
+  /** How often a failed upstream call is retried (by the AI SDK, with backoff) before the turn fails. */
+  UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).default(2),
 });
 
 export type Config = z.infer<typeof schema> & { GRAPHIQL: boolean; INTROSPECTION: boolean };

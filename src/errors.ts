@@ -6,7 +6,7 @@ import { GraphQLError } from "graphql";
 /** What a caller is told while the database cannot be reached (GraphQL and REST alike). */
 export const UNAVAILABLE_MESSAGE = "Service unavailable: the database cannot be reached; retry shortly";
 
-export type ErrorCode = "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT";
+export type ErrorCode = "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT" | "MODEL_NOT_CONFIGURED";
 
 export abstract class AppError extends GraphQLError {
   abstract readonly code: ErrorCode;
@@ -50,5 +50,21 @@ export class ConflictError extends AppError {
   readonly code = "CONFLICT";
   constructor(message: string) {
     super(message, { extensions: { code: "CONFLICT" } });
+  }
+}
+
+/**
+ * A text delta whose offset is not where the in-flight text ends (src/live/in-flight-text.ts):
+ * a repeat, a gap, or a delta after the server restarted and kept only its last checkpoint. The
+ * agent resends from `expectedOffset`.
+ */
+export class TextOffsetError extends ConflictError {
+  constructor(
+    readonly expectedOffset: number,
+    readonly part: number | null,
+    given: number,
+  ) {
+    super(`offset ${given} is not where the in-flight text ends (${expectedOffset}); resend from ${expectedOffset}`);
+    this.extensions.expectedOffset = expectedOffset;
   }
 }

@@ -67,7 +67,7 @@ export function useAccessControl(options: {
   graphqlEndpoint: string;
 }): Plugin {
   const { authenticator, rateLimiter, limits, graphqlEndpoint } = options;
-  const isApi = (path: string) => path === graphqlEndpoint || path.startsWith("/api/");
+  const isApi = (path: string) => path === graphqlEndpoint || path.startsWith("/api/") || path.startsWith("/v1/");
   const isGraphiQLPage = (request: Request) =>
     request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
 
@@ -79,7 +79,7 @@ export function useAccessControl(options: {
       try {
         viewer = await admit(authenticator, rateLimiter, limits, request.headers.get("authorization"));
       } catch (error) {
-        return endResponse(refusalResponse(refusal(error), url.pathname !== graphqlEndpoint));
+        return endResponse(refusalResponse(refusal(error), url.pathname));
       }
       setViewer(request, viewer);
       // An SSE subscription is a long-lived connection: close it if its key is revoked.
@@ -92,10 +92,15 @@ export function useAccessControl(options: {
   };
 }
 
-/** GraphQL clients get a GraphQL error body; the REST endpoint its own `{detail}` shape. */
-function refusalResponse(error: GraphQLError, rest: boolean) {
+/** GraphQL clients get a GraphQL error body; the REST endpoint its own `{detail}` shape; /v1 OpenAI's. */
+function refusalResponse(error: GraphQLError, path: string) {
   const http = (error.extensions.http ?? {}) as { status?: number; headers?: Record<string, string> };
-  const body = rest ? { detail: error.message } : { errors: [{ message: error.message, extensions: { code: error.extensions.code } }] };
+  const code = String(error.extensions.code ?? "").toLowerCase();
+  const body = path.startsWith("/v1/")
+    ? { error: { message: error.message, type: code === "rate_limited" ? "rate_limit_error" : "invalid_request_error", param: null, code } }
+    : path.startsWith("/api/")
+      ? { detail: error.message }
+      : { errors: [{ message: error.message, extensions: { code: error.extensions.code } }] };
   return new Response(JSON.stringify(body), {
     status: http.status ?? 401,
     headers: { "content-type": "application/json; charset=utf-8", ...http.headers },

@@ -1,7 +1,15 @@
 // applyHistoryDelta: seed 004's DefaultHistoryHandler for dialogql's historyDelta subscription.
 // The caller owns the list of events; each delta is appended to it at most once and never out of
 // order, and a cleared delta (clearDialog) empties it. Dependency-free on purpose, so a browser app
-// can import it without the server.
+// can import it without the server. With `options.inFlight` it also keeps the text being typed
+// (src/client/in-flight-text.ts).
+import {
+  type ApplyTextDeltaResult,
+  applyTextDelta,
+  endInFlightText,
+  type InFlightTexts,
+  type TextDeltaLike,
+} from "./in-flight-text.js";
 
 /** The least an event needs for this helper: its dialog-wide seq. */
 export interface SeqEvent {
@@ -15,6 +23,11 @@ export interface HistoryDeltaLike<E extends SeqEvent = SeqEvent> {
   append: readonly E[];
   /** clearDialog: every event up to `seq` is gone (select `cleared` to have it handled). */
   cleared?: boolean | null;
+  /** Select these (and responseId, status) to follow in-flight text. */
+  responseId?: string | null;
+  status?: string | null;
+  text?: TextDeltaLike | null;
+  endsTextPart?: number | null;
 }
 
 export type ApplyHistoryDeltaResult =
@@ -32,11 +45,15 @@ export type ApplyHistoryDeltaResult =
    * of them). Keep `lastSeq` and pass it as `options.lastSeq` next time: the list alone no
    * longer shows how far the client has seen.
    */
-  | { status: "cleared"; removed: number; lastSeq: number };
+  | { status: "cleared"; removed: number; lastSeq: number }
+  /** A text delta, applied to `options.inFlight` (or not: see `text`); the events are unchanged. */
+  | { status: "text"; lastSeq: number; text: ApplyTextDeltaResult };
 
 export interface ApplyHistoryDeltaOptions {
   /** The last seq the client has seen, when the list cannot tell (after a clear); default: the list's last. */
   lastSeq?: number;
+  /** Text being typed, by response id: text deltas grow it, and the committed event replaces it. */
+  inFlight?: InFlightTexts;
 }
 
 /**
@@ -50,6 +67,14 @@ export function applyHistoryDelta<E extends SeqEvent>(
   options: ApplyHistoryDeltaOptions = {},
 ): ApplyHistoryDeltaResult {
   const lastSeq = Math.max(history.at(-1)?.seq ?? 0, options.lastSeq ?? 0);
+  const { inFlight } = options;
+  if (delta.text) {
+    return { status: "text", lastSeq, text: inFlight ? applyTextDelta(inFlight, delta.text) : { status: "duplicate", length: 0 } };
+  }
+  if (inFlight && delta.cleared) for (const responseId of Object.keys(inFlight)) delete inFlight[responseId];
+  if (inFlight && delta.responseId && delta.status) {
+    endInFlightText(inFlight, { responseId: delta.responseId, status: delta.status, endsTextPart: delta.endsTextPart });
+  }
   if (delta.cleared) {
     // Whatever was missed before a clear is gone too: a clear never leaves a gap.
     const kept = history.filter((event) => event.seq > delta.seq);

@@ -1,5 +1,6 @@
 // The public shape of watchHistory: what a watcher holds and how it is driven.
 import type { HistoryDeltaSubscription } from "./generated/graphql.js";
+import type { InFlightTexts } from "./in-flight-text.js";
 import type { HistoryEvent, ResponseSummary } from "./read-history-snapshot.js";
 
 export type HistoryDelta = HistoryDeltaSubscription["historyDelta"];
@@ -20,6 +21,11 @@ export interface HistoryState {
   events: readonly HistoryEvent[];
   /** The responses of the context, by id, with their latest status and usage. */
   responses: Readonly<Record<string, ResponseSummary>>;
+  /**
+   * Text being typed into responses that are still IN_PROGRESS (any branch), by response id: it
+   * follows their committed events until the committed event replaces it.
+   */
+  inFlight: Readonly<InFlightTexts>;
   /** The dialog-wide seq the watcher has caught up to (any branch). */
   lastSeq: number;
   /** The last failure, while reconnecting or once it is final. */

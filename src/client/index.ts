@@ -7,6 +7,15 @@ export {
   type SeqEvent,
 } from "./apply-history-delta.js";
 export {
+  applyTextDelta,
+  endInFlightText,
+  textOffsetsOf,
+  type ApplyTextDeltaResult,
+  type InFlightText,
+  type InFlightTexts,
+  type TextDeltaLike,
+} from "./in-flight-text.js";
+export {
   createDialogqlClient,
   watchHistory,
   type DialogqlClient,

@@ -5,6 +5,7 @@
 // another branch) it reads the history again rather than guess.
 import { applyHistoryDelta, type SeqEvent } from "./apply-history-delta.js";
 import type { HistoryDeltaSubscription } from "./generated/graphql.js";
+import { applyTextDelta, endInFlightText, type InFlightTexts, textOffsetsOf } from "./in-flight-text.js";
 import type { HistoryDelta, HistoryState, HistoryWatcher, WatchHistoryOptions } from "./history-watcher.js";
 import { DialogLastSeqDocument } from "./operations/queries.js";
 import { HistoryDeltaDocument } from "./operations/subscriptions.js";
@@ -54,6 +55,7 @@ class HistoryFollower implements HistoryWatcher {
       responseId: this.pinned,
       events: [],
       responses: {},
+      inFlight: {},
       lastSeq: 0,
       error: null,
     };
@@ -126,6 +128,8 @@ class HistoryFollower implements HistoryWatcher {
       responseId: snapshot.tip?.id ?? null,
       events: snapshot.events,
       responses: snapshot.responses,
+      // The subscription opened next sends each text whole: what was held may have been committed.
+      inFlight: {},
       lastSeq: Math.max(snapshot.lastSeq, this.state.lastSeq),
     });
   }
@@ -136,7 +140,8 @@ class HistoryFollower implements HistoryWatcher {
     const current = () => this.subscription?.generation === generation;
     const end = this.transport.subscribe(
       HistoryDeltaDocument,
-      { dialogId: this.state.dialogId, afterSeq: this.state.lastSeq },
+      // With the text it holds, so a resumed subscription sends only the rest of it.
+      { dialogId: this.state.dialogId, afterSeq: this.state.lastSeq, textOffsets: textOffsetsOf(this.state.inFlight) },
       {
         next: (result) => this.enqueue(async () => (current() ? this.received(result) : undefined)),
         error: (error) => this.enqueue(async () => (current() ? this.dropped(error) : undefined)),
@@ -172,6 +177,22 @@ class HistoryFollower implements HistoryWatcher {
   }
 
   private async apply(delta: HistoryDelta) {
+    if (delta.text) return this.type(delta.text);
+    const inFlight = { ...this.state.inFlight };
+    const ended =
+      delta.responseId != null &&
+      delta.status != null &&
+      endInFlightText(inFlight, { responseId: delta.responseId, status: delta.status, endsTextPart: delta.endsTextPart });
+    if (!ended) return this.applyCommitted(delta);
+    // The text goes in the same state change that brings the event replacing it: never a state
+    // with both, or with neither.
+    const updates = this.updates;
+    this.state = { ...this.state, inFlight };
+    await this.applyCommitted(delta);
+    if (this.updates === updates) this.update({});
+  }
+
+  private async applyCommitted(delta: HistoryDelta) {
     const { lastSeq, responseId: tip } = this.state;
     // Whether the delta continues what the watcher has seen is applyHistoryDelta's rule, applied
     // to the dialog-wide seq (deltas of every branch arrive); which list its events join, if any,
@@ -205,12 +226,20 @@ class HistoryFollower implements HistoryWatcher {
     this.update(position);
   }
 
+  /** A text delta: extends the response's in-flight text; a gap is filled by resubscribing. */
+  private type(text: NonNullable<HistoryDelta["text"]>) {
+    const inFlight = { ...this.state.inFlight };
+    const outcome = applyTextDelta(inFlight, text);
+    if (outcome.status === "applied") return this.update({ inFlight });
+    if (outcome.status === "gap") this.openSubscription();
+  }
+
   /** The dialog was cleared at `seq`: nothing is left to show (a pinned response is gone: read again to say so). */
   private async cleared(seq: number) {
     if (this.pinned) return this.resync();
     this.eventIds = new Set();
     this.chain = new Set();
-    this.update({ lastSeq: seq, responseId: null, events: [], responses: {} });
+    this.update({ lastSeq: seq, responseId: null, events: [], responses: {}, inFlight: {} });
   }
 
   private extend(delta: WrittenDelta, fresh: HistoryEvent[], position: { lastSeq: number }) {
@@ -255,7 +284,10 @@ class HistoryFollower implements HistoryWatcher {
     }, delay);
   }
 
+  private updates = 0;
+
   private update(patch: Partial<HistoryState>) {
+    this.updates++;
     this.state = { ...this.state, ...patch };
     for (const listener of [...this.listeners]) listener(this.state);
   }

@@ -5,17 +5,27 @@
 // commits, in either order) or not at all (a slow subscriber's buffer overflowed, Redis blinked):
 // a payload whose previousSeq is past what was sent shows a gap, which is read from the database.
 // A resync (Redis came back after an outage) reads everything committed since what was sent.
+// In-flight text (src/live/in-flight-text.ts) follows the replay: the text so far, then live text
+// deltas, each character once (src/live/text-positions.ts).
 // A clear (clearDialog) moves no seq: it is sent once, as a cleared delta at the dialog's seq, and
 // a catch-up that spans one (the dialog's clearedAtSeq) sends it before the events after it.
 import { prisma } from "../db/prisma.js";
 import { clearedDelta, readDeltasBetween, type HistoryDeltaView } from "./delta-reads.js";
-import { type DeltaPayload, isCleared, isDeleted, isResync, type LiveBus } from "./live-bus.js";
+import { inFlightTextOf } from "./in-flight-text.js";
+import { type DeltaPayload, isCleared, isDeleted, isResync, isText, type LiveBus } from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
+import { type TextDeltaView, type TextOffset, TextPositions } from "./text-positions.js";
 
 /** A payload still to be read (resolved in the schema), or a delta already read. */
-export type DeltaItem = DeltaPayload | HistoryDeltaView;
+export type DeltaItem = DeltaPayload | HistoryDeltaView | TextDeltaView;
 
-export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: number | null) {
+export function historyDeltaStream(
+  live: LiveBus,
+  dialogId: string,
+  afterSeq: number | null,
+  textOffsets: readonly TextOffset[] = [],
+) {
+  const inFlight = inFlightTextOf(live);
   return stoppableStream<DeltaItem>(async function* (signal) {
     const updates = await live.listen("historyDelta", dialogId);
     onAbort(signal, () => updates.return?.());
@@ -23,6 +33,7 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
       let sent = afterSeq ?? 0;
       // A status change read from the database may also arrive live: send each one once.
       const statusChangesSent = new Set<string>();
+      const texts = new TextPositions(textOffsets);
       const clearsSent = new Set<number>();
       const clearAt = (seq: number) => {
         clearsSent.add(seq);
@@ -47,6 +58,7 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
             if (statusChangesSent.has(statusKey(delta))) continue;
             statusChangesSent.add(statusKey(delta));
           }
+          texts.onCommitted(delta);
           yield delta;
           sent = Math.max(sent, delta.seq);
         }
@@ -63,13 +75,23 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
       }
       // A client resuming at n may have missed a status change or a clear made at n itself:
       // include them. A client starting live has nothing from before to clear.
+      // The text so far is read before the replay's first yield (a subscriber costs its reads
+      // when it subscribes) and sent after it. Read after the listener, it misses nothing; text
+      // it shows that the replay shows committed is dropped by the replayed write (onCommitted).
+      const textSnapshot = await inFlight.textsOfDialog(dialogId);
       yield* catchUp(start.lastSeq, afterSeq ?? undefined, start.clearedAtSeq);
+      if (!signal.aborted) yield* texts.fromSnapshot(textSnapshot, sent);
+      const textSoFar = async function* () {
+        const states = await inFlight.textsOfDialog(dialogId);
+        if (!signal.aborted) yield* texts.fromSnapshot(states, sent);
+      };
 
       for await (const update of updates) {
         if (isResync(update)) {
           const now = await readDialog();
           if (!now) break; // the dialog was deleted
           yield* catchUp(now.lastSeq, sent, now.clearedAtSeq);
+          yield* textSoFar();
           continue;
         }
         if (isDeleted(update)) break;
@@ -78,6 +100,15 @@ export function historyDeltaStream(live: LiveBus, dialogId: string, afterSeq: nu
           if (!clearsSent.has(update.seq)) yield clearAt(update.seq);
           continue;
         }
+        if (isText(update)) {
+          const view = texts.onText(update.text, sent);
+          if (view === "gap") {
+            const state = await inFlight.textOf(update.text.responseId);
+            if (state && !signal.aborted) yield* texts.fromSnapshot([state], sent);
+          } else if (view) yield view;
+          continue;
+        }
+        texts.onCommitted(update);
         const statusOnly = update.seq === update.previousSeq;
         if (update.seq <= sent && !statusOnly) continue; // already sent
         // A gap before this write: read it from the database first.

@@ -19,6 +19,24 @@ export interface DeltaPayload {
   seq: number;
   /** The response's status once the write committed. */
   status: ResponseStatus;
+  /** The write committed or dropped the response's in-flight text of this part (src/live/in-flight-text.ts). */
+  endsTextPart?: number;
+}
+
+/** Text appended to an in-flight AI or reasoning event (src/live/in-flight-text.ts). */
+export interface TextPayload {
+  dialogId: string;
+  responseId: string;
+  /** The index the event will have among the response's events once committed. */
+  part: number;
+  type: "AI" | "REASONING";
+  /** Where `delta` starts in the event's text (UTF-16 code units). */
+  offset: number;
+  delta: string;
+}
+
+export interface TextMessage {
+  text: TextPayload;
 }
 
 /**
@@ -47,9 +65,10 @@ export interface Resync {
   resync: true;
 }
 
-export type LiveMessage = DeltaPayload | ClearedPayload | DeletedPayload | Resync;
+export type LiveMessage = DeltaPayload | ClearedPayload | DeletedPayload | Resync | TextMessage;
 
 export const isResync = (message: LiveMessage): message is Resync => "resync" in message;
+export const isText = (message: LiveMessage): message is TextMessage => "text" in message;
 
 export type Topic = "historyDelta" | "responseUpdated";
 
@@ -59,6 +78,8 @@ export type NoticeHandler = (notice: unknown) => void;
 export interface LiveBus {
   /** Call only after the write committed. */
   publish(write: DeltaPayload | ClearedPayload | DeletedPayload): void;
+  /** Text appended to an in-flight event; call only after the store took it. */
+  publishText(text: TextPayload): void;
   /**
    * Payloads for one dialog or response. Resolves once the listener is in place (with Redis up:
    * once the channel subscription is acknowledged), so a caller can read the database afterwards
@@ -126,10 +147,15 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
         previousSeq: write.previousSeq,
         seq: write.seq,
         status: write.status,
+        ...(write.endsTextPart != null && { endsTextPart: write.endsTextPart }),
       };
       metrics.deltasPublished.inc();
       send(`historyDelta:${payload.dialogId}`, payload);
       send(`responseUpdated:${payload.responseId}`, payload);
+    },
+
+    publishText(text) {
+      send(`historyDelta:${text.dialogId}`, { text });
     },
 
     // Not pubSub.subscribe(): its repeaters register their listener lazily, on the first next();

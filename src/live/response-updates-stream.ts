@@ -3,7 +3,7 @@
 // the response for each, so a repeated or late payload only shows the current state again. After a
 // resync (Redis was away) it shows the current state too, and ends if the response finished.
 import { prisma } from "../db/prisma.js";
-import { isCleared, isDeleted, isResync, type LiveBus } from "./live-bus.js";
+import { isCleared, isDeleted, isResync, isText, type LiveBus } from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
 
 export function responseUpdatesStream(live: LiveBus, responseId: string) {
@@ -19,6 +19,7 @@ export function responseUpdatesStream(live: LiveBus, responseId: string) {
       yield responseId;
       if (status !== "IN_PROGRESS") return;
       for await (const update of updates) {
+        if (isText(update)) continue; // text goes to historyDelta only
         const statusNow = isResync(update) || isCleared(update) || isDeleted(update) ? await readStatus() : update.status;
         if (!statusNow) break; // deleted
         yield responseId;

@@ -1,5 +1,5 @@
 // Expected failures as schema types: mutations return them as typed results.
-import { AppError, ConflictError, NotFoundError, ValidationError } from "../errors.js";
+import { AppError, ConflictError, NotFoundError, TextOffsetError, ValidationError } from "../errors.js";
 import { builder } from "./builder.js";
 
 export const ErrorInterface = builder.interfaceRef<AppError>("Error").implement({
@@ -19,7 +19,18 @@ builder.objectType(NotFoundError, {
 builder.objectType(ConflictError, {
   name: "ConflictError",
   interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof ConflictError,
+  isTypeOf: (value) => value instanceof ConflictError && !(value instanceof TextOffsetError),
+});
+
+builder.objectType(TextOffsetError, {
+  name: "TextOffsetError",
+  description: "A text delta whose offset is not where the in-flight text ends; resend from expectedOffset.",
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof TextOffsetError,
+  fields: (t) => ({
+    expectedOffset: t.exposeInt("expectedOffset"),
+    heldPart: t.int({ nullable: true, description: "The part of the in-flight text held, if any.", resolve: (error) => error.part }),
+  }),
 });
 
 const FieldErrorRef = builder.objectRef<ValidationError["fieldErrors"][number]>("FieldError").implement({

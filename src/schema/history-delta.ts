@@ -1,14 +1,42 @@
 // HistoryDelta (seed 004): what one committed write added to a dialog, pushed to subscribers.
 import { prisma } from "../db/prisma.js";
+import type { Response as ResponseRow } from "../generated/prisma/client.js";
 import { NotFoundError, ValidationError } from "../errors.js";
 import { type HistoryDeltaView, readDelta } from "../live/delta-reads.js";
 import { historyDeltaStream } from "../live/history-delta-stream.js";
+import type { TextPayload } from "../live/live-bus.js";
+import type { TextDeltaView } from "../live/text-positions.js";
+import { eventCountOf } from "../services/in-flight-checkpoints.js";
 import { renewLoaders } from "../server/context.js";
 import { builder } from "./builder.js";
-import { HistoryEvent } from "./history-event.js";
+import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
 import { Response, ResponseStatusEnum } from "./response.js";
 
-const HistoryDelta = builder.objectRef<HistoryDeltaView>("HistoryDelta").implement({
+const TextDelta = builder.objectRef<TextPayload>("TextDelta").implement({
+  description:
+    "Text typed into an in-flight AI or reasoning event of an IN_PROGRESS response (docs/live-history.md). The event is identified by its response and `part`, the index it will have among the response's events; `offset` is where `delta` starts in its text (UTF-16 code units, as JavaScript's String.length counts), so a client that has `offset` characters of it appends `delta`, and one that has more ignores what it has already.",
+  fields: (t) => ({
+    responseId: t.exposeID("responseId"),
+    part: t.exposeInt("part"),
+    type: t.field({ type: HistoryEventTypeEnum, resolve: (text) => text.type }),
+    offset: t.exposeInt("offset"),
+    delta: t.exposeString("delta"),
+  }),
+});
+
+// A text delta carries no row: it is read when a subscriber asks for it, once per delta for all
+// the subscribers of this instance (they share the payload object).
+const responsesOfText = new WeakMap<TextPayload, Promise<ResponseRow>>();
+function responseOfText(text: TextPayload) {
+  let response = responsesOfText.get(text);
+  if (!response) {
+    response = prisma.response.findUniqueOrThrow({ where: { id: text.responseId } });
+    responsesOfText.set(text, response);
+  }
+  return response;
+}
+
+const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("HistoryDelta").implement({
   description:
     "One committed write to a dialog: the events it appended (none for a status-only change) and the response's status after it. `previousSeq` is the dialog's last seq before the write and `seq` after it, so a client that has seen up to n applies a delta with previousSeq = n, ignores one with seq <= n, and has missed something if previousSeq > n.",
   fields: (t) => ({
@@ -18,11 +46,42 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView>("HistoryDelta").impleme
         "clearDialog: every event of the dialog up to `seq` is gone. Drop what you hold and continue after `seq`; responseId, response and status are null and append is empty.",
     }),
     responseId: t.exposeID("responseId", { nullable: true, description: "The response written (null for a clear)." }),
-    response: t.field({ type: Response, nullable: true, resolve: (delta) => delta.response }),
+    response: t.field({
+      type: Response,
+      nullable: true,
+      resolve: (delta) => ("text" in delta ? responseOfText(delta.text) : delta.response),
+    }),
     seq: t.exposeInt("seq", { description: "Seq of the delta's last event (= previousSeq when it appends none)." }),
     previousSeq: t.exposeInt("previousSeq"),
     append: t.field({ type: [HistoryEvent], resolve: (delta) => delta.events }),
     status: t.expose("status", { type: ResponseStatusEnum, nullable: true }),
+    text: t.field({
+      type: TextDelta,
+      nullable: true,
+      description:
+        "Set on a text delta: text typed into an in-flight event. It appends no event and moves no seq (seq = previousSeq = the last seq sent).",
+      resolve: (delta) => ("text" in delta ? delta.text : null),
+    }),
+    endsTextPart: t.int({
+      nullable: true,
+      description:
+        "In-flight text of this response with a part up to this one is over: committed as an event this write (or an earlier one) appended, or dropped. Clients drop that text; the event replaces it. (A finished response has no in-flight text either, and a clear drops all.)",
+      resolve: (delta) => {
+        if ("text" in delta || delta.cleared) return null;
+        if (delta.endsTextPart != null) return delta.endsTextPart;
+        // A replayed write does not know what it ended; the response's event count says the same.
+        return delta.events.length ? eventCountOf(delta.response) - 1 : null;
+      },
+    }),
+  }),
+});
+
+const TextOffsetInput = builder.inputType("TextOffsetInput", {
+  description: "How much of one in-flight text a resuming client has (the part and offset of the last TextDelta it applied, plus its length).",
+  fields: (t) => ({
+    responseId: t.id({ required: true }),
+    part: t.int({ required: true }),
+    offset: t.int({ required: true, description: "How many characters (UTF-16 code units) of the text the client has." }),
   }),
 });
 
@@ -34,8 +93,12 @@ builder.subscriptionField("historyDelta", (t) =>
     args: {
       dialogId: t.arg.id({ required: true }),
       afterSeq: t.arg.int({ description: "The last seq the client has; 0 replays the whole dialog." }),
+      textOffsets: t.arg({
+        type: [TextOffsetInput],
+        description: "How much of each in-flight text the client has; the rest of it comes first. Without it, texts come whole.",
+      }),
     },
-    subscribe: async (_root, { dialogId, afterSeq }, ctx) => {
+    subscribe: async (_root, { dialogId, afterSeq, textOffsets }, ctx) => {
       const id = String(dialogId);
       const dialog = await prisma.dialog.findUnique({
         where: { id, tenantId: ctx.scope.tenantId },
@@ -45,7 +108,11 @@ builder.subscriptionField("historyDelta", (t) =>
       if (afterSeq != null && (afterSeq < 0 || afterSeq > dialog.lastSeq)) {
         throw ValidationError.at(["afterSeq"], `must be between 0 and the dialog's last seq (${dialog.lastSeq})`);
       }
-      return historyDeltaStream(ctx.live, id, afterSeq ?? null);
+      const offsets = (textOffsets ?? []).map((at) => ({ ...at, responseId: String(at.responseId) }));
+      if (offsets.some((at) => at.part < 0 || at.offset < 0)) {
+        throw ValidationError.at(["textOffsets"], "part and offset must be 0 or more");
+      }
+      return historyDeltaStream(ctx.live, id, afterSeq ?? null, offsets);
     },
     // Live payloads carry ids and seqs only; replayed deltas were read in batches already.
     resolve: (item, _args, ctx) => {

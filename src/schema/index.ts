@@ -8,9 +8,11 @@ import "./dialog.js";
 import "./response.js";
 import "./response-lifecycle.js";
 import "./history-delta.js";
+import "./in-flight-text.js";
 import "./messages.js";
 import "./search.js";
 import "./dialog-list.js";
 import "./branches.js";
+import "./generation.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

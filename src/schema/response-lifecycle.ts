@@ -2,7 +2,7 @@
 // completeResponse or interruptResponse; responseUpdated follows one response live.
 import { prisma } from "../db/prisma.js";
 import { responseUpdatesStream } from "../live/response-updates-stream.js";
-import { appendEvents, completeResponse, interruptResponse } from "../services/response-lifecycle.js";
+import { inFlightTextOf } from "../live/in-flight-text.js";
 import { renewLoaders } from "../server/context.js";
 import { builder } from "./builder.js";
 import { answerWithResponse, committedWrite } from "./committed-write.js";
@@ -44,7 +44,10 @@ const InterruptResponseInput = builder.inputType("InterruptResponseInput", {
   fields: (t) => ({
     responseId: t.id({ required: true }),
     behavior: t.field({ type: InterruptBehavior, required: true }),
-    partialText: t.string({ description: "The answer so far; required unless behavior is DISCARD." }),
+    partialText: t.string({
+      description:
+        "The answer so far. Without it, SAVE_PARTIAL and SAVE_MARKED keep the text streamed so far (streamText); it is required when nothing was streamed, unless behavior is DISCARD.",
+    }),
   }),
 });
 
@@ -56,7 +59,10 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: AppendEventsInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);
-      const written = await committedWrite(ctx, { responseId }, () => appendEvents({ ...input, responseId }));
+      const written = await committedWrite(ctx, { responseId }, () =>
+        // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
+        inFlightTextOf(ctx.live).appendEvents({ ...input, responseId }),
+      );
       return answerWithResponse(written, query);
     },
   }),
@@ -67,7 +73,10 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CompleteResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);
-      const written = await committedWrite(ctx, { responseId }, () => completeResponse({ ...input, responseId }));
+      const written = await committedWrite(ctx, { responseId }, () =>
+        // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
+        inFlightTextOf(ctx.live).completeResponse({ ...input, responseId }),
+      );
       return answerWithResponse(written, query);
     },
   }),
@@ -78,7 +87,10 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: InterruptResponseInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);
-      const written = await committedWrite(ctx, { responseId }, () => interruptResponse({ ...input, responseId }));
+      const written = await committedWrite(ctx, { responseId }, () =>
+        // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
+        inFlightTextOf(ctx.live).interruptResponse({ ...input, responseId }),
+      );
       return answerWithResponse(written, query);
     },
   }),

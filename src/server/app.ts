@@ -14,6 +14,9 @@ import { useAccessControl } from "../auth/access-control.js";
 import { type AuthMode, createAuthenticator } from "../auth/authenticator.js";
 import { createRateLimiter } from "../auth/rate-limit.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
+import { createGenerator, type Generator } from "../generation/generate-turn.js";
+import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
+import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
 import { schema } from "../schema/index.js";
 import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
@@ -41,6 +44,8 @@ export interface AppOptions {
   introspection?: boolean;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
+  /** The model providers /v1/responses and generateResponse use; from the environment when not given. */
+  models?: ModelCatalog;
 }
 
 export function buildApp(options: AppOptions = {}) {
@@ -53,9 +58,10 @@ export function buildApp(options: AppOptions = {}) {
     windowSeconds: limits.rateLimitWindowSeconds,
     redis: live.redis,
   });
+  const generator: Generator = createGenerator({ models: options.models ?? createModelCatalog(config) });
   const yoga = createYoga({
     schema,
-    context: contextFactory(live, limits),
+    context: contextFactory(live, limits, generator),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // Liveness: 200 while the process answers (readiness is /ready, src/server/operations-endpoints.ts).
@@ -74,9 +80,10 @@ export function buildApp(options: AppOptions = {}) {
       useRequestId(),
       useRequestLog(),
       useOperationsEndpoints({ database: async () => database, live }),
-      useWebViewer({ apiPaths: ["/graphql", "/api/"] }),
+      useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
       useRestEndpoints(),
+      useResponsesApi({ generator, live }),
       // Browsers send a cross-site form or a plain GET without a preflight; requiring a JSON body
       // or a header they cannot add cross-site (Authorization included) stops such requests.
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "authorization"] }),
@@ -89,7 +96,7 @@ export function buildApp(options: AppOptions = {}) {
     ],
   });
 
-  return Object.assign(yoga, { limits, authenticator, rateLimiter });
+  return Object.assign(yoga, { limits, authenticator, rateLimiter, generator });
 }
 
 export type App = ReturnType<typeof buildApp>;

@@ -3,6 +3,7 @@
 import DataLoader from "dataloader";
 import { prisma } from "../db/prisma.js";
 import type { Event, Response } from "../generated/prisma/client.js";
+import type { Generator } from "../generation/generate-turn.js";
 import type { LiveBus } from "../live/live-bus.js";
 import { viewerOf } from "../auth/access-control.js";
 import type { Viewer } from "../auth/authenticator.js";
@@ -19,6 +20,8 @@ export interface Context {
   /** The caller's tenant: every id a resolver receives is checked through it first. */
   scope: TenantScope;
   live: LiveBus;
+  /** Runs model turns (src/generation). */
+  generator: Generator;
   loaders: ReturnType<typeof createLoaders>;
   /** What this request may still read (rows, bytes, time); event reads go through it. */
   budget: RequestBudget;
@@ -46,11 +49,20 @@ function createLoaders(budget: RequestBudget) {
   };
 }
 
-export function contextFactory(live: LiveBus, limits: Limits) {
+export function contextFactory(live: LiveBus, limits: Limits, generator: Generator) {
   return ({ request }: { request?: object }): Context => {
     const viewer = viewerOf(request);
     const budget = createRequestBudget(viewer.tenantId, limits);
-    return { requestId: requestIdOf(request), viewer, scope: tenantScope(viewer.tenantId), live, loaders: createLoaders(budget), budget, limits };
+    return {
+      requestId: requestIdOf(request),
+      viewer,
+      scope: tenantScope(viewer.tenantId),
+      live,
+      generator,
+      loaders: createLoaders(budget),
+      budget,
+      limits,
+    };
   };
 }
 

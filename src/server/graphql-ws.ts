@@ -53,6 +53,7 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
           }
           socket.once("close", () => connections.release(viewer));
           setViewer(request, viewer);
+          setViewer(operationRequestOf(request), viewer);
           if (viewer.keyId) {
             const untrack = yoga.authenticator.trackConnection(viewer.keyId, () =>
               socket.close(4403, "API key revoked"),
@@ -75,7 +76,7 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         if (Object.keys(ctx.subscriptions).length > limits.subscriptionsPerConnection) {
           return [tooManyOperations(limits.subscriptionsPerConnection)];
         }
-        const request = ctx.extra.request;
+        const request = operationRequestOf(ctx.extra.request);
         const viewer = viewerOf(request);
         if (viewer.keyId) {
           const decision = await yoga.rateLimiter.consume(viewer.keyId);
@@ -136,6 +137,20 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
       await new Promise<void>((resolve) => sockets.close(() => resolve()));
     },
   };
+}
+
+// Operations on a socket run with its upgrade request, a GET, and Yoga refuses mutations "via
+// GET" (a CSRF guard for links and forms, which cannot open a WebSocket). A socket's operations
+// arrive as POSTed operations would, so they see the request as one: an agent streams tokens with
+// mutations over the connection it already holds.
+const operationRequests = new WeakMap<object, import("node:http").IncomingMessage>();
+function operationRequestOf(request: import("node:http").IncomingMessage) {
+  let asPost = operationRequests.get(request);
+  if (!asPost) {
+    asPost = Object.create(request, { method: { value: "POST" } }) as import("node:http").IncomingMessage;
+    operationRequests.set(request, asPost);
+  }
+  return asPost;
 }
 
 /** The credential a WebSocket client offers, as an Authorization header value. */

@@ -4,7 +4,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AuthMode, Authenticator } from "../auth/authenticator.js";
+import { createInFlightText, type InFlightOptions } from "../live/in-flight-text.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
+import type { ModelCatalog } from "../generation/providers.js";
+import { createResponsesWebSocket, RESPONSES_WEBSOCKET_PATH } from "../responses-api/websocket-mode.js";
 import { buildApp } from "./app.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
 import type { Limits } from "./limits.js";
@@ -25,6 +28,10 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
+  /** In-flight text settings (clock, checkpoint bounds, idle timeout); from the configuration when not given. */
+  inFlight?: InFlightOptions;
+  /** Model providers; from the environment when not given. */
+  models?: ModelCatalog;
   /** How long close() waits for requests in flight; from SHUTDOWN_DRAIN_MS when not given. */
   drainMs?: number;
 }
@@ -45,7 +52,8 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const live = createLiveBus({ redisUrl: options.redisUrl, redisCommandTimeoutMs: options.redisCommandTimeoutMs });
-  const yoga = buildApp({ live, limits: options.limits, auth: options.auth });
+  const inFlight = createInFlightText(live, { sweep: true, ...options.inFlight });
+  const yoga = buildApp({ live, limits: options.limits, auth: options.auth, models: options.models });
   const watchdog = createSlowConsumerWatchdog({
     timeoutMs: yoga.limits.slowSubscriberTimeoutMs,
     maxQueuedBytes: yoga.limits.queuedBytesPerConnection,
@@ -62,6 +70,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keepAliveMs: options.keepAliveMs ?? 12_000,
     onSocket: (socket) => watchdog.watch(socket),
   });
+  const responsesWs = routeResponsesWebSocket(
+    server,
+    createResponsesWebSocket(yoga, { generator: yoga.generator, live }),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -81,12 +93,36 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           // Ending the listeners ends every subscription: SSE responses finish with `complete`.
           live.endListeners();
           await graphqlWs.dispose();
+          responsesWs.close();
         });
         watchdog.close();
+        inFlight.close();
         yoga.authenticator.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await live.close();
       })()),
   };
+}
+
+/**
+ * The Responses API's WebSocket mode shares the port with graphql-ws. graphql-ws's server answers
+ * every upgrade it does not own with 400, so upgrades are dispatched here: /v1/responses to the
+ * Responses socket, everything else to the listeners graphql-ws attached.
+ */
+function routeResponsesWebSocket(
+  server: import("node:http").Server,
+  responses: ReturnType<typeof createResponsesWebSocket>,
+) {
+  const others = server.listeners("upgrade") as ((...args: unknown[]) => void)[];
+  server.removeAllListeners("upgrade");
+  server.on(
+    "upgrade",
+    (request: import("node:http").IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => {
+      const path = (request.url ?? "").split("?")[0];
+      if (path === RESPONSES_WEBSOCKET_PATH) return void responses.handleUpgrade(request, socket, head);
+      for (const listener of others) listener.call(server, request, socket, head);
+    },
+  );
+  return responses;
 }

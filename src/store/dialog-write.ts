@@ -201,6 +201,27 @@ export class DialogWrite {
   }
 
   /**
+   * Deletes one response of this dialog with its events, unless another response continues it
+   * (that would take its context away). When it was the head, its parent becomes the head.
+   */
+  async removeLeafResponse(responseId: string): Promise<"removed" | "not-found" | "continued"> {
+    const [row] = await run<{ previousResponseId: string | null; depth: number; children: number }>(
+      Prisma.sql`SELECT r."previousResponseId", r.depth,
+        (SELECT count(*)::int FROM "Response" c WHERE c."previousResponseId" = r.id) AS children
+        FROM "Response" r WHERE r.id = ${responseId} AND r."dialogId" = ${this.dialog.id}`,
+      this.session,
+    );
+    if (!row) return "not-found";
+    if (row.children) return "continued";
+    await run(Prisma.sql`DELETE FROM "Response" WHERE id = ${responseId}`, this.session);
+    if (this.#head?.id === responseId) {
+      this.#head = row.previousResponseId ? { id: row.previousResponseId, depth: row.depth - 1 } : null;
+      this.#headMoved = true;
+    }
+    return "removed";
+  }
+
+  /**
    * Takes over rows another statement of this write inserted (src/store/fork-copy.ts): `events`
    * more seqs are used and `head` is the new head.
    */

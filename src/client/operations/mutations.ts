@@ -146,3 +146,57 @@ export const ImportMessagesDocument = graphql(`
     }
   }
 `);
+
+/** One text delta of an answer being typed (docs/live-history.md). */
+export const StreamTextDocument = graphql(`
+  mutation StreamText($input: StreamTextInput!) {
+    streamText(input: $input) {
+      __typename
+      ... on TextPosition {
+        responseId
+        part
+        type
+        offset
+        length
+      }
+      ... on TextOffsetError {
+        expectedOffset
+      }
+      ... on Error {
+        ...WriteErrorFields
+      }
+    }
+  }
+`);
+
+export const CommitTextDocument = graphql(`
+  mutation CommitText($responseId: ID!) {
+    commitText(responseId: $responseId) {
+      __typename
+      ... on Response {
+        ...ResponseSummary
+      }
+      ... on Error {
+        ...WriteErrorFields
+      }
+    }
+  }
+`);
+
+export const GenerateResponseDocument = graphql(`
+  mutation GenerateResponse($input: GenerateResponseInput!) {
+    generateResponse(input: $input) {
+      __typename
+      ... on Response {
+        ...ResponseSummary
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        code
+        message
+      }
+    }
+  }
+`);

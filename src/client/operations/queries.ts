@@ -210,3 +210,12 @@ export const DialogMessagesDocument = graphql(`
     }
   }
 `);
+
+export const ModelsDocument = graphql(`
+  query Models {
+    models {
+      configured
+      defaultModel
+    }
+  }
+`);

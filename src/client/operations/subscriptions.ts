@@ -2,14 +2,22 @@
 import { graphql } from "../generated/index.js";
 
 export const HistoryDeltaDocument = graphql(`
-  subscription HistoryDelta($dialogId: ID!, $afterSeq: Int) {
-    historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
+  subscription HistoryDelta($dialogId: ID!, $afterSeq: Int, $textOffsets: [TextOffsetInput!]) {
+    historyDelta(dialogId: $dialogId, afterSeq: $afterSeq, textOffsets: $textOffsets) {
       dialogId
       cleared
       responseId
       seq
       previousSeq
       status
+      endsTextPart
+      text {
+        responseId
+        part
+        type
+        offset
+        delta
+      }
       response {
         ...ResponseSummary
       }

@@ -12,6 +12,7 @@ const loading = (dialogId: string, responseId: string | null): HistoryState => (
   responseId,
   events: [],
   responses: {},
+  inFlight: {},
   lastSeq: 0,
   error: null,
 });

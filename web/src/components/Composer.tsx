@@ -1,9 +1,12 @@
 // Adds a human message as a new turn after the response on screen (the head, or the branch being
-// viewed). The turn starts IN_PROGRESS, waiting for an agent to answer it; the timeline shows it
+// viewed). With a model configured on the server the model answers it (generateResponse);
+// without one the turn starts IN_PROGRESS, waiting for an agent. Either way the timeline shows it
 // through the same live subscription as any other write.
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useCreateResponse } from "../../../src/client/react/index.js";
 import { dialogPath, navigate } from "../hooks/use-route.js";
+import { useGenerate } from "../hooks/use-generate.js";
+import { useModels } from "../hooks/use-models.js";
 
 interface Props {
   dialogId: string;
@@ -15,18 +18,26 @@ export function Composer({ dialogId, previousResponseId }: Props) {
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [{ fetching }, createResponse] = useCreateResponse();
+  const [{ fetching: generating }, generate] = useGenerate();
+  const models = useModels();
+  const [model, setModel] = useState("");
+  useEffect(() => setModel((current) => current || models.defaultModel || ""), [models.defaultModel]);
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
     const content = text.trim();
     if (!content) return;
     setProblem(null);
+    const place = previousResponseId ? { previousResponseId } : { dialogId };
+    const input = [{ human: { content } }];
     try {
-      const result = await createResponse({
-        ...(previousResponseId ? { previousResponseId } : { dialogId }),
-        input: [{ human: { content } }],
-      });
-      if (result.__typename !== "Response") return setProblem(result.message);
+      if (models.configured) {
+        const refused = await generate({ ...place, model: model || models.defaultModel!, input });
+        if (refused) return setProblem(refused);
+      } else {
+        const result = await createResponse({ ...place, input });
+        if (result.__typename !== "Response") return setProblem(result.message);
+      }
       setText("");
       // The new turn is the dialog's head now: follow it (a pinned branch would not show it).
       navigate(dialogPath(dialogId));
@@ -40,11 +51,23 @@ export function Composer({ dialogId, previousResponseId }: Props) {
       <textarea
         value={text}
         onChange={(event) => setText(event.target.value)}
-        placeholder="Add a human message as a new turn (an agent answers it)…"
+        placeholder={
+          models.configured ? "Message the model…" : "Add a human message as a new turn (an agent answers it)…"
+        }
         rows={2}
         aria-label="Human message"
       />
-      <button type="submit" disabled={fetching || !text.trim()}>
+      {models.configured && (
+        <input
+          className="composer-model"
+          value={model}
+          onChange={(event) => setModel(event.target.value)}
+          aria-label="Model for this message"
+          data-testid="composer-model"
+          size={16}
+        />
+      )}
+      <button type="submit" disabled={fetching || generating || !text.trim()}>
         Send
       </button>
       {problem && (

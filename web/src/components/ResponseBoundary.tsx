@@ -4,6 +4,7 @@ import type { ResponseSummary } from "../../../src/client/index.js";
 import { type BranchTree, siblingsOf } from "../lib/branch-tree.js";
 import { formatTime, formatUsage } from "../lib/format.js";
 import { BranchSwitcher } from "./BranchSwitcher.js";
+import { RegenerateButton } from "./RegenerateButton.js";
 import { StatusBadge } from "./StatusBadge.js";
 
 interface Props {
@@ -12,9 +13,11 @@ interface Props {
   response: ResponseSummary | undefined;
   tree: BranchTree | null;
   headId: string | null;
+  /** The turn's human messages (what "Regenerate from here" sends again). */
+  inputs: string[];
 }
 
-export function ResponseBoundary({ dialogId, responseId, response, tree, headId }: Props) {
+export function ResponseBoundary({ dialogId, responseId, response, tree, headId, inputs }: Props) {
   const siblings = tree ? siblingsOf(tree, responseId) : [];
   const usage = response ? formatUsage(response.usage) : null;
   return (
@@ -26,6 +29,14 @@ export function ResponseBoundary({ dialogId, responseId, response, tree, headId 
         {usage && <span className="usage">{usage}</span>}
         {response && <time dateTime={response.createdAt}>{formatTime(response.createdAt)}</time>}
         <code className="response-id">{responseId}</code>
+        {response?.previousResponse && response.status !== "IN_PROGRESS" && (
+          <RegenerateButton
+            dialogId={dialogId}
+            parentId={response.previousResponse.id}
+            inputs={inputs}
+            model={response.model ?? null}
+          />
+        )}
       </div>
       {response?.error != null && <pre className="response-error">{JSON.stringify(response.error)}</pre>}
       {tree && siblings.length > 1 && (

@@ -3,6 +3,7 @@ import type { HistoryState } from "../../../src/client/index.js";
 import type { BranchTree } from "../lib/branch-tree.js";
 import { groupByResponse } from "../lib/group-by-response.js";
 import { EventItem } from "./events/EventItem.js";
+import { InFlightText } from "./events/InFlightText.js";
 import { ResponseBoundary } from "./ResponseBoundary.js";
 
 interface Props {
@@ -25,11 +26,15 @@ export function Timeline({ dialogId, history, tree, headId }: Props) {
             response={history.responses[turn.responseId]}
             tree={tree}
             headId={headId}
+            inputs={turn.events.flatMap((event) =>
+              event.__typename === "HumanEvent" && event.content ? [event.content] : [],
+            )}
           />
           <ol className="events">
             {turn.events.map((event) => (
               <EventItem key={event.id} event={event} />
             ))}
+            {history.inFlight[turn.responseId] && <InFlightText text={history.inFlight[turn.responseId]!} />}
           </ol>
         </li>
       ))}

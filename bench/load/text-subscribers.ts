@@ -1,0 +1,83 @@
+// Child process: SUBSCRIBERS graphql-ws subscriptions to one dialog's historyDelta, counting the
+// text deltas each receives by offset. The parent tells it over IPC when each delta was published;
+// it answers with delivery latencies and how many (subscriber, delta) pairs were missing or repeated.
+import WebSocket from "ws";
+import { summarize } from "../lib/stats.js";
+
+const url = process.env.WS_URL!;
+const subscribers = Number(process.env.SUBSCRIBERS);
+const dialogId = process.env.DIALOG_ID!;
+const afterSeq = Number(process.env.AFTER_SEQ ?? 0);
+const now = () => performance.timeOrigin + performance.now();
+
+const arrivals = new Map<number, number[]>();
+const seen = Array.from({ length: subscribers }, () => new Map<number, number>());
+let ready = 0;
+const closers: (() => void)[] = [];
+
+const SUBSCRIPTION = `subscription($dialogId: ID!, $afterSeq: Int) {
+  historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
+    seq previousSeq status endsTextPart
+    text { responseId part type offset delta }
+    append { __typename ... on BaseHistoryEvent { id seq } ... on AiEvent { content } }
+  }
+}`;
+
+function received(index: number, text: { offset: number } | null) {
+  if (!text) return;
+  // The first message is the text so far (offset 0): the subscription is live.
+  if (text.offset === 0) {
+    if (++ready === subscribers) process.send!({ type: "ready" });
+    return;
+  }
+  const count = seen[index]!.get(text.offset) ?? 0;
+  seen[index]!.set(text.offset, count + 1);
+  let times = arrivals.get(text.offset);
+  if (!times) arrivals.set(text.offset, (times = []));
+  times.push(now());
+}
+
+function connect(index: number) {
+  // The protocol spoken directly, as bench/load/ws-subscribers.ts does, so this process keeps up.
+  const socket = new WebSocket(url, "graphql-transport-ws");
+  socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init" })));
+  socket.on("message", (data) => {
+    const message = JSON.parse(data.toString()) as { type: string; payload?: any };
+    if (message.type === "connection_ack") {
+      socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: SUBSCRIPTION, variables: { dialogId, afterSeq } } }));
+    } else if (message.type === "next") {
+      if (message.payload.errors) console.error(`[text ${index}]`, JSON.stringify(message.payload.errors));
+      else received(index, message.payload.data.historyDelta.text);
+    } else if (message.type === "ping") socket.send(JSON.stringify({ type: "pong" }));
+  });
+  socket.on("error", (error) => console.error(`[text ${index}]`, error.message));
+  closers.push(() => socket.close());
+}
+
+const BATCH = 200;
+for (let i = 0; i < subscribers; i += BATCH) {
+  for (let j = i; j < Math.min(subscribers, i + BATCH); j++) connect(j);
+  for (let waited = 0; ready < Math.min(subscribers, i + BATCH) && waited < 30_000; waited += 10) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const publishedAt = new Map<number, number>();
+process.on("message", (message: { type: string; offset?: number; at?: number }) => {
+  if (message.type === "published") publishedAt.set(message.offset!, message.at!);
+  if (message.type !== "finish") return;
+  const latencies: number[] = [];
+  let lost = 0;
+  let duplicated = 0;
+  for (const [offset, at] of publishedAt) {
+    for (const time of arrivals.get(offset) ?? []) latencies.push(time - at);
+    for (const perSubscriber of seen) {
+      const count = perSubscriber.get(offset) ?? 0;
+      if (count === 0) lost++;
+      if (count > 1) duplicated += count - 1;
+    }
+  }
+  for (const close of closers) close();
+  process.send!({ type: "result", ...summarize(latencies), lost, duplicated, deltas: publishedAt.size });
+  setTimeout(() => process.exit(0), 500);
+});

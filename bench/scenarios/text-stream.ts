@@ -1,0 +1,116 @@
+// Token streaming fan-out: SUBSCRIBERS graphql-ws subscribers (in another process) on one dialog
+// while an agent streams DELTAS text deltas at RATE a second through the streamText mutation over
+// HTTP. Each delta must reach every subscriber once: delivery p50/p99 from the publish (right
+// after the store took the delta), lost and duplicated, and the process's CPU time per delivered
+// delta (server and the agent's HTTP client share this process, so it is an upper bound).
+import path from "node:path";
+import { applyMigrations } from "../../src/db/migrate.js";
+import { closeDatabase, database } from "../../src/db/prisma.js";
+import { startServer } from "../../src/server/http-server.js";
+import { spawnIpcChild } from "../lib/ipc-child.js";
+import { emit, smoke, type Figure } from "../lib/report.js";
+import { graphql } from "../lib/server.js";
+
+const SUBSCRIBERS = Number(process.env.TEXT_SUBSCRIBERS ?? (smoke ? 100 : 1_000));
+const RATE = 50;
+const DELTAS = smoke ? 50 : 500;
+const here = path.dirname(new URL(import.meta.url).pathname);
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Delivery {
+  p50: number;
+  p99: number;
+  lost: number;
+  duplicated: number;
+  deltas: number;
+  count: number;
+}
+
+await applyMigrations(database);
+const server = await startServer({ port: 0, redisUrl: process.env.REDIS_URL || null });
+const url = `${server.url}/graphql`;
+const started = await graphql(
+  url,
+  `mutation { createResponse(input: {input: [{human: {content: "Tell me a long story"}}]}) { ... on Response { id dialog { id } } } }`,
+);
+const { id: responseId, dialog } = started.createResponse;
+const STREAM = `mutation($input: StreamTextInput!) { streamText(input: $input) { __typename ... on TextPosition { length } ... on Error { message } } }`;
+let length = 0;
+async function streamText(delta: string) {
+  const data = await graphql(url, STREAM, { input: { responseId, type: "AI", delta, offset: length } });
+  if (data.streamText.__typename !== "TextPosition") throw new Error(JSON.stringify(data.streamText));
+  length = data.streamText.length;
+}
+await streamText("Once "); // what each subscriber gets first, as the text so far
+
+const publishedAt = new Map<number, number>();
+const publishText = server.live.publishText.bind(server.live);
+server.live.publishText = (text) => {
+  publishedAt.set(text.offset, now());
+  publishText(text);
+};
+
+const subscribers = spawnIpcChild(path.join(here, "../load/text-subscribers.ts"), {
+  WS_URL: url.replace("http", "ws"),
+  SUBSCRIBERS: String(SUBSCRIBERS),
+  DIALOG_ID: dialog.id,
+  AFTER_SEQ: "1",
+});
+await subscribers.next("ready");
+await sleep(500);
+
+const cpuBefore = process.cpuUsage();
+const start = performance.now();
+for (let i = 0; i < DELTAS; i++) {
+  const due = start + (i * 1000) / RATE;
+  if (performance.now() < due) await sleep(due - performance.now());
+  const offset = length;
+  await streamText(`word${i} `);
+  subscribers.send({ type: "published", offset, at: publishedAt.get(offset)! });
+}
+const elapsedMs = performance.now() - start;
+await sleep(1_000);
+const cpu = process.cpuUsage(cpuBefore);
+subscribers.send({ type: "finish" });
+const result = await subscribers.next<Delivery>("result");
+await server.close();
+await closeDatabase();
+
+const delivered = result.count;
+const r = (n: number) => Number(n.toFixed(1));
+const figures: Figure[] = [
+  {
+    scenario: "text-stream",
+    metric: `delivery p50, ${SUBSCRIBERS} subscribers, ${RATE} deltas/s`,
+    value: r(result.p50),
+    unit: "ms",
+    target: "≤ 20 ms",
+    met: result.p50 <= 20,
+  },
+  {
+    scenario: "text-stream",
+    metric: `delivery p99, ${SUBSCRIBERS} subscribers, ${RATE} deltas/s`,
+    value: r(result.p99),
+    unit: "ms",
+    target: "≤ 60 ms",
+    met: result.p99 <= 60,
+  },
+  {
+    scenario: "text-stream",
+    metric: `text deltas lost + duplicated (of ${result.deltas * SUBSCRIBERS})`,
+    value: result.lost + result.duplicated,
+    unit: "",
+    target: "0",
+    met: result.lost + result.duplicated === 0,
+  },
+  {
+    scenario: "text-stream",
+    metric: "CPU per delivered delta (process: server + agent)",
+    value: r(((cpu.user + cpu.system) / Math.max(1, delivered))),
+    unit: "µs",
+    note: `${delivered} deliveries in ${r(elapsedMs / 1000)} s of streaming`,
+  },
+];
+emit(figures);
+process.exit(0);

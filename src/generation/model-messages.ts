@@ -1,0 +1,63 @@
+// A context (the events of a chain, root first) as the AI SDK's provider-neutral messages, so one
+// conversion serves every provider. Consecutive model-side events (reasoning, text, tool calls)
+// make one assistant message; tool results make a tool message, as every provider expects.
+import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
+import { joinedText, type Part } from "../formats/parts.js";
+import { messageParts, type StoredEvent } from "../formats/stored-event.js";
+
+type AssistantPart = Exclude<AssistantModelMessage["content"], string>[number];
+type ToolPart = ToolModelMessage["content"][number];
+
+/** An event's text: its content, or the text of its parts. */
+function textOf(event: StoredEvent) {
+  const parts = messageParts(event);
+  return parts ? joinedText(parts as Part[]) : (event.content ?? "");
+}
+
+export function toModelMessages(events: readonly StoredEvent[]): ModelMessage[] {
+  const messages: ModelMessage[] = [];
+  const last = () => messages[messages.length - 1];
+  const assistant = (part: AssistantPart) => {
+    const current = last();
+    if (current?.role === "assistant" && Array.isArray(current.content)) current.content.push(part);
+    else messages.push({ role: "assistant", content: [part] });
+  };
+  const toolResult = (part: ToolPart) => {
+    const current = last();
+    if (current?.role === "tool") current.content.push(part);
+    else messages.push({ role: "tool", content: [part] });
+  };
+  for (const event of events) {
+    switch (event.type) {
+      case "SYSTEM":
+        messages.push({ role: "system", content: textOf(event) });
+        break;
+      case "HUMAN":
+        messages.push({ role: "user", content: textOf(event) });
+        break;
+      case "AI":
+        assistant({ type: "text", text: textOf(event) });
+        break;
+      case "REASONING":
+        assistant({ type: "reasoning", text: event.content ?? "" });
+        break;
+      case "TOOL_CALL":
+        assistant({
+          type: "tool-call",
+          toolCallId: event.callId ?? "",
+          toolName: event.toolName ?? "",
+          input: event.args ?? {},
+        });
+        break;
+      case "TOOL_RESULT":
+        toolResult({
+          type: "tool-result",
+          toolCallId: event.callId ?? "",
+          toolName: event.toolName ?? "",
+          output: { type: event.isError ? "error-text" : "text", value: textOf(event) },
+        });
+        break;
+    }
+  }
+  return messages;
+}

@@ -1,0 +1,127 @@
+// Which model a name means: the providers configured by environment (OPENAI_API_KEY +
+// OPENAI_BASE_URL for any OpenAI-compatible server, ANTHROPIC_API_KEY for claude-*), reached
+// through the Vercel AI SDK's providers so that no provider's HTTP protocol is written here.
+// MODEL_PROVIDERS maps names to providers (`glob=provider`, first match wins); without it,
+// claude-* goes to Anthropic when its key is set and every other name to the OpenAI-compatible
+// server when one is configured.
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel } from "ai";
+import type { Config } from "../config.js";
+import { AppError } from "../errors.js";
+
+export type ProviderSettings = Pick<
+  Config,
+  | "OPENAI_API_KEY"
+  | "OPENAI_BASE_URL"
+  | "UPSTREAM_API"
+  | "ANTHROPIC_API_KEY"
+  | "ANTHROPIC_BASE_URL"
+  | "MODEL_PROVIDERS"
+  | "DEFAULT_MODEL"
+  | "UPSTREAM_MAX_RETRIES"
+>;
+
+const providerNames = ["openai", "anthropic"] as const;
+type ProviderName = (typeof providerNames)[number];
+
+/** A model name no configured provider serves. */
+export class ModelNotConfiguredError extends AppError {
+  readonly code = "MODEL_NOT_CONFIGURED";
+  constructor(model: string, reason: string) {
+    super(
+      `No provider is configured for model "${model}": ${reason}. Set OPENAI_API_KEY and/or OPENAI_BASE_URL ` +
+        `(any OpenAI-compatible server), ANTHROPIC_API_KEY (claude-*), or MODEL_PROVIDERS to map model names to providers.`,
+      { extensions: { code: "MODEL_NOT_CONFIGURED" } },
+    );
+  }
+}
+
+export interface ModelCatalog {
+  /** Whether any provider is configured (the viewer offers its composer only then). */
+  readonly configured: boolean;
+  /** The model the viewer proposes; null when none is configured. */
+  readonly defaultModel: string | null;
+  readonly maxRetries: number;
+  /** The model for `name`, or a ModelNotConfiguredError. */
+  resolve(name: string): LanguageModel;
+}
+
+interface Rule {
+  pattern: RegExp;
+  provider: ProviderName;
+}
+
+export function createModelCatalog(settings: ProviderSettings): ModelCatalog {
+  const factories = providerFactories(settings);
+  const rules = settings.MODEL_PROVIDERS ? parseRules(settings.MODEL_PROVIDERS) : defaultRules(factories);
+  const configured = Object.keys(factories).length > 0;
+  return {
+    configured,
+    defaultModel: settings.DEFAULT_MODEL ?? (configured ? defaultModelOf(factories) : null),
+    maxRetries: settings.UPSTREAM_MAX_RETRIES,
+    resolve(name) {
+      const rule = rules.find((candidate) => candidate.pattern.test(name));
+      if (!rule) throw new ModelNotConfiguredError(name, "no MODEL_PROVIDERS rule matches it");
+      const factory = factories[rule.provider];
+      if (!factory) throw new ModelNotConfiguredError(name, `the ${rule.provider} provider has no key or URL set`);
+      return factory(name);
+    },
+  };
+}
+
+type Factory = (model: string) => LanguageModel;
+
+function providerFactories(settings: ProviderSettings): Partial<Record<ProviderName, Factory>> {
+  const factories: Partial<Record<ProviderName, Factory>> = {};
+  if (settings.OPENAI_API_KEY || settings.OPENAI_BASE_URL) {
+    const baseURL = settings.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
+    // Local servers (Ollama, llama.cpp) take any key; the SDKs insist on one.
+    const apiKey = settings.OPENAI_API_KEY ?? "unused";
+    if (settings.UPSTREAM_API === "responses") {
+      const openai = createOpenAI({ baseURL, apiKey });
+      factories.openai = (model) => openai.responses(model);
+    } else {
+      // The compatible provider reads `reasoning_content` (vLLM, DeepSeek, llama.cpp) as reasoning.
+      const compatible = createOpenAICompatible({ name: "openai", baseURL, apiKey, includeUsage: true });
+      factories.openai = (model) => compatible.chatModel(model);
+    }
+  }
+  if (settings.ANTHROPIC_API_KEY) {
+    const anthropic = createAnthropic({ apiKey: settings.ANTHROPIC_API_KEY, baseURL: settings.ANTHROPIC_BASE_URL });
+    factories.anthropic = (model) => anthropic(model);
+  }
+  return factories;
+}
+
+function defaultRules(factories: Partial<Record<ProviderName, Factory>>): Rule[] {
+  const rules: Rule[] = [];
+  if (factories.anthropic) rules.push({ pattern: globToRegExp("claude-*"), provider: "anthropic" });
+  if (factories.openai) rules.push({ pattern: globToRegExp("*"), provider: "openai" });
+  return rules;
+}
+
+function defaultModelOf(factories: Partial<Record<ProviderName, Factory>>) {
+  return factories.openai ? "gpt-4o-mini" : "claude-sonnet-4-5";
+}
+
+/** "claude-*=anthropic, *=openai" → rules; a malformed pair is a start-up error, not a silent skip. */
+export function parseRules(text: string): Rule[] {
+  return text
+    .split(",")
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const [glob, provider] = pair.split("=").map((part) => part.trim());
+      if (!glob || !providerNames.includes(provider as ProviderName)) {
+        throw new Error(
+          `MODEL_PROVIDERS: "${pair}" is not glob=provider with provider one of ${providerNames.join(", ")}`,
+        );
+      }
+      return { pattern: globToRegExp(glob), provider: provider as ProviderName };
+    });
+}
+
+const globToRegExp = (glob: string) =>
+  new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);

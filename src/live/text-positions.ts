@@ -1,0 +1,96 @@
+// What one historyDelta subscriber has of each in-flight text, so that it gets every character
+// once: the text so far when it joins (from the offset it resumed with), then live deltas, trimmed
+// where they overlap what it has, and a re-read of the text so far when one went missing.
+import type { Response } from "../generated/prisma/client.js";
+import { eventCountOf } from "../services/in-flight-checkpoints.js";
+import type { InFlightState } from "./in-flight-store.js";
+import type { DeltaPayload, TextPayload } from "./live-bus.js";
+
+/** A text-only delta as the schema shows it: it moves no seq (seq = previousSeq = what was sent). */
+export interface TextDeltaView {
+  dialogId: string;
+  responseId: string;
+  previousSeq: number;
+  seq: number;
+  status: "IN_PROGRESS";
+  cleared: false;
+  events: [];
+  text: TextPayload;
+}
+
+/** Where a client is in one in-flight text (historyDelta's `textOffsets`). */
+export interface TextOffset {
+  responseId: string;
+  part: number;
+  offset: number;
+}
+
+// Subscribers at the same seq get the same view object for a live payload, so the shared
+// execution of subscription results (src/live/shared-subscription-results.ts) still runs once.
+const viewsOfPayload = new WeakMap<TextPayload, Map<number, TextDeltaView>>();
+
+function viewOf(text: TextPayload, sent: number): TextDeltaView {
+  let views = viewsOfPayload.get(text);
+  if (!views) viewsOfPayload.set(text, (views = new Map()));
+  let view = views.get(sent);
+  if (!view) {
+    view = { dialogId: text.dialogId, responseId: text.responseId, previousSeq: sent, seq: sent, status: "IN_PROGRESS", cleared: false, events: [], text };
+    views.set(sent, view);
+  }
+  return view;
+}
+
+export class TextPositions {
+  /** responseId → the part this subscriber is being sent and how much of it it has. */
+  readonly #has = new Map<string, { part: number; length: number }>();
+  /** responseId → parts below this are committed or dropped (Infinity: the response finished). */
+  readonly #endedBelow = new Map<string, number>();
+
+  constructor(resumedAt: readonly TextOffset[] = []) {
+    for (const { responseId, part, offset } of resumedAt) this.#has.set(responseId, { part, length: offset });
+  }
+
+  /** The rest of each text so far that the subscriber lacks. */
+  *fromSnapshot(states: readonly InFlightState[], sent: number): Generator<TextDeltaView> {
+    for (const state of states) {
+      if (state.part < (this.#endedBelow.get(state.responseId) ?? 0)) continue;
+      const has = this.#has.get(state.responseId);
+      const from = has && has.part === state.part ? has.length : has && has.part > state.part ? Infinity : 0;
+      if (from >= state.text.length) continue;
+      this.#has.set(state.responseId, { part: state.part, length: state.text.length });
+      const { dialogId, responseId, part, type } = state;
+      yield viewOf({ dialogId, responseId, part, type, offset: from, delta: state.text.slice(from) }, sent);
+    }
+  }
+
+  /** A live delta as the subscriber should get it: whole, trimmed, nothing (seen) or "gap". */
+  onText(text: TextPayload, sent: number): TextDeltaView | null | "gap" {
+    if (text.part < (this.#endedBelow.get(text.responseId) ?? 0)) return null;
+    const has = this.#has.get(text.responseId);
+    const length = has && has.part === text.part ? has.length : has && has.part > text.part ? Infinity : 0;
+    const end = text.offset + text.delta.length;
+    if (end <= length) return null;
+    if (text.offset > length) return "gap";
+    this.#has.set(text.responseId, { part: text.part, length: end });
+    if (text.offset === length) return viewOf(text, sent);
+    return viewOf({ ...text, offset: length, delta: text.delta.slice(length - text.offset) }, sent);
+  }
+
+  /** clearDialog: every response of the dialog, with its text, is gone. */
+  onCleared() {
+    this.#has.clear();
+    for (const responseId of this.#endedBelow.keys()) this.#endedBelow.set(responseId, Infinity);
+  }
+
+  /** A committed write: texts it committed or dropped are over for this subscriber. */
+  onCommitted(delta: DeltaPayload & { response?: Response | null }) {
+    let endedBelow = delta.endsTextPart == null ? 0 : delta.endsTextPart + 1;
+    if (delta.status !== "IN_PROGRESS") endedBelow = Infinity;
+    // A replayed write carries no endsTextPart; its response's event count says the same.
+    if (delta.response) endedBelow = Math.max(endedBelow, eventCountOf(delta.response));
+    if (endedBelow <= (this.#endedBelow.get(delta.responseId) ?? 0)) return;
+    this.#endedBelow.set(delta.responseId, endedBelow);
+    const has = this.#has.get(delta.responseId);
+    if (has && has.part < endedBelow) this.#has.delete(delta.responseId);
+  }
+}

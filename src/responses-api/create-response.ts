@@ -1,0 +1,134 @@
+// POST /v1/responses: check the body and the ids it names (as the caller's tenant), start the
+// model loop, and answer with the finished Response object, the IN_PROGRESS one (`background`),
+// or the turn's server-sent events (`stream`).
+import type { TenantScope } from "../auth/tenant-scope.js";
+import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../generation/generate-turn.js";
+import type { LiveBus } from "../live/live-bus.js";
+import { storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
+import { ApiError, errorBody, json } from "./api-errors.js";
+import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-request.js";
+import { ECHOED_PARAMS_KEY, type ResponseView, toResponseObject } from "./response-object.js";
+import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
+
+export interface CreateDeps {
+  generator: Generator;
+  live: LiveBus;
+  scope: TenantScope;
+}
+
+export async function readBody(request: Request) {
+  try {
+    return await request.json();
+  } catch {
+    throw new InvalidRequest("The request body is not valid JSON.", null);
+  }
+}
+
+/** The checked request as the model loop takes it; throws an API error for a bad one. */
+export async function toGenerateRequest(parsed: ParsedCreate, scope: TenantScope): Promise<GenerateRequest> {
+  const { body } = parsed;
+  if (body.previous_response_id && parsed.conversation) {
+    throw new InvalidRequest("previous_response_id and conversation cannot both be given.", "conversation");
+  }
+  if (body.previous_response_id) await scope.response(body.previous_response_id, ApiError.previousNotFound);
+  if (parsed.conversation) await scope.dialog(parsed.conversation, ApiError.conversationNotFound);
+  return {
+    tenantId: scope.tenantId,
+    dialogId: parsed.conversation,
+    previousResponseId: body.previous_response_id,
+    model: body.model,
+    input: parsed.input,
+    metadata: { ...body.metadata, [ECHOED_PARAMS_KEY]: parsed.echoed },
+    instructions: body.instructions,
+    tools: parsed.tools,
+    toolChoice: parsed.toolChoice,
+    temperature: body.temperature,
+    topP: body.top_p,
+    maxOutputTokens: body.max_output_tokens,
+    reasoningEffort: body.reasoning?.effort,
+  };
+}
+
+export function turnView(
+  request: GenerateRequest,
+  store: boolean,
+  started: StartedTurn,
+  outcome?: TurnOutcome,
+): ResponseView {
+  return {
+    id: started.responseId,
+    createdAt: started.createdAt,
+    completedAt: outcome?.completedAt ?? null,
+    status: outcome?.status ?? "IN_PROGRESS",
+    model: request.model,
+    previousResponseId: started.previousResponseId,
+    dialogId: started.dialogId,
+    output: outcome?.output ?? [],
+    usage: outcome?.usage ?? null,
+    error: outcome?.error ?? null,
+    metadata: request.metadata,
+    store,
+  };
+}
+
+export async function handleCreate(request: Request, deps: CreateDeps): Promise<Response> {
+  const parsed = parseCreateBody(await readBody(request));
+  const generate = await toGenerateRequest(parsed, deps.scope);
+  const sink = parsed.store ? storedTurns(deps.live) : unstoredTurns;
+  if (parsed.stream) return streamTurn(generate, parsed.store, sink, deps.generator);
+
+  const started = await deps.generator.start(generate, sink);
+  if (parsed.background) return json(200, toResponseObject(turnView(generate, parsed.store, started)));
+  const outcome = await started.done;
+  if (outcome.status === "FAILED") {
+    const message = `The model upstream failed (response ${started.responseId} is stored as failed): ${outcome.error?.message}`;
+    return json(502, errorBody(new ApiError(502, message, "server_error", null, "upstream_error")));
+  }
+  return json(200, toResponseObject(turnView(generate, parsed.store, started, outcome)));
+}
+
+async function streamTurn(generate: GenerateRequest, store: boolean, sink: TurnSink, generator: Generator) {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let open = true;
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => void (controller = c),
+    // The client went away: stop writing to it; the turn goes on and is stored.
+    cancel: () => void (open = false),
+  });
+  // Errors before the turn is open (bad ids, no provider) are answered as JSON, not as a stream.
+  const started = await startStreamedTurn(generate, store, sink, generator, {
+    write: (frame) => {
+      if (open) controller.enqueue(encoder.encode(frame));
+    },
+  });
+  void started.done.then(() => {
+    if (open) controller.close();
+    open = false;
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    },
+  });
+}
+
+/** Starts a turn whose events go to `events` (SSE frames, or WebSocket messages); the closing event is sent before `done` settles. */
+export async function startStreamedTurn(
+  generate: GenerateRequest,
+  store: boolean,
+  sink: TurnSink,
+  generator: Generator,
+  events: ResponseEventSink,
+) {
+  const stream = turnEventStream(events);
+  const started = await generator.start(generate, sink, stream);
+  stream.begin(toResponseObject(turnView(generate, store, started)));
+  const done = started.done.then((outcome) => {
+    stream.end(toResponseObject(turnView(generate, store, started, outcome)));
+    return outcome;
+  });
+  return { ...started, done };
+}

@@ -1,0 +1,65 @@
+// Reading, listing the input of, and deleting stored responses for the Responses API. Tenant
+// checks happen before these are called (src/auth/tenant-scope.ts).
+import { prisma } from "../db/prisma.js";
+import { ConflictError, NotFoundError } from "../errors.js";
+import { toResponsesItems } from "../formats/openai-responses.js";
+import { itemsFromEvents } from "../generation/output-items.js";
+import { writeDialog } from "../store/dialog-write.js";
+import type { ResponseView } from "./response-object.js";
+
+export async function readResponseView(id: string): Promise<ResponseView> {
+  const response = await prisma.response.findUnique({
+    where: { id },
+    include: { events: { where: { phase: "OUTPUT" }, orderBy: { seq: "asc" } } },
+  });
+  if (!response) throw NotFoundError.response(id);
+  return {
+    id: response.id,
+    createdAt: response.createdAt,
+    completedAt: response.completedAt,
+    status: response.status,
+    model: response.model,
+    previousResponseId: response.previousResponseId,
+    dialogId: response.dialogId,
+    output: itemsFromEvents(response.id, response.events),
+    usage: response.inputTokens == null && response.outputTokens == null ? null : response,
+    error: response.error,
+    metadata: response.metadata,
+    store: true,
+  };
+}
+
+export interface InputItemsPage {
+  limit: number;
+  order: "asc" | "desc";
+  after: string | null;
+}
+
+/** The response's own input (not its context), as Responses input items with ids, a page at a time. */
+export async function listInputItems(responseId: string, page: InputItemsPage) {
+  const events = await prisma.event.findMany({ where: { responseId, phase: "INPUT" }, orderBy: { seq: page.order } });
+  const items = events.map((event) => ({ id: event.id, ...toResponsesItems([event])[0] }));
+  const start = page.after ? items.findIndex((item) => item.id === page.after) + 1 : 0;
+  const data = items.slice(start, start + page.limit);
+  return {
+    object: "list" as const,
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data[data.length - 1]?.id ?? null,
+    has_more: start + page.limit < items.length,
+  };
+}
+
+/**
+ * Deletes a response with its events. A response that others continue is kept (deleting it would
+ * take their context away); when it was its dialog's head, the head moves back to its parent.
+ */
+export async function deleteResponse(id: string, dialogId: string) {
+  const { value } = await writeDialog({ id: dialogId, whenMissing: () => NotFoundError.response(id) }, (write) =>
+    write.removeLeafResponse(id),
+  );
+  if (value === "not-found") throw NotFoundError.response(id);
+  if (value === "continued")
+    throw new ConflictError(`Response ${id} is continued by other responses; delete those first`);
+  return { id, object: "response" as const, deleted: true };
+}

@@ -1,0 +1,85 @@
+// The Responses API's WebSocket mode on /v1/responses: the client keeps one socket open and sends
+// `{"type": "response.create", …create parameters}` messages (the parameters may also sit under
+// `response`); each turn's events come back as JSON messages, the same events `stream: true`
+// sends, and a refused request as `{"type": "error", "error": {…}}`. The API key is checked once,
+// at the upgrade (Authorization header); each request counts against its rate limit.
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { type WebSocket, WebSocketServer } from "ws";
+import type { Viewer } from "../auth/authenticator.js";
+import { refusal } from "../auth/access-control.js";
+import { tenantScope } from "../auth/tenant-scope.js";
+import type { Generator } from "../generation/generate-turn.js";
+import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
+import type { LiveBus } from "../live/live-bus.js";
+import type { App } from "../server/app.js";
+import { logger } from "../logger.js";
+import { ApiError, errorBody, toApiError } from "./api-errors.js";
+import { InvalidRequest, parseCreateBody } from "./create-request.js";
+import { startStreamedTurn, toGenerateRequest } from "./create-response.js";
+
+export const RESPONSES_WEBSOCKET_PATH = "/v1/responses";
+
+export function createResponsesWebSocket(yoga: App, deps: { generator: Generator; live: LiveBus }) {
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: yoga.limits.bodyBytes });
+
+  async function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
+    let viewer: Viewer;
+    try {
+      viewer = await yoga.authenticator.authenticate(request.headers.authorization);
+    } catch (error) {
+      const refused = refusal(error);
+      const status = (refused.extensions.http as { status?: number } | undefined)?.status ?? 401;
+      socket.end(
+        `HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ error: { message: refused.message, type: "invalid_request_error", param: null, code: null } })}`,
+      );
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => serve(ws, viewer));
+  }
+
+  function serve(ws: WebSocket, viewer: Viewer) {
+    const send = (message: unknown) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    };
+    const refuse = (error: ApiError) => send({ type: "error", ...errorBody(error) });
+    ws.on("message", async (data) => {
+      try {
+        if (viewer.keyId) {
+          const decision = await yoga.rateLimiter.consume(viewer.keyId);
+          if (!decision.allowed)
+            return refuse(new ApiError(429, "Too many requests", "rate_limit_error", null, "rate_limited"));
+        }
+        const message = parseMessage(String(data));
+        const parsed = parseCreateBody(message);
+        const scope = tenantScope(viewer.tenantId);
+        const generate = await toGenerateRequest(parsed, scope);
+        const sink = parsed.store ? storedTurns(deps.live) : unstoredTurns;
+        // A socket that closes mid-turn stops receiving events, not the turn.
+        await startStreamedTurn(generate, parsed.store, sink, deps.generator, {
+          write: (_frame, event) => send(event),
+        });
+      } catch (error) {
+        const known = toApiError(error);
+        if (!known) logger.error("Responses WebSocket request failed", error);
+        refuse(known ?? new ApiError(500, "Internal server error", "server_error"));
+      }
+    });
+  }
+
+  return { handleUpgrade, close: () => sockets.close() };
+}
+
+function parseMessage(text: string): Record<string, unknown> {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    throw new InvalidRequest("The message is not valid JSON.", null);
+  }
+  if (!message || typeof message !== "object" || (message as { type?: unknown }).type !== "response.create") {
+    throw new InvalidRequest('Expected a message of type "response.create".', "type");
+  }
+  const { type: _type, response, ...rest } = message as Record<string, unknown>;
+  return response && typeof response === "object" ? (response as Record<string, unknown>) : rest;
+}

@@ -1,0 +1,78 @@
+// Generating a turn through a configured model: generateResponse runs the same model loop as
+// POST /v1/responses and returns the IN_PROGRESS Response at once (its progress arrives over
+// historyDelta); `models` tells clients (the web viewer) whether a model is configured.
+import { prisma } from "../db/prisma.js";
+import { ModelNotConfiguredError } from "../generation/providers.js";
+import { storedTurns } from "../generation/turn-sink.js";
+import { chainTargetNotFound } from "../services/retention.js";
+import { builder } from "./builder.js";
+import { ErrorInterface, writeErrors } from "./errors.js";
+import { HistoryEventInput } from "./event-inputs.js";
+
+builder.objectType(ModelNotConfiguredError, {
+  name: "ModelNotConfiguredError",
+  description:
+    "No provider serves the model: set OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY or MODEL_PROVIDERS.",
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof ModelNotConfiguredError,
+});
+
+const ModelsInfo = builder.objectRef<{ configured: boolean; defaultModel: string | null }>("ModelsInfo").implement({
+  description: "The model providers this server is configured with (docs/responses-api.md).",
+  fields: (t) => ({
+    configured: t.exposeBoolean("configured", { description: "Whether generateResponse can call any model." }),
+    defaultModel: t.exposeString("defaultModel", {
+      nullable: true,
+      description: "DEFAULT_MODEL, or a provider's usual model.",
+    }),
+  }),
+});
+
+builder.queryField("models", (t) =>
+  t.field({ type: ModelsInfo, resolve: (_root, _args, ctx) => ctx.generator.models }),
+);
+
+const FunctionToolInput = builder.inputType("FunctionToolInput", {
+  description: "A function the model may call; its calls come back as ToolCallEvents for the client to run.",
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    description: t.string(),
+    parameters: t.field({ type: "JSONObject", description: "JSON Schema of the arguments." }),
+  }),
+});
+
+const GenerateResponseInput = builder.inputType("GenerateResponseInput", {
+  fields: (t) => ({
+    dialogId: t.id({
+      description: "Continue this dialog's head (a new dialog when neither this nor previousResponseId is given).",
+    }),
+    previousResponseId: t.id({ description: "Continue from this response: a new branch if it already has children." }),
+    model: t.string({ required: true }),
+    input: t.field({ type: [HistoryEventInput], required: true, description: "What the model is given this turn." }),
+    instructions: t.string({ description: "A system prompt for this turn only (not stored in the history)." }),
+    tools: t.field({ type: [FunctionToolInput] }),
+    temperature: t.float(),
+    maxOutputTokens: t.int(),
+  }),
+});
+
+builder.mutationField("generateResponse", (t) =>
+  t.prismaField({
+    type: "Response",
+    errors: { types: [...writeErrors, ModelNotConfiguredError] },
+    description:
+      "Store the input as a new IN_PROGRESS response and have the model answer it; the answer arrives over historyDelta and responseUpdated.",
+    args: { input: t.arg({ type: GenerateResponseInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const dialogId = input.dialogId == null ? null : String(input.dialogId);
+      const previousResponseId = input.previousResponseId == null ? null : String(input.previousResponseId);
+      await ctx.scope.optionalResponse(previousResponseId, chainTargetNotFound);
+      await ctx.scope.optionalDialog(dialogId);
+      const started = await ctx.generator.start(
+        { ...input, dialogId, previousResponseId, tenantId: ctx.scope.tenantId, tools: input.tools ?? null },
+        storedTurns(ctx.live),
+      );
+      return prisma.response.findUniqueOrThrow({ ...query, where: { id: started.responseId } });
+    },
+  }),
+);

@@ -1,0 +1,87 @@
+// Checkpoints of in-flight text on the response row (src/live/in-flight-text.ts holds the live
+// text). A checkpoint only ever touches an IN_PROGRESS response and is read back only while its
+// part still matches the response's event count: text committed or dropped since is never revived.
+import { prisma } from "../db/prisma.js";
+import type { Response } from "../generated/prisma/client.js";
+import type { InFlightState, InFlightType } from "../live/in-flight-store.js";
+
+/** How many events a response holds (input and output): the index its next event will have. */
+export function eventCountOf(response: Pick<Response, "humanEvents" | "aiEvents" | "reasoningEvents" | "toolCallEvents" | "toolResultEvents" | "systemEvents">) {
+  return (
+    response.humanEvents +
+    response.aiEvents +
+    response.reasoningEvents +
+    response.toolCallEvents +
+    response.toolResultEvents +
+    response.systemEvents
+  );
+}
+
+export async function saveCheckpoint(state: InFlightState): Promise<void> {
+  await prisma.response.updateMany({
+    where: { id: state.responseId, status: "IN_PROGRESS" },
+    data: { inFlightPart: state.part, inFlightType: state.type, inFlightText: state.text, inFlightAt: new Date(state.at) },
+  });
+}
+
+/** What a response's row says about it: its tenant, status, next event index and checkpoint. */
+export async function readResponseForText(responseId: string) {
+  const response = await prisma.response.findUnique({
+    where: { id: responseId },
+    include: { dialog: { select: { tenantId: true } } },
+  });
+  if (!response) return null;
+  return { response, tenantId: response.dialog.tenantId, checkpoint: checkpointOf(response, response.dialog.tenantId) };
+}
+
+/** The checkpointed text of an IN_PROGRESS response, unless it was committed or dropped since. */
+export function checkpointOf(response: Response, tenantId: string): InFlightState | null {
+  if (response.status !== "IN_PROGRESS" || response.inFlightPart == null || response.inFlightType == null) return null;
+  if (response.inFlightPart !== eventCountOf(response)) return null;
+  return {
+    dialogId: response.dialogId,
+    responseId: response.id,
+    tenantId,
+    part: response.inFlightPart,
+    type: response.inFlightType as InFlightType,
+    text: response.inFlightText ?? "",
+    at: response.inFlightAt?.getTime() ?? 0,
+  };
+}
+
+/** IN_PROGRESS responses of a dialog, to look for text in flight when a subscriber joins. */
+export function inProgressResponses(dialogId: string) {
+  return prisma.response.findMany({
+    where: { dialogId, status: "IN_PROGRESS" },
+    include: { dialog: { select: { tenantId: true } } },
+  });
+}
+
+/** IN_PROGRESS responses whose last checkpointed delta is older than `before`. */
+export function idleStreamingResponses(before: Date) {
+  return prisma.response.findMany({
+    where: { status: "IN_PROGRESS", inFlightAt: { lt: before } },
+    select: { id: true },
+    take: 100,
+  });
+}
+
+/**
+ * The text was committed or dropped: forget it, but keep when the agent was last heard from, so
+ * an agent that vanishes after this is still noticed by the idle sweep.
+ */
+export async function clearCheckpoint(responseId: string, now: number): Promise<void> {
+  await prisma.response.updateMany({
+    where: { id: responseId, status: "IN_PROGRESS", inFlightAt: { not: null } },
+    data: { inFlightPart: null, inFlightType: null, inFlightText: null, inFlightAt: new Date(now) },
+  });
+}
+
+/** Ids of IN_PROGRESS responses with checkpointed text (what a restarted server may have had in flight). */
+export async function responsesWithCheckpoints(): Promise<string[]> {
+  const rows = await prisma.response.findMany({
+    where: { status: "IN_PROGRESS", inFlightAt: { not: null }, inFlightPart: { not: null } },
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,44 @@
+// A dialogql server whose models are the upstream stand-in (a real HTTP server speaking OpenAI's
+// wire format), with a tenant's API key and the real `openai` SDK pointed at its /v1.
+import OpenAI from "openai";
+import { afterAll } from "vitest";
+import { createModelCatalog, type ProviderSettings } from "../../src/generation/providers.js";
+import { type RunningServer, startServer } from "../../src/server/http-server.js";
+import { tenantKey } from "./tenants.js";
+import { startUpstreamStandIn, type UpstreamStandIn } from "./upstream-stand-in.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+export interface GeneratingServer {
+  server: RunningServer;
+  upstream: UpstreamStandIn;
+  /** The `openai` SDK as tenant `tenantId`'s client (no retries: each request is one turn). */
+  openai: OpenAI;
+  key: string;
+  clientFor(key: string): OpenAI;
+}
+
+export async function startGeneratingServer(
+  settings: Partial<ProviderSettings> = {},
+  tenantId = "tenant-a",
+): Promise<GeneratingServer> {
+  const upstream = await startUpstreamStandIn();
+  const models = createModelCatalog({
+    OPENAI_BASE_URL: upstream.url,
+    OPENAI_API_KEY: "sk-stand-in",
+    UPSTREAM_API: "chat",
+    UPSTREAM_MAX_RETRIES: 0,
+    ...settings,
+  });
+  const server = await startServer({ port: 0, redisUrl: process.env.TEST_REDIS_URL, models });
+  cleanups.push(
+    () => server.close(),
+    () => upstream.close(),
+  );
+  const { key } = await tenantKey(tenantId);
+  const clientFor = (apiKey: string) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey, maxRetries: 0 });
+  return { server, upstream, openai: clientFor(key), key, clientFor };
+}

@@ -1,0 +1,138 @@
+// In-flight text in tests: an agent that streams text through the streamText mutation, and a
+// subscriber that keeps what historyDelta delivers (events and in-flight text) with the client's
+// own applyHistoryDelta, so its view can be compared with the committed history.
+import type { Client as WsClient } from "graphql-ws";
+import { applyHistoryDelta } from "../../src/client/apply-history-delta.js";
+import { type InFlightTexts, textOffsetsOf } from "../../src/client/in-flight-text.js";
+
+export const STREAM_TEXT = /* GraphQL */ `
+  mutation StreamText($input: StreamTextInput!) {
+    streamText(input: $input) {
+      __typename
+      ... on TextPosition { responseId part type offset length }
+      ... on Error { message code }
+      ... on TextOffsetError { expectedOffset heldPart }
+      ... on ValidationError { fieldErrors { path message } }
+    }
+  }
+`;
+
+export const TEXT_DELTAS = /* GraphQL */ `
+  subscription TextDeltas($dialogId: ID!, $afterSeq: Int, $textOffsets: [TextOffsetInput!]) {
+    historyDelta(dialogId: $dialogId, afterSeq: $afterSeq, textOffsets: $textOffsets) {
+      dialogId responseId seq previousSeq status endsTextPart
+      text { responseId part type offset delta }
+      append {
+        __typename
+        ... on BaseHistoryEvent { id seq metadata }
+        ... on AiEvent { content }
+        ... on ReasoningEvent { content }
+        ... on HumanEvent { content }
+      }
+    }
+  }
+`;
+
+export interface SeenEvent {
+  __typename: string;
+  id: string;
+  seq: number;
+  content?: string;
+  metadata: Record<string, unknown>;
+}
+
+/** One historyDelta subscription's view: committed events, in-flight text, and every raw delta. */
+export class TextSubscriber {
+  /** What applyHistoryDelta keeps: starts with a stand-in for the seq subscribed after. */
+  private history: SeenEvent[] = [];
+  inFlight: InFlightTexts = {};
+  deltas: any[] = [];
+  /** Characters received more than once or with a gap before them (both must stay 0). */
+  duplicates = 0;
+  gaps = 0;
+  error: unknown = null;
+  private waiters: (() => void)[] = [];
+  private stop: () => void;
+
+  constructor(
+    iterate: (variables: Record<string, unknown>) => AsyncIterableIterator<any>,
+    variables: Record<string, unknown>,
+    seed?: { history: SeenEvent[]; inFlight: InFlightTexts },
+  ) {
+    if (seed) {
+      this.history = [...seed.history];
+      this.inFlight = structuredClone(seed.inFlight);
+    } else if (typeof variables.afterSeq === "number" && variables.afterSeq > 0) {
+      this.history = [{ __typename: "seen before", id: "", seq: variables.afterSeq, metadata: {} }];
+    }
+    const results = iterate(variables);
+    this.stop = () => void results.return?.();
+    void (async () => {
+      try {
+        for await (const result of results) {
+          if (result.errors?.length) throw new Error(JSON.stringify(result.errors));
+          this.receive(result.data.historyDelta);
+        }
+      } catch (error) {
+        this.error = error;
+      }
+      this.notify();
+    })();
+  }
+
+  private receive(delta: any) {
+    this.deltas.push(delta);
+    const outcome = applyHistoryDelta(this.history, delta, { inFlight: this.inFlight });
+    if (outcome.status === "text" && outcome.text.status === "duplicate") this.duplicates++;
+    if (outcome.status === "text" && outcome.text.status === "gap") this.gaps++;
+    if (outcome.status === "duplicate") this.duplicates++;
+    if (outcome.status === "gap") this.gaps++;
+    this.notify();
+  }
+
+  private notify() {
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** Resolves once `test` holds (checked after every delta); fails after `timeoutMs`. */
+  async until(test: (self: this) => boolean, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!test(this)) {
+      if (this.error) throw this.error;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error(`condition not met; last deltas: ${JSON.stringify(this.deltas.slice(-3))}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** What a subscription resuming where this one is needs: its variables and what it holds. */
+  resumePoint(dialogId: string) {
+    return {
+      variables: { dialogId, afterSeq: this.history.at(-1)?.seq ?? 0, textOffsets: textOffsetsOf(this.inFlight) },
+      seed: { history: [...this.history], inFlight: structuredClone(this.inFlight) },
+    };
+  }
+
+  /** The committed events received (and those it was seeded with). */
+  get events() {
+    return this.history.filter((event) => event.id);
+  }
+
+  textOf(responseId: string) {
+    return this.inFlight[responseId]?.text ?? "";
+  }
+
+  close() {
+    this.stop();
+  }
+}
+
+export function wsIterate(client: WsClient) {
+  return (variables: Record<string, unknown>) => client.iterate<any>({ query: TEXT_DELTAS, variables }) as AsyncIterableIterator<any>;
+}

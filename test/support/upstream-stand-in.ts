@@ -1,0 +1,283 @@
+// A model upstream for tests: a real HTTP server on a free loopback port that speaks OpenAI's
+// Chat Completions (`POST /chat/completions`) and Responses (`POST /responses`) wire formats,
+// streaming (SSE) and not. What it answers is scripted per request: each request takes the next
+// scripted reply (or the fallback), so a test says exactly what "the model" does — text,
+// reasoning, tool calls, a slow stream, an HTTP error, a connection dropped mid-stream — and can
+// read back every request body it was sent.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type ScriptedOutput =
+  { text: string } | { reasoning: string } | { toolCall: { name: string; arguments: string; id?: string } };
+
+export interface ScriptedReply {
+  output: ScriptedOutput[];
+  usage?: { input: number; output: number; reasoning?: number };
+  /** Pause between streamed chunks, in ms (a slow model). */
+  chunkDelayMs?: number;
+  /** Answer this HTTP status with an OpenAI-shaped error instead. */
+  httpError?: { status: number; message: string };
+  /** Stream this many chunks, then destroy the connection. */
+  dropAfterChunks?: number;
+  /** Ends the reply as cut off at the token limit instead of finished. */
+  cutOff?: boolean;
+  /** Waits for this before streaming anything after the first chunk (a test's gate). */
+  holdAfterFirstChunk?: Promise<void>;
+}
+
+export interface UpstreamRequest {
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: any;
+}
+
+export interface UpstreamStandIn {
+  /** Base URL, as OPENAI_BASE_URL takes it: http://127.0.0.1:port/v1 */
+  url: string;
+  requests: UpstreamRequest[];
+  /** Queues replies; requests take them in order, then fall back to `fallback`. */
+  script(...replies: ScriptedReply[]): void;
+  fallback: ScriptedReply;
+  close(): Promise<void>;
+}
+
+/** Text is streamed a few characters at a time, as models do. */
+const CHUNK_CHARS = 8;
+const chunksOf = (text: string) => text.match(new RegExp(`[\\s\\S]{1,${CHUNK_CHARS}}`, "g")) ?? [""];
+
+export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
+  const queue: ScriptedReply[] = [];
+  const requests: UpstreamRequest[] = [];
+  const stand: UpstreamStandIn = {
+    url: "",
+    requests,
+    script: (...replies) => void queue.push(...replies),
+    fallback: { output: [{ text: "Hello from the stand-in." }], usage: { input: 10, output: 5 } },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server = createServer(async (request, response) => {
+    const body = await readJson(request);
+    const path = (request.url ?? "").replace(/^\/v1/, "");
+    requests.push({ path, headers: request.headers, body });
+    const reply = queue.shift() ?? stand.fallback;
+    if (reply.httpError) {
+      response.writeHead(reply.httpError.status, { "content-type": "application/json" });
+      return response.end(
+        JSON.stringify({ error: { message: reply.httpError.message, type: "server_error", param: null, code: null } }),
+      );
+    }
+    const wire = path === "/chat/completions" ? chatWire : path === "/responses" ? responsesWire : null;
+    if (!wire) {
+      response.writeHead(404, { "content-type": "application/json" });
+      return response.end(JSON.stringify({ error: { message: `no route ${path}`, type: "invalid_request_error" } }));
+    }
+    const model = String(body?.model ?? "stand-in");
+    if (!body?.stream) {
+      response.writeHead(200, { "content-type": "application/json" });
+      return response.end(JSON.stringify(wire.whole(reply, model)));
+    }
+    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    response.flushHeaders();
+    let sent = 0;
+    for (const chunk of wire.chunks(reply, model, Boolean(body.stream_options?.include_usage))) {
+      if (reply.dropAfterChunks !== undefined && sent >= reply.dropAfterChunks) {
+        response.socket?.destroy();
+        return;
+      }
+      if (sent > 0 && reply.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, reply.chunkDelayMs));
+      if (sent === 1 && reply.holdAfterFirstChunk) await reply.holdAfterFirstChunk;
+      if (response.destroyed) return;
+      // Each chunk is on the wire before the next step (a drop then cuts after it, not before).
+      await new Promise<void>((resolve) => response.write(chunk, () => resolve()));
+      sent++;
+    }
+    response.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  stand.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return stand;
+}
+
+async function readJson(request: IncomingMessage) {
+  let text = "";
+  for await (const chunk of request) text += chunk;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+const sse = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+const usageOf = (reply: ScriptedReply) => reply.usage ?? { input: 10, output: 5 };
+const calls = (reply: ScriptedReply) =>
+  reply.output.flatMap((out, index) =>
+    "toolCall" in out ? [{ ...out.toolCall, id: out.toolCall.id ?? `call_${index}` }] : [],
+  );
+const textOf = (reply: ScriptedReply, kind: "text" | "reasoning") =>
+  reply.output.map((out) => (kind in out ? (out as Record<string, string>)[kind] : "")).join("");
+
+const chatWire = {
+  whole(reply: ScriptedReply, model: string) {
+    const toolCalls = calls(reply).map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: call.arguments },
+    }));
+    const usage = usageOf(reply);
+    return {
+      id: "chatcmpl-standin",
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: textOf(reply, "text") || null,
+            ...(textOf(reply, "reasoning") && { reasoning_content: textOf(reply, "reasoning") }),
+            ...(toolCalls.length && { tool_calls: toolCalls }),
+          },
+          finish_reason: reply.cutOff ? "length" : toolCalls.length ? "tool_calls" : "stop",
+        },
+      ],
+      usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+    };
+  },
+  *chunks(reply: ScriptedReply, model: string, includeUsage: boolean) {
+    const base = {
+      id: "chatcmpl-standin",
+      object: "chat.completion.chunk",
+      created: Math.floor(Date.now() / 1000),
+      model,
+    };
+    const delta = (value: object, finish: string | null = null) =>
+      sse({ ...base, choices: [{ index: 0, delta: value, finish_reason: finish }] });
+    yield delta({ role: "assistant", content: "" });
+    let toolIndex = 0;
+    for (const [index, out] of reply.output.entries()) {
+      if ("text" in out) for (const piece of chunksOf(out.text)) yield delta({ content: piece });
+      if ("reasoning" in out) for (const piece of chunksOf(out.reasoning)) yield delta({ reasoning_content: piece });
+      if ("toolCall" in out) {
+        const id = out.toolCall.id ?? `call_${index}`;
+        const at = toolIndex++;
+        yield delta({
+          tool_calls: [{ index: at, id, type: "function", function: { name: out.toolCall.name, arguments: "" } }],
+        });
+        for (const piece of chunksOf(out.toolCall.arguments)) {
+          yield delta({ tool_calls: [{ index: at, function: { arguments: piece } }] });
+        }
+      }
+    }
+    yield delta({}, reply.cutOff ? "length" : toolIndex ? "tool_calls" : "stop");
+    const usage = usageOf(reply);
+    if (includeUsage) {
+      yield sse({
+        ...base,
+        choices: [],
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+        },
+      });
+    }
+    yield "data: [DONE]\n\n";
+  },
+};
+
+function responsesOutput(reply: ScriptedReply) {
+  return reply.output.map((out, index) => {
+    if ("text" in out) {
+      return {
+        type: "message",
+        id: `msg_${index}`,
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: out.text, annotations: [] }],
+      };
+    }
+    if ("reasoning" in out) {
+      return { type: "reasoning", id: `rs_${index}`, summary: [{ type: "summary_text", text: out.reasoning }] };
+    }
+    return {
+      type: "function_call",
+      id: `fc_${index}`,
+      call_id: out.toolCall.id ?? `call_${index}`,
+      name: out.toolCall.name,
+      arguments: out.toolCall.arguments,
+      status: "completed",
+    };
+  });
+}
+
+const responsesWire = {
+  whole(reply: ScriptedReply, model: string) {
+    const usage = usageOf(reply);
+    return {
+      id: "resp_standin",
+      object: "response",
+      created_at: Math.floor(Date.now() / 1000),
+      status: "completed",
+      model,
+      output: responsesOutput(reply),
+      incomplete_details: null,
+      usage: {
+        input_tokens: usage.input,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: usage.output,
+        output_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },
+        total_tokens: usage.input + usage.output,
+      },
+    };
+  },
+  *chunks(reply: ScriptedReply, model: string) {
+    const whole = responsesWire.whole(reply, model);
+    let sequence = 0;
+    const event = (type: string, fields: object) => sse({ type, sequence_number: sequence++, ...fields });
+    yield event("response.created", { response: { ...whole, status: "in_progress", output: [], usage: null } });
+    for (const [index, item] of whole.output.entries()) {
+      const out = reply.output[index]!;
+      if (item.type === "message") {
+        yield event("response.output_item.added", {
+          output_index: index,
+          item: { ...item, status: "in_progress", content: [] },
+        });
+        for (const piece of chunksOf((out as { text: string }).text)) {
+          yield event("response.output_text.delta", {
+            item_id: item.id,
+            output_index: index,
+            content_index: 0,
+            delta: piece,
+            logprobs: [],
+          });
+        }
+      } else if (item.type === "reasoning") {
+        yield event("response.output_item.added", { output_index: index, item: { ...item, summary: [] } });
+        for (const piece of chunksOf((out as { reasoning: string }).reasoning)) {
+          yield event("response.reasoning_summary_text.delta", {
+            item_id: item.id,
+            output_index: index,
+            summary_index: 0,
+            delta: piece,
+          });
+        }
+      } else {
+        yield event("response.output_item.added", {
+          output_index: index,
+          item: { ...item, arguments: "", status: "in_progress" },
+        });
+        for (const piece of chunksOf((item as { arguments: string }).arguments)) {
+          yield event("response.function_call_arguments.delta", {
+            item_id: item.id,
+            output_index: index,
+            delta: piece,
+          });
+        }
+      }
+      yield event("response.output_item.done", { output_index: index, item });
+    }
+    yield event("response.completed", { response: whole });
+  },
+};

@@ -1,0 +1,39 @@
+// "Regenerate from here": ask the model again for a response's turn — the same human input,
+// continuing the same parent — which makes a new branch beside it; the viewer follows the new one.
+import { useState } from "react";
+import { dialogPath, navigate } from "../hooks/use-route.js";
+import { useGenerate } from "../hooks/use-generate.js";
+import { useModels } from "../hooks/use-models.js";
+
+interface Props {
+  dialogId: string;
+  parentId: string;
+  /** The turn's human messages, sent again. */
+  inputs: string[];
+  model: string | null;
+}
+
+export function RegenerateButton({ dialogId, parentId, inputs, model }: Props) {
+  const models = useModels();
+  const [{ fetching }, generate] = useGenerate();
+  const [problem, setProblem] = useState<string | null>(null);
+  if (!models.configured || !inputs.length) return null;
+  const regenerate = async () => {
+    setProblem(null);
+    const refused = await generate({
+      previousResponseId: parentId,
+      model: model ?? models.defaultModel!,
+      input: inputs.map((content) => ({ human: { content } })),
+    });
+    if (refused) setProblem(refused);
+    else navigate(dialogPath(dialogId));
+  };
+  return (
+    <>
+      <button type="button" className="regenerate" onClick={regenerate} disabled={fetching} data-testid="regenerate">
+        Regenerate from here
+      </button>
+      {problem && <span role="alert">{problem}</span>}
+    </>
+  );
+}
