@@ -3,10 +3,10 @@
 // of its branches side by side and exports one; and the list, the branch tree, the event tools,
 // the dialog actions and the keys that get them there.
 import { readFile } from "node:fs/promises";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { database } from "../src/db/prisma.js";
 import type { RunningServer } from "../src/server/http-server.js";
-import { CHROMIUM, hasChromium, openPage, screenshot, timelineEvents } from "./support/browser.js";
+import { CHROMIUM, hasChromium, openPage as openBrowserPage, screenshot, timelineEvents } from "./support/browser.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
 
 if (!hasChromium) console.warn(`web workbench tests skipped: ${CHROMIUM} is missing`);
@@ -92,6 +92,18 @@ beforeAll(async () => {
 
 const url = (path = "/") => `${server.url}${path}`;
 
+// Each test's page is closed after it: an open viewer keeps polling the list, and pages left open
+// would slow every later test on a one-connection embedded database.
+const opened: Awaited<ReturnType<typeof openBrowserPage>>["page"][] = [];
+async function openPage(address: string) {
+  const result = await openBrowserPage(address);
+  opened.push(result.page);
+  return result;
+}
+afterEach(async () => {
+  for (const page of opened.splice(0)) await page.close();
+});
+
 describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
   it("finds a conversation among 10,000 by a word in a tool result, opens it at that event, compares two branches and exports one", async () => {
     const { page, errors } = await openPage(url());
@@ -163,7 +175,7 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
       page.waitForEvent("download"),
       left.locator('[data-testid=export-menu] button[data-format="OPENAI_CHAT"]').click(),
     ]);
-    expect(file.suggestedFilename()).toBe(`${story.offline}.openai-chat.json`);
+    expect(file.suggestedFilename()).toBe(`${story.offline}.chat.json`);
     const messages = JSON.parse(await readFile((await file.path())!, "utf8"));
     expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "assistant", "tool", "assistant"]);
     expect(messages[3].tool_calls[0].function.name).toBe("weather_station");
@@ -238,6 +250,8 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     const started = await write({ input: [{ human: { content: "A dialog to rename" } }], output: [{ ai: { content: "Sure." } }] });
     const { page, errors } = await openPage(url(`/dialogs/${started.dialog.id}`));
     await page.getByText("Sure.").waitFor({ timeout: 10_000 });
+    // Untitled, the header reads as the first message, as the list does.
+    await page.locator(".dialog-header h1.untitled").filter({ hasText: "A dialog to rename" }).waitFor({ timeout: 10_000 });
     await page.locator("[data-testid=rename]").click();
     await page.locator("[data-testid=rename-input]").fill("Renamed in the viewer");
     await page.getByRole("button", { name: "Save" }).click();
@@ -275,7 +289,10 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     await page.locator("[data-testid=search-hit]").first().waitFor({ timeout: 10_000 });
     await page.keyboard.press("Enter");
     await page.waitForURL((u) => u.pathname === `/dialogs/${story.dialogId}`, { timeout: 10_000 });
-    await page.locator(".event-target").waitFor({ timeout: 30_000 });
+    await page.locator(".event-target").waitFor({ timeout: 30_000 }).catch(async (error) => {
+      await screenshot(page, "workbench-7-keyboard-failed");
+      throw new Error(`${error}; at ${page.url()}`);
+    });
 
     await page.locator("body").click({ position: { x: 900, y: 5 } });
     const ids = await page.locator("[data-testid=dialog-list] .dialog-item").evaluateAll((items) =>

@@ -9,14 +9,16 @@ interface Props {
   dialog: DialogQuery["dialog"] | null;
   history: HistoryState;
   pinned: boolean;
+  /** Shown, in italics, for an untitled dialog: the start of its first message. */
+  preview?: string | null;
 }
 
-export function DialogHeader({ dialog, history, pinned }: Props) {
+export function DialogHeader({ dialog, history, pinned, preview }: Props) {
   const branches = dialog?.branches.length ?? 0;
   return (
     <header className="dialog-header">
       <div className="dialog-header-title">
-        <h1>{dialog?.title || "Untitled dialog"}</h1>
+        <h1 className={dialog?.title ? undefined : "untitled"}>{dialog?.title || preview || "Untitled dialog"}</h1>
         <LiveIndicator status={history.status} error={history.error} />
       </div>
       <p className="dialog-header-meta">

@@ -41,7 +41,12 @@ export function DialogView({ dialogId, responseId, eventSeq = null }: Props) {
   }
   return (
     <section className="dialog-view" data-testid="dialog-view" data-watch-status={history.status}>
-      <DialogHeader dialog={data?.dialog ?? null} history={history} pinned={Boolean(responseId)} />
+      <DialogHeader
+        dialog={data?.dialog ?? null}
+        history={history}
+        pinned={Boolean(responseId)}
+        preview={details?.dialog?.preview}
+      />
       {details?.dialog && (
         <>
           <DialogActions

@@ -74,6 +74,7 @@ export const DialogDetailsDocument = graphql(`
     dialog(id: $id) {
       id
       title
+      preview
       metadata
       head {
         id
