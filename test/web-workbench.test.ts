@@ -175,7 +175,7 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
       page.waitForEvent("download"),
       left.locator('[data-testid=export-menu] button[data-format="OPENAI_CHAT"]').click(),
     ]);
-    expect(file.suggestedFilename()).toBe(`${story.offline}.chat.json`);
+    expect(file.suggestedFilename()).toBe(`${story.offline}.openai-chat.json`);
     const messages = JSON.parse(await readFile((await file.path())!, "utf8"));
     expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "assistant", "tool", "assistant"]);
     expect(messages[3].tool_calls[0].function.name).toBe("weather_station");

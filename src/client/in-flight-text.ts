@@ -53,7 +53,7 @@ export function applyTextDelta(texts: InFlightTexts, delta: TextDeltaLike): Appl
  */
 export function endInFlightText(
   texts: InFlightTexts,
-  delta: { responseId: string; status: string; endsTextPart?: number | null },
+  delta: { responseId: string; status: string; endsTextPart?: number | null | undefined },
 ): boolean {
   const held = texts[delta.responseId];
   if (!held) return false;
