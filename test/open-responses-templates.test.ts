@@ -205,6 +205,14 @@ describe("the Open Responses compliance templates", () => {
       const call = final.output.find((item: any) => item.type === "function_call");
       expect(call).toMatchObject({ name: "get_weather", status: "completed" });
       expect(JSON.parse(call.arguments)).toEqual({ location: "example" });
+      const answered = await create({
+        model: "stand-in-1",
+        previous_response_id: final.id,
+        input: [{ type: "function_call_output", call_id: call.call_id, output: "64 degrees and clear" }],
+        tools: [weatherTool],
+      });
+      expect(answered.final.status).toBe("completed");
+      expect(answered.final.output.map((item: any) => item.type)).toEqual(["message"]);
       const plain = await create({ model: "stand-in-1", input: "Hello", tools: [weatherTool], tool_choice: "none" });
       expect(plain.final.output.map((item: any) => item.type)).toEqual(["message"]);
     } finally {

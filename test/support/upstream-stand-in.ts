@@ -43,7 +43,8 @@ export interface UpstreamStandIn {
   /**
    * With nothing scripted, a request that offers function tools (and does not say
    * `tool_choice: "none"`) is answered with a call of the first one instead of the fallback, its
-   * arguments made from the tool's JSON schema: a model that uses the tools it is given.
+   * arguments made from the tool's JSON schema: a model that uses the tools it is given (and
+   * answers once the last message is a tool's result).
    */
   callOfferedTools: boolean;
   close(): Promise<void>;
@@ -110,6 +111,9 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
 /** A call of the first function tool the request offers (Chat Completions or Responses shape). */
 function callOfOfferedTool(body: any): ScriptedReply | undefined {
   if (!Array.isArray(body?.tools) || body.tool_choice === "none") return undefined;
+  // Once it has a tool's result it answers (the fallback), as a model does.
+  const last = (body.messages ?? body.input)?.at?.(-1);
+  if (last?.role === "tool" || last?.type === "function_call_output") return undefined;
   const tool = body.tools.find((t: any) => t?.type === "function");
   const fn = tool?.function ?? tool; // chat nests it under `function`, responses does not
   if (typeof fn?.name !== "string") return undefined;
