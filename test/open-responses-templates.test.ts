@@ -184,6 +184,42 @@ describe("the Open Responses compliance templates", () => {
     ]);
   });
 
+  // The suite's own image is a remote URL (Google's logo): it goes to the upstream as it is, as
+  // OpenAI's provider sends it, instead of dialogql downloading it (which failed here: no network).
+  it("image-input with a remote image URL", async () => {
+    const image = "https://www.google.com/images/branding/googlelogo/2x/googlelogo_color_272x92dp.png";
+    const { final } = await create({
+      model: "stand-in-1",
+      input: [{ type: "message", role: "user", content: [{ type: "input_text", text: "What is it?" }, { type: "input_image", image_url: image }] }],
+    });
+    checkResource(final);
+    expect(final.status).toBe("completed");
+    expect(g.upstream.requests.at(-1)!.body.messages[0].content[1]).toEqual({ type: "image_url", image_url: { url: image } });
+  });
+
+  it("tool-calling against a model that calls the tools it is offered (nothing scripted)", async () => {
+    g.upstream.callOfferedTools = true;
+    try {
+      const { final } = await create({ model: "stand-in-1", input: "What's the weather like in San Francisco?", tools: [weatherTool] });
+      checkResource(final);
+      const call = final.output.find((item: any) => item.type === "function_call");
+      expect(call).toMatchObject({ name: "get_weather", status: "completed" });
+      expect(JSON.parse(call.arguments)).toEqual({ location: "example" });
+      const answered = await create({
+        model: "stand-in-1",
+        previous_response_id: final.id,
+        input: [{ type: "function_call_output", call_id: call.call_id, output: "64 degrees and clear" }],
+        tools: [weatherTool],
+      });
+      expect(answered.final.status).toBe("completed");
+      expect(answered.final.output.map((item: any) => item.type)).toEqual(["message"]);
+      const plain = await create({ model: "stand-in-1", input: "Hello", tools: [weatherTool], tool_choice: "none" });
+      expect(plain.final.output.map((item: any) => item.type)).toEqual(["message"]);
+    } finally {
+      g.upstream.callOfferedTools = false;
+    }
+  });
+
   it("multi-turn", async () => {
     const { final } = await create({
       model: "stand-in-1",

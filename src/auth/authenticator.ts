@@ -1,6 +1,6 @@
 // Who is calling. An API key (Authorization: Bearer <key> on HTTP and SSE, connectionParams on
 // graphql-ws) names a tenant. With no key configured at all, and AUTH not `required`, the server
-// runs in single-tenant development mode: every caller is tenant "default".
+// runs in single-tenant development mode: every caller is tenant "default", whatever key it sends.
 //
 // Per request this costs at most one cached lookup: a key's verification is kept in memory (by
 // the key's hash) until the key is revoked. Revocations reach every instance twice over: as a
@@ -106,18 +106,24 @@ export function createAuthenticator({ mode, live, revocationPollMs = 5_000 }: Au
         if (await anyKeys()) throw authError("An API key is required: send Authorization: Bearer <key>");
         return { tenantId: DEVELOPMENT_TENANT, keyId: null };
       }
+      // OpenAI-compatible clients always send some key (the SDKs refuse to start without one):
+      // while no key exists, one that is not a dialogql key is development mode's "any value".
+      const refuse = async (message: string): Promise<Viewer> => {
+        if (mode === "auto" && !(await anyKeys())) return { tenantId: DEVELOPMENT_TENANT, keyId: null };
+        throw authError(message);
+      };
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-      if (!match) throw authError("Authorization must be: Bearer <API key>");
+      if (!match) return refuse("Authorization must be: Bearer <API key>");
       const key = match[1]!;
-      if (!looksLikeKey(key)) throw authError("Invalid API key");
+      if (!looksLikeKey(key)) return refuse("Invalid API key");
       const hash = hashKey(key);
       const cached = verified.get(hash);
       if (cached) return cached;
-      if (unknown.has(hash)) throw authError("Invalid or revoked API key");
+      if (unknown.has(hash)) return refuse("Invalid or revoked API key");
       const found = await findActiveKey(hash);
       if (!found) {
         unknown.set(hash, true);
-        throw authError("Invalid or revoked API key");
+        return refuse("Invalid or revoked API key");
       }
       const viewer = { tenantId: found.tenantId, keyId: found.id };
       verified.set(hash, viewer);

@@ -84,7 +84,16 @@ function providerFactories(settings: ProviderSettings): Partial<Record<ProviderN
       factories.openai = (model) => openai.responses(model);
     } else {
       // The compatible provider reads `reasoning_content` (vLLM, DeepSeek, llama.cpp) as reasoning.
-      const compatible = createOpenAICompatible({ name: "openai", baseURL, apiKey, includeUsage: true });
+      // Image URLs go to the upstream as they are, as OpenAI's own provider sends them: Chat
+      // Completions takes them in `image_url`, and dialogql fetching arbitrary client-given URLs
+      // itself would be slow, fail behind firewalls, and reach hosts the client cannot (SSRF).
+      const compatible = createOpenAICompatible({
+        name: "openai",
+        baseURL,
+        apiKey,
+        includeUsage: true,
+        supportedUrls: () => ({ "image/*": [/^https?:\/\/.*$/] }),
+      });
       factories.openai = (model) => compatible.chatModel(model);
     }
   }

@@ -40,6 +40,13 @@ export interface UpstreamStandIn {
   /** Queues replies; requests take them in order, then fall back to `fallback`. */
   script(...replies: ScriptedReply[]): void;
   fallback: ScriptedReply;
+  /**
+   * With nothing scripted, a request that offers function tools (and does not say
+   * `tool_choice: "none"`) is answered with a call of the first one instead of the fallback, its
+   * arguments made from the tool's JSON schema: a model that uses the tools it is given (and
+   * answers once the last message is a tool's result).
+   */
+  callOfferedTools: boolean;
   close(): Promise<void>;
 }
 
@@ -55,13 +62,14 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
     requests,
     script: (...replies) => void queue.push(...replies),
     fallback: { output: [{ text: "Hello from the stand-in." }], usage: { input: 10, output: 5 } },
+    callOfferedTools: false,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = createServer(async (request, response) => {
     const body = await readJson(request);
     const path = (request.url ?? "").replace(/^\/v1/, "");
     requests.push({ path, headers: request.headers, body });
-    const reply = queue.shift() ?? stand.fallback;
+    const reply = queue.shift() ?? (stand.callOfferedTools ? callOfOfferedTool(body) : undefined) ?? stand.fallback;
     if (reply.httpError) {
       response.writeHead(reply.httpError.status, { "content-type": "application/json" });
       return response.end(
@@ -98,6 +106,38 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   stand.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return stand;
+}
+
+/** A call of the first function tool the request offers (Chat Completions or Responses shape). */
+function callOfOfferedTool(body: any): ScriptedReply | undefined {
+  if (!Array.isArray(body?.tools) || body.tool_choice === "none") return undefined;
+  // Once it has a tool's result it answers (the fallback), as a model does.
+  const last = (body.messages ?? body.input)?.at?.(-1);
+  if (last?.role === "tool" || last?.type === "function_call_output") return undefined;
+  const tool = body.tools.find((t: any) => t?.type === "function");
+  const fn = tool?.function ?? tool; // chat nests it under `function`, responses does not
+  if (typeof fn?.name !== "string") return undefined;
+  return { output: [{ toolCall: { name: fn.name, arguments: JSON.stringify(exampleOf(fn.parameters)) } }], usage: { input: 10, output: 5 } };
+}
+
+/** A value that satisfies a simple JSON schema: every required property, typed. */
+function exampleOf(schema: any): unknown {
+  switch (schema?.type) {
+    case "object": {
+      const value: Record<string, unknown> = {};
+      for (const key of schema.required ?? []) value[key] = exampleOf(schema.properties?.[key]);
+      return value;
+    }
+    case "array":
+      return [];
+    case "number":
+    case "integer":
+      return 0;
+    case "boolean":
+      return false;
+    default:
+      return Array.isArray(schema?.enum) ? schema.enum[0] : "example";
+  }
 }
 
 async function readJson(request: IncomingMessage) {
