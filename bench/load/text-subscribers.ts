@@ -2,16 +2,14 @@
 // text deltas each receives by offset. The parent tells it over IPC when each delta was published;
 // it answers with delivery latencies and how many (subscriber, delta) pairs were missing or repeated.
 import WebSocket from "ws";
-import { summarize } from "../lib/stats.js";
+import { createDeliveryTally, openInBatches } from "../lib/delivery-tally.js";
 
 const url = process.env.WS_URL!;
 const subscribers = Number(process.env.SUBSCRIBERS);
 const dialogId = process.env.DIALOG_ID!;
 const afterSeq = Number(process.env.AFTER_SEQ ?? 0);
-const now = () => performance.timeOrigin + performance.now();
 
-const arrivals = new Map<number, number[]>();
-const seen = Array.from({ length: subscribers }, () => new Map<number, number>());
+const tally = createDeliveryTally(subscribers);
 let ready = 0;
 const closers: (() => void)[] = [];
 
@@ -30,11 +28,8 @@ function received(index: number, text: { offset: number } | null) {
     if (++ready === subscribers) process.send!({ type: "ready" });
     return;
   }
-  const count = seen[index]!.get(text.offset) ?? 0;
-  seen[index]!.set(text.offset, count + 1);
-  let times = arrivals.get(text.offset);
-  if (!times) arrivals.set(text.offset, (times = []));
-  times.push(now());
+  tally.see(index, text.offset);
+  tally.arrive(text.offset);
 }
 
 function connect(index: number) {
@@ -60,30 +55,13 @@ function connect(index: number) {
   closers.push(() => socket.close());
 }
 
-const BATCH = 200;
-for (let i = 0; i < subscribers; i += BATCH) {
-  for (let j = i; j < Math.min(subscribers, i + BATCH); j++) connect(j);
-  for (let waited = 0; ready < Math.min(subscribers, i + BATCH) && waited < 30_000; waited += 10) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+await openInBatches(subscribers, connect, () => ready);
 
 const publishedAt = new Map<number, number>();
 process.on("message", (message: { type: string; offset?: number; at?: number }) => {
   if (message.type === "published") publishedAt.set(message.offset!, message.at!);
   if (message.type !== "finish") return;
-  const latencies: number[] = [];
-  let lost = 0;
-  let duplicated = 0;
-  for (const [offset, at] of publishedAt) {
-    for (const time of arrivals.get(offset) ?? []) latencies.push(time - at);
-    for (const perSubscriber of seen) {
-      const count = perSubscriber.get(offset) ?? 0;
-      if (count === 0) lost++;
-      if (count > 1) duplicated += count - 1;
-    }
-  }
   for (const close of closers) close();
-  process.send!({ type: "result", ...summarize(latencies), lost, duplicated, deltas: publishedAt.size });
+  process.send!({ type: "result", ...tally.report(publishedAt), deltas: publishedAt.size });
   setTimeout(() => process.exit(0), 500);
 });

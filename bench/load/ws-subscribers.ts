@@ -3,32 +3,26 @@
 // (MODE=raw, the baseline). The parent tells it over IPC when each write committed; it answers
 // with delivery latencies and, per write, how many subscribers got it missing or twice.
 import WebSocket from "ws";
-import { summarize } from "../lib/stats.js";
+import { createDeliveryTally, openInBatches } from "../lib/delivery-tally.js";
 
 const url = process.env.WS_URL!;
 const subscribers = Number(process.env.SUBSCRIBERS);
 const mode = process.env.MODE as "graphql-ws" | "raw";
 const dialogId = process.env.DIALOG_ID!;
 const afterSeq = Number(process.env.AFTER_SEQ ?? 0);
-const now = () => performance.timeOrigin + performance.now();
 
-// seq → arrival times, and per subscriber the seqs it has seen.
-const arrivals = new Map<number, number[]>();
-const seen = Array.from({ length: subscribers }, () => new Map<number, number>());
+const tally = createDeliveryTally(subscribers);
 let ready = 0;
 const closers: (() => void)[] = [];
 
 function received(index: number, seq: number) {
-  const count = seen[index]!.get(seq) ?? 0;
-  seen[index]!.set(seq, count + 1);
+  const count = tally.see(index, seq);
   if (seq <= afterSeq + 1 && count === 0) {
     // The first message (a replayed delta, or the raw server's hello) means the subscription is live.
     if (++ready === subscribers) process.send!({ type: "ready" });
     return;
   }
-  let times = arrivals.get(seq);
-  if (!times) arrivals.set(seq, (times = []));
-  times.push(now());
+  tally.arrive(seq);
 }
 
 const SUBSCRIPTION = `subscription($dialogId: ID!, $afterSeq: Int) {
@@ -69,32 +63,13 @@ function connect(index: number) {
   closers.push(() => socket.close());
 }
 
-// Open the sockets in batches, each once the previous one is live, so neither the server's
-// accept queue nor its start-of-subscription reads are flooded.
-const BATCH = 200;
-for (let i = 0; i < subscribers; i += BATCH) {
-  for (let j = i; j < Math.min(subscribers, i + BATCH); j++) connect(j);
-  for (let waited = 0; ready < Math.min(subscribers, i + BATCH) && waited < 30_000; waited += 10) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+await openInBatches(subscribers, connect, () => ready);
 
 const committedAt = new Map<number, number>();
 process.on("message", (message: { type: string; seq?: number; at?: number }) => {
   if (message.type === "committed") committedAt.set(message.seq!, message.at!);
   if (message.type !== "finish") return;
-  const latencies: number[] = [];
-  let lost = 0;
-  let duplicated = 0;
-  for (const [seq, at] of committedAt) {
-    for (const time of arrivals.get(seq) ?? []) latencies.push(time - at);
-    for (const perSubscriber of seen) {
-      const count = perSubscriber.get(seq) ?? 0;
-      if (count === 0) lost++;
-      if (count > 1) duplicated += count - 1;
-    }
-  }
   for (const close of closers) close();
-  process.send!({ type: "result", ...summarize(latencies), lost, duplicated, writes: committedAt.size });
+  process.send!({ type: "result", ...tally.report(committedAt), writes: committedAt.size });
   setTimeout(() => process.exit(0), 500);
 });
