@@ -45,7 +45,8 @@ describe.skipIf(!hasChromium)("the web viewer with a model", () => {
     await page.getByLabel("Human message").fill("Capital of France?");
     await page.getByRole("button", { name: "Send" }).click();
     await page.getByText("Paris is the capital.").waitFor({ timeout: 10_000 });
-    const inProgress = page.locator(".status", { hasText: "in progress" });
+    // The turn's own status in the timeline (the dialog list shows the dialog's status too).
+    const inProgress = page.getByTestId("timeline").locator(".status", { hasText: "in progress" });
     await inProgress.waitFor({ state: "detached", timeout: 10_000 });
     expect(upstream.requests.at(-1)!.body).toMatchObject({
       model: "stand-in-1",
