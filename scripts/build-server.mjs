@@ -25,7 +25,9 @@ if (readOr(stampFile, "") === stamp) process.exit(0);
 const esbuild = await import("esbuild").catch(() => null);
 if (!esbuild) {
   if (readOr(path.join(outdir, "main.js"), null)) process.exit(0);
-  console.error("dialogql: dist/ is not built and esbuild (a dev dependency) is not installed: run npm ci, then npm run build");
+  console.error(
+    "dialogql: dist/ is not built and esbuild (a dev dependency) is not installed: run npm ci, then npm run build",
+  );
   process.exit(1);
 }
 const { build } = esbuild;

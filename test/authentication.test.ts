@@ -15,21 +15,29 @@ const TYPENAME = "{ __typename }";
 describe("authentication", () => {
   it("runs in single-tenant development mode while no key exists; AUTH=required refuses all the same", async () => {
     const open = await startTestServer();
-    const anonymous = await asCaller(open, null)(`mutation { createDialog(input: { title: "dev" }) { ... on Dialog { id } } }`);
+    const anonymous = await asCaller(
+      open,
+      null,
+    )(`mutation { createDialog(input: { title: "dev" }) { ... on Dialog { id } } }`);
     expect(anonymous.status).toBe(200);
     // OpenAI-compatible clients always send some key: while none exists, any value is accepted.
     for (const placeholder of ["sk-any", "dq_" + "y".repeat(43)]) {
       const withPlaceholder = await asCaller(open, placeholder)(`{ __typename }`);
       expect(withPlaceholder.status, placeholder).toBe(200);
     }
-    expect(await open.authenticator.describe()).toMatchObject({ level: "warn", message: expect.stringContaining("single-tenant development mode") });
+    expect(await open.authenticator.describe()).toMatchObject({
+      level: "warn",
+      message: expect.stringContaining("single-tenant development mode"),
+    });
 
     const strict = await startServer({ port: 0, auth: "required" });
     try {
       const refused = await asCaller(strict, null)(TYPENAME);
       expect(refused.status).toBe(401);
       expect(refused.body.errors[0].extensions.code).toBe("UNAUTHENTICATED");
-      expect(await strict.authenticator.describe()).toMatchObject({ message: expect.stringContaining("AUTH=required") });
+      expect(await strict.authenticator.describe()).toMatchObject({
+        message: expect.stringContaining("AUTH=required"),
+      });
     } finally {
       await strict.close();
     }
@@ -56,7 +64,10 @@ describe("authentication", () => {
     expect(malformed.status).toBe(401);
     expect(malformed.headers.get("www-authenticate")).toBe("Bearer");
 
-    const sse = await sseAs(server, null).iterate({ query: `subscription { historyDelta(dialogId: "x") { seq } }` }).next().catch((e) => e);
+    const sse = await sseAs(server, null)
+      .iterate({ query: `subscription { historyDelta(dialogId: "x") { seq } }` })
+      .next()
+      .catch((e) => e);
     expect(String(sse)).toMatch(/401|UNAUTHENTICATED|API key/);
 
     const closed = await new Promise<number>((resolve) => {
@@ -66,7 +77,10 @@ describe("authentication", () => {
         retryAttempts: 0,
         on: { closed: (event) => resolve((event as { code: number }).code) },
       });
-      client.subscribe({ query: TYPENAME }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      client.subscribe(
+        { query: TYPENAME },
+        { next: () => undefined, error: () => undefined, complete: () => undefined },
+      );
     });
     expect(closed).toBe(4401);
   });
@@ -86,9 +100,14 @@ describe("authentication", () => {
     const server = await startTestServer();
     const { key, id } = await tenantKey("revoked");
     const write = asCaller(server, key);
-    const created = await write(`mutation { createResponse(input: { input: [{ human: { content: "hi" } }] }) { ... on Response { dialog { id } } } }`);
+    const created = await write(
+      `mutation { createResponse(input: { input: [{ human: { content: "hi" } }] }) { ... on Response { dialog { id } } } }`,
+    );
     const dialogId = created.body.data.createResponse.dialog.id;
-    const subscription = { query: `subscription($d: ID!) { historyDelta(dialogId: $d, afterSeq: 0) { seq } }`, variables: { d: dialogId } };
+    const subscription = {
+      query: `subscription($d: ID!) { historyDelta(dialogId: $d, afterSeq: 0) { seq } }`,
+      variables: { d: dialogId },
+    };
     const overWs = wsAs(server, key).iterate(subscription);
     const overSse = sseAs(server, key).iterate(subscription);
     expect((await overWs.next()).value).toEqual({ data: { historyDelta: { seq: 1 } } });
@@ -98,7 +117,10 @@ describe("authentication", () => {
     server.live.broadcast({ type: "keyRevoked", keyId: id });
     const wsEnd = await overWs.next().catch((error) => error);
     expect(wsEnd).toMatchObject({ code: 4403, reason: "API key revoked" });
-    const sseEnd = await overSse.next().then((result) => result, (error) => ({ error: String(error) }));
+    const sseEnd = await overSse.next().then(
+      (result) => result,
+      (error) => ({ error: String(error) }),
+    );
     expect(sseEnd).not.toMatchObject({ value: { data: expect.anything() } });
     expect((await write(TYPENAME)).status).toBe(401);
   });

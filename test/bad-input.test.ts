@@ -108,12 +108,21 @@ describe("createResponse rejects bad input with a typed error and stores nothing
     });
     expect(answered.__typename).toBe("Response");
     // Each result is named after the tool of its call, whether the call is in the context or in the write.
-    const named = await prisma.event.findMany({ where: { responseId: answered.id, type: "TOOL_RESULT" }, orderBy: { seq: "asc" } });
-    expect(named.map((e) => [e.callId, e.toolName])).toEqual([["call_weather", "weather"], ["call_2", "clock"]]);
+    const named = await prisma.event.findMany({
+      where: { responseId: answered.id, type: "TOOL_RESULT" },
+      orderBy: { seq: "asc" },
+    });
+    expect(named.map((e) => [e.callId, e.toolName])).toEqual([
+      ["call_weather", "weather"],
+      ["call_2", "clock"],
+    ]);
     // Answered within the write alone (no check against the context), it is named too.
     const inWrite = await createResponse({
       input: [{ human: { content: "time?" } }],
-      output: [{ toolCall: { callId: "call_3", toolName: "clock", args: {} } }, { toolResult: { callId: "call_3", content: "13:00" } }],
+      output: [
+        { toolCall: { callId: "call_3", toolName: "clock", args: {} } },
+        { toolResult: { callId: "call_3", content: "13:00" } },
+      ],
     });
     const [result] = await prisma.event.findMany({ where: { responseId: inWrite.id, type: "TOOL_RESULT" } });
     expect(result?.toolName).toBe("clock");

@@ -13,9 +13,20 @@ let a2: string;
 let b1: string;
 
 beforeAll(async () => {
-  const first = await turn({ model: "m", input: [{ human: { content: "Plan a trip" } }], output: [{ ai: { content: "Where to?" } }] });
+  const first = await turn({
+    model: "m",
+    input: [{ human: { content: "Plan a trip" } }],
+    output: [{ ai: { content: "Where to?" } }],
+  });
   root = first.id;
-  shared = (await turn({ previousResponseId: root, model: "m", input: [{ human: { content: "Lisbon" } }], output: [{ ai: { content: "Nice." } }] })).id;
+  shared = (
+    await turn({
+      previousResponseId: root,
+      model: "m",
+      input: [{ human: { content: "Lisbon" } }],
+      output: [{ ai: { content: "Nice." } }],
+    })
+  ).id;
   a1 = (
     await turn({
       previousResponseId: shared,
@@ -49,8 +60,12 @@ beforeAll(async () => {
 });
 
 const ancestor = async (of: string, other: string) =>
-  (await executeOk(`query($id: ID!, $w: ID!) { response(id: $id) { commonAncestor(with: $w) { id } } }`, { id: of, w: other }))
-    .response.commonAncestor?.id ?? null;
+  (
+    await executeOk(`query($id: ID!, $w: ID!) { response(id: $id) { commonAncestor(with: $w) { id } } }`, {
+      id: of,
+      w: other,
+    })
+  ).response.commonAncestor?.id ?? null;
 
 describe("Response.commonAncestor", () => {
   it("is the response where two branches part, whichever side asks", async () => {
@@ -68,8 +83,14 @@ describe("Response.commonAncestor", () => {
   it("is null for a response of another dialog, and an unknown id is NOT_FOUND", async () => {
     const elsewhere = await turn({ input: [{ human: { content: "other" } }] });
     expect(await ancestor(a2, elsewhere.id)).toBeNull();
-    const unknown = await execute(`query($id: ID!) { response(id: $id) { commonAncestor(with: "resp_nope") { id } } }`, { id: a2 });
-    expect(unknown.errors?.[0]).toMatchObject({ message: "Response resp_nope not found", extensions: { code: "NOT_FOUND" } });
+    const unknown = await execute(
+      `query($id: ID!) { response(id: $id) { commonAncestor(with: "resp_nope") { id } } }`,
+      { id: a2 },
+    );
+    expect(unknown.errors?.[0]).toMatchObject({
+      message: "Response resp_nope not found",
+      extensions: { code: "NOT_FOUND" },
+    });
   });
 });
 
@@ -126,6 +147,9 @@ describe("compareBranches", () => {
     const apart = await execute(COMPARE, { a: a2, b: elsewhere.id });
     expect(apart.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
     const unknown = await execute(COMPARE, { a: "resp_missing", b: b1 });
-    expect(unknown.errors?.[0]).toMatchObject({ message: "Response resp_missing not found", extensions: { code: "NOT_FOUND" } });
+    expect(unknown.errors?.[0]).toMatchObject({
+      message: "Response resp_missing not found",
+      extensions: { code: "NOT_FOUND" },
+    });
   });
 });

@@ -24,13 +24,18 @@ const conversation = [
 ];
 
 it("imports UIMessages and reads them back in every format, fitted to a budget", async () => {
-  const imported = (await client.request(ImportMessagesDocument, { input: { format: "AI_SDK_UI", messages: conversation } }))
-    .importMessages;
+  const imported = (
+    await client.request(ImportMessagesDocument, { input: { format: "AI_SDK_UI", messages: conversation } })
+  ).importMessages;
   if (imported.__typename !== "Response") throw new Error(JSON.stringify(imported));
 
   const formats: MessageFormat[] = ["OPENAI_CHAT", "OPENAI_RESPONSES", "ANTHROPIC_MESSAGES", "AI_SDK_UI"];
   for (const format of formats) {
-    const { response } = await client.request(ResponseMessagesDocument, { responseId: imported.id, format, maxTokens: 100 });
+    const { response } = await client.request(ResponseMessagesDocument, {
+      responseId: imported.id,
+      format,
+      maxTokens: 100,
+    });
     expect(response?.fittedMessages).toMatchObject({ droppedEventCount: 2, droppedThroughSeq: 2 });
     expect(response!.fittedMessages.tokenCount).toBeLessThanOrEqual(100);
   }
@@ -43,6 +48,11 @@ it("imports UIMessages and reads them back in every format, fitted to a budget",
     maxTokens: 100,
     tokenizer: "CL100K_BASE",
   });
-  expect(dialog?.messages).toEqual({ messages: [{ role: "user", content: [{ type: "text", text: "Short?" }] }, { role: "assistant", content: "Yes." }] });
+  expect(dialog?.messages).toEqual({
+    messages: [
+      { role: "user", content: [{ type: "text", text: "Short?" }] },
+      { role: "assistant", content: "Yes." },
+    ],
+  });
   expect(dialog!.tokenCount).toBeGreaterThan(400);
 });

@@ -90,7 +90,10 @@ describe("16 concurrent writers mixing tool calls and tool results on one dialog
     const writes = WRITERS * ROUNDS * 2;
     const events = await prisma.event.findMany({ where: { dialogId: dialog.dialogId }, orderBy: { seq: "asc" } });
     expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 1 + writes * 2 }, (_, i) => i + 1));
-    const responses = await prisma.response.findMany({ where: { dialogId: dialog.dialogId }, orderBy: { depth: "asc" } });
+    const responses = await prisma.response.findMany({
+      where: { dialogId: dialog.dialogId },
+      orderBy: { depth: "asc" },
+    });
     expect(responses.map((r) => r.depth)).toEqual(Array.from({ length: 1 + writes }, (_, i) => i));
     // Every result found its call, named by the call's tool.
     const results = events.filter((e) => e.type === "TOOL_RESULT");

@@ -18,7 +18,10 @@ function command(script: string, args: string[], dataDir: string) {
     execFile(
       process.execPath,
       ["--import", "tsx", script, ...args],
-      { cwd: repoRoot, env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, REDIS_URL: "", LOG_LEVEL: "silent" } },
+      {
+        cwd: repoRoot,
+        env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, REDIS_URL: "", LOG_LEVEL: "silent" },
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });

@@ -13,7 +13,15 @@ import { createResponse } from "../src/services/responses.js";
 
 async function expectTotalsToMatchEvents(responseId: string, types?: HistoryEventType[]) {
   const events = await readContext(responseId, types);
-  const expected: Record<string, number> = { all: events.length, HUMAN: 0, AI: 0, REASONING: 0, TOOL_CALL: 0, TOOL_RESULT: 0, SYSTEM: 0 };
+  const expected: Record<string, number> = {
+    all: events.length,
+    HUMAN: 0,
+    AI: 0,
+    REASONING: 0,
+    TOOL_CALL: 0,
+    TOOL_RESULT: 0,
+    SYSTEM: 0,
+  };
   for (const event of events) expected[event.type]!++;
   expect(await countContext(responseId, types)).toEqual(expected);
 }
@@ -34,7 +42,10 @@ describe("context totals", () => {
       { previousResponseId: first.responseId, input: [{ toolResult: { callId: "c1", content: "alpha" } }] },
       DEVELOPMENT_TENANT,
     );
-    await appendEvents({ responseId: open.responseId, events: [{ ai: { content: "It says" } }, { reasoning: { content: "…" } }] });
+    await appendEvents({
+      responseId: open.responseId,
+      events: [{ ai: { content: "It says" } }, { reasoning: { content: "…" } }],
+    });
     await interruptResponse({ responseId: open.responseId, behavior: "SAVE_PARTIAL", partialText: "It says alpha" });
     await expectTotalsToMatchEvents(first.responseId);
     await expectTotalsToMatchEvents(open.responseId);

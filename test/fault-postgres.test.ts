@@ -30,7 +30,11 @@ async function call(server: ServerProcess, query: string, variables?: Record<str
       signal: AbortSignal.timeout(20_000),
     });
     const body = (await response.json()) as { data?: any; errors?: { extensions?: { code?: string } }[] };
-    return { status: response.status, data: body.data, codes: (body.errors ?? []).map((e) => String(e.extensions?.code)) };
+    return {
+      status: response.status,
+      data: body.data,
+      codes: (body.errors ?? []).map((e) => String(e.extensions?.code)),
+    };
   } catch (error) {
     return { status: 0, codes: [`no answer: ${(error as Error).message}`] };
   }
@@ -103,9 +107,16 @@ describe.runIf(runs)(title, () => {
         orderBy: { depth: "asc" },
         select: { idempotencyKey: true, depth: true, previousResponseId: true, id: true },
       });
-      expect(stored.map((r) => r.idempotencyKey)).toEqual([null, ...Array.from({ length: WRITES }, (_, w) => `default/fault-${c}-${w}`)]);
+      expect(stored.map((r) => r.idempotencyKey)).toEqual([
+        null,
+        ...Array.from({ length: WRITES }, (_, w) => `default/fault-${c}-${w}`),
+      ]);
       stored.slice(1).forEach((response, i) => expect(response.previousResponseId).toBe(stored[i]!.id));
-      const events = await prisma.event.findMany({ where: { dialogId }, orderBy: { seq: "asc" }, select: { seq: true } });
+      const events = await prisma.event.findMany({
+        where: { dialogId },
+        orderBy: { seq: "asc" },
+        select: { seq: true },
+      });
       expect(events.map((e) => e.seq)).toEqual(Array.from({ length: WRITES + 1 }, (_, i) => i + 1));
     }
     // It recovered by itself: a plain call works.

@@ -53,7 +53,10 @@ describe("a stalled Redis (SIGSTOP)", async () => {
     const dialogId = created.body.data.createResponse.dialog.id;
 
     const seqs: number[] = [];
-    const subscription = wsAs(server, writer.key).iterate<{ historyDelta: { seq: number } }>({ query: DELTAS, variables: { d: dialogId, after: 0 } });
+    const subscription = wsAs(server, writer.key).iterate<{ historyDelta: { seq: number } }>({
+      query: DELTAS,
+      variables: { d: dialogId, after: 0 },
+    });
     const nextSeq = async () => {
       const { value } = await subscription.next();
       seqs.push(value!.data!.historyDelta.seq);
@@ -69,7 +72,9 @@ describe("a stalled Redis (SIGSTOP)", async () => {
     for (const answer of answers) expect(answer.ms).toBeLessThan(BOUND_MS);
 
     // A write is acknowledged in time and reaches this instance's subscriber.
-    const write = await timedCall(writer.key, CREATE, { input: { dialogId, input: [{ human: { content: "during" } }] } });
+    const write = await timedCall(writer.key, CREATE, {
+      input: { dialogId, input: [{ human: { content: "during" } }] },
+    });
     expect(write.status).toBe(200);
     expect(write.body.data.createResponse.dialog.lastSeq).toBe(2);
     expect(write.ms).toBeLessThan(BOUND_MS);
@@ -77,13 +82,18 @@ describe("a stalled Redis (SIGSTOP)", async () => {
 
     // A new subscription starts in time.
     const started = performance.now();
-    const late = wsAs(server, writer.key).iterate<{ historyDelta: { seq: number } }>({ query: DELTAS, variables: { d: dialogId, after: 1 } });
+    const late = wsAs(server, writer.key).iterate<{ historyDelta: { seq: number } }>({
+      query: DELTAS,
+      variables: { d: dialogId, after: 1 },
+    });
     expect((await late.next()).value?.data?.historyDelta.seq).toBe(2);
     expect(performance.now() - started).toBeLessThan(BOUND_MS);
     await late.return?.();
 
     redis.resume();
-    const after = await timedCall(writer.key, CREATE, { input: { dialogId, input: [{ human: { content: "after" } }] } });
+    const after = await timedCall(writer.key, CREATE, {
+      input: { dialogId, input: [{ human: { content: "after" } }] },
+    });
     expect(after.body.data.createResponse.dialog.lastSeq).toBe(3);
     expect(await nextSeq()).toBe(3);
     expect(seqs).toEqual([1, 2, 3]);

@@ -80,8 +80,20 @@ describe("to AI_SDK_UI", () => {
     expect(messages[2].parts).toEqual([
       { type: "step-start" },
       { type: "reasoning", text: "Look it up." },
-      { type: "tool-get_weather", toolCallId: "c1", state: "output-available", input: { city: "Oslo" }, output: "-3°C" },
-      { type: "tool-get_weather", toolCallId: "c2", state: "output-error", input: { city: "Lima" }, errorText: "offline" },
+      {
+        type: "tool-get_weather",
+        toolCallId: "c1",
+        state: "output-available",
+        input: { city: "Oslo" },
+        output: "-3°C",
+      },
+      {
+        type: "tool-get_weather",
+        toolCallId: "c2",
+        state: "output-error",
+        input: { city: "Lima" },
+        errorText: "offline",
+      },
       { type: "step-start" },
       { type: "text", text: "Oslo is -3°C." },
     ]);
@@ -97,7 +109,11 @@ describe("from ANTHROPIC_MESSAGES to OpenAI", () => {
           role: "user",
           content: [
             { type: "text", text: "Summarise", cache_control: { type: "ephemeral" } },
-            { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" }, title: "r.pdf" },
+            {
+              type: "document",
+              source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" },
+              title: "r.pdf",
+            },
           ],
         },
         {

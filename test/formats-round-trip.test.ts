@@ -27,7 +27,8 @@ function expectedAfter(types: string[], from: Format, to: Format) {
   return to === "ANTHROPIC_MESSAGES" ? collapseRuns(kept) : kept;
 }
 
-const collapseRuns = (types: string[]) => types.filter((type, i) => type !== types[i - 1] || (type !== "AI" && type !== "SYSTEM"));
+const collapseRuns = (types: string[]) =>
+  types.filter((type, i) => type !== types[i - 1] || (type !== "AI" && type !== "SYSTEM"));
 
 it("has a corpus of at least 15 transcripts, and at least 5 per format", () => {
   expect(formats.reduce((sum, format) => sum + loadFixtures(format).length, 0)).toBeGreaterThanOrEqual(15);

@@ -18,7 +18,10 @@ describe(`fuzz: ${OPERATIONS} random and malformed operations (seed ${SEED})`, (
     const write = writer(httpExecutor(server));
     const known = { dialogs: [] as string[], responses: [] as string[] };
     for (let i = 0; i < 4; i++) {
-      const done = await write.createResponse({ input: [{ human: { content: `q${i}` } }], output: [{ ai: { content: "a" } }] });
+      const done = await write.createResponse({
+        input: [{ human: { content: `q${i}` } }],
+        output: [{ ai: { content: "a" } }],
+      });
       const open = await write.createResponse({ dialogId: done.dialog.id, input: [{ human: { content: "more" } }] });
       known.dialogs.push(done.dialog.id);
       known.responses.push(done.id, open.id);

@@ -35,7 +35,10 @@ describe("a generated turn as in-flight text", () => {
     const answer = "Once upon a time, a model typed slowly.";
     // The role chunk, the reasoning's three chunks and the answer's first two, then the gate.
     g.upstream.script({ output: [{ reasoning }, { text: answer }], holdAfterFirstChunk: gate, holdAfterChunks: 6 });
-    const watcher = new TextSubscriber(wsIterate(wsAs(g.server, g.key)), { dialogId: dialog.id, afterSeq: dialog.lastSeq });
+    const watcher = new TextSubscriber(wsIterate(wsAs(g.server, g.key)), {
+      dialogId: dialog.id,
+      afterSeq: dialog.lastSeq,
+    });
 
     const stream = g.openai.responses.stream({ model: "stand-in-1", previous_response_id: first.id, input: "A story" });
     const finished = stream.finalResponse();

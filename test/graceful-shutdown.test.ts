@@ -37,7 +37,8 @@ async function write(url: string, input: Record<string, unknown>): Promise<{ out
   }
   const body = (await response.json().catch(() => null)) as any;
   if (response.status === 503 && body?.errors?.[0]?.extensions?.code === "SHUTTING_DOWN") return { outcome: "refused" };
-  if (body?.data?.createResponse?.__typename === "Response") return { outcome: "acknowledged", dialogId: body.data.createResponse.dialog.id };
+  if (body?.data?.createResponse?.__typename === "Response")
+    return { outcome: "acknowledged", dialogId: body.data.createResponse.dialog.id };
   return { outcome: `broken: ${response.status} ${JSON.stringify(body).slice(0, 200)}` };
 }
 
@@ -48,13 +49,17 @@ describe("graceful shutdown under load", () => {
     const server = await startChildServer(port, env);
     const WRITERS = 4;
     const dialogs: string[] = [];
-    for (let w = 0; w < WRITERS; w++) dialogs.push((await write(server.url, { input: [{ human: { content: `w${w}-start` } }] })).dialogId!);
+    for (let w = 0; w < WRITERS; w++)
+      dialogs.push((await write(server.url, { input: [{ human: { content: `w${w}-start` } }] })).dialogId!);
 
     // An SSE subscriber and a WebSocket, to see how they are ended.
     const sse = fetch(`${server.url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ query: `subscription($d: ID!) { historyDelta(dialogId: $d) { seq } }`, variables: { d: dialogs[0] } }),
+      body: JSON.stringify({
+        query: `subscription($d: ID!) { historyDelta(dialogId: $d) { seq } }`,
+        variables: { d: dialogs[0] },
+      }),
     }).then((response) => response.text());
     const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
     const wsClosed = new Promise<number>((resolve) => socket.once("close", resolve));
@@ -67,7 +72,11 @@ describe("graceful shutdown under load", () => {
     const writers = dialogs.map(async (dialogId, w) => {
       for (let i = 0; ; i++) {
         const content = `w${w}-${i}`;
-        const { outcome } = await write(server.url, { dialogId, input: [{ human: { content } }], output: [{ ai: { content: "x".repeat(20_000) } }] });
+        const { outcome } = await write(server.url, {
+          dialogId,
+          input: [{ human: { content } }],
+          output: [{ ai: { content: "x".repeat(20_000) } }],
+        });
         outcomes.push(outcome);
         if (outcome === "acknowledged") acknowledged[w]!.push(content);
         else return;

@@ -54,14 +54,14 @@ describe("history pagination", () => {
     const all = Array.from({ length: 12 }, (_, i) => i + 1);
     for (const size of [1, 2, 3, 4, 7]) {
       const forward: number[] = [];
-      for (let after: string | null = null; ; ) {
+      for (let after: string | null = null; ;) {
         const page: any = await history({ first: size, after });
         forward.push(...seqs(page));
         if (!page.pageInfo.hasNextPage) break;
         after = page.pageInfo.endCursor;
       }
       const backward: number[] = [];
-      for (let before: string | null = null; ; ) {
+      for (let before: string | null = null; ;) {
         const page: any = await history({ last: size, before });
         backward.unshift(...seqs(page));
         if (!page.pageInfo.hasPreviousPage) break;

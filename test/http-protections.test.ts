@@ -14,8 +14,16 @@ const send = (path: string, init: RequestInit = {}) => app.fetch(`http://localho
 
 describe("CSRF prevention", () => {
   it("refuses cross-site simple requests: a form post, text/plain, a plain GET", async () => {
-    const form = await send("/graphql", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "query=%7B__typename%7D" });
-    const text = await send("/graphql", { method: "POST", headers: { "content-type": "text/plain" }, body: '{"query":"{ __typename }"}' });
+    const form = await send("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "query=%7B__typename%7D",
+    });
+    const text = await send("/graphql", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: '{"query":"{ __typename }"}',
+    });
     const get = await send("/graphql?query=%7B__typename%7D");
     expect([form.status, text.status, get.status]).toEqual([403, 403, 403]);
   });
@@ -46,7 +54,10 @@ describe("CSRF prevention", () => {
 describe("production", () => {
   it("NODE_ENV=production turns GraphiQL and introspection off by default; each can be turned back on", () => {
     expect(loadConfig({ NODE_ENV: "production" })).toMatchObject({ GRAPHIQL: false, INTROSPECTION: false });
-    expect(loadConfig({ NODE_ENV: "production", GRAPHIQL: "true" })).toMatchObject({ GRAPHIQL: true, INTROSPECTION: false });
+    expect(loadConfig({ NODE_ENV: "production", GRAPHIQL: "true" })).toMatchObject({
+      GRAPHIQL: true,
+      INTROSPECTION: false,
+    });
     expect(loadConfig({})).toMatchObject({ GRAPHIQL: true, INTROSPECTION: true });
   });
 
@@ -70,7 +81,11 @@ describe("production", () => {
 
 describe("request ids and unexpected errors", () => {
   it("every response carries x-request-id; a sane one from the load balancer is kept", async () => {
-    const fresh = await send("/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: '{"query":"{ __typename }"}' });
+    const fresh = await send("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(fresh.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     const kept = await send("/graphql", {
       method: "POST",
@@ -103,9 +118,15 @@ describe("request ids and unexpected errors", () => {
       body: JSON.stringify({ query: "{ boom }" }),
     });
     const body = (await response.json()) as any;
-    expect(body.errors[0]).toMatchObject({ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR", requestId: "req-42" } });
+    expect(body.errors[0]).toMatchObject({
+      message: "Unexpected error.",
+      extensions: { code: "INTERNAL_SERVER_ERROR", requestId: "req-42" },
+    });
     expect(JSON.stringify(body)).not.toMatch(/hunter2/);
-    expect(logged).toHaveBeenCalledWith("request req-42: unexpected error", expect.objectContaining({ message: expect.stringMatching(/hunter2/) }));
+    expect(logged).toHaveBeenCalledWith(
+      "request req-42: unexpected error",
+      expect.objectContaining({ message: expect.stringMatching(/hunter2/) }),
+    );
     logged.mockRestore();
   });
 });

@@ -37,7 +37,10 @@ describe("idempotent createResponse across a dropped connection", () => {
       expect(retried.__typename).toBe("Response");
       // Let a first attempt that was still running finish, then count.
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const stored = await prisma.response.findMany({ where: { idempotencyKey: `default/${key}` }, select: { id: true } });
+      const stored = await prisma.response.findMany({
+        where: { idempotencyKey: `default/${key}` },
+        select: { id: true },
+      });
       expect(stored).toEqual([{ id: retried.id }]);
     }
     const events = await prisma.event.findMany({ where: { dialogId }, orderBy: { seq: "asc" }, select: { seq: true } });

@@ -45,7 +45,11 @@ const chat: Record<string, ChatCompletionMessageParam[]> = {
     { role: "tool", tool_call_id: "call_2", content: [{ type: "text", text: "ok too" }] },
   ],
   "a custom tool call (free-text input) and its answer": [
-    { role: "assistant", content: null, tool_calls: [{ id: "ct_1", type: "custom", custom: { name: "sql", input: "SELECT 1" } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "ct_1", type: "custom", custom: { name: "sql", input: "SELECT 1" } }],
+    },
     { role: "tool", tool_call_id: "ct_1", content: "1" },
   ],
 };
@@ -65,13 +69,25 @@ const responses: Record<string, ResponseInputItem[]> = {
     { type: "message", role: "assistant", content: [{ type: "output_text", text: "Hello", annotations: [] }] } as any,
   ],
   "an assistant output message as the API returned it": [
-    { type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Hello", annotations: [] }] },
+    {
+      type: "message",
+      id: "msg_1",
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: "Hello", annotations: [] }],
+    },
   ],
   "function calls with and without id and status, outputs as string and parts": [
     { type: "function_call", call_id: "c1", name: "f", arguments: "{}" },
     { type: "function_call", call_id: "c2", name: "f", arguments: '{"a":1}', id: "fc_2", status: "completed" },
     { type: "function_call_output", call_id: "c1", output: "done" },
-    { type: "function_call_output", call_id: "c2", output: [{ type: "input_text", text: "done" }], id: "fco_2", status: "completed" },
+    {
+      type: "function_call_output",
+      call_id: "c2",
+      output: [{ type: "input_text", text: "done" }],
+      id: "fco_2",
+      status: "completed",
+    },
   ],
   "reasoning with encrypted content": [
     { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Think" }], encrypted_content: "gAAAA" },
@@ -101,8 +117,20 @@ const anthropic: Record<string, { system?: unknown; messages: MessageParam[] }> 
   "tool use and results with and without content": {
     messages: [
       { role: "user", content: "Go" },
-      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "f", input: {} }, { type: "tool_use", id: "t2", name: "f", input: { a: 1 } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1" }, { type: "tool_result", tool_use_id: "t2", content: "x", is_error: true }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "t1", name: "f", input: {} },
+          { type: "tool_use", id: "t2", name: "f", input: { a: 1 } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "t1" },
+          { type: "tool_result", tool_use_id: "t2", content: "x", is_error: true },
+        ],
+      },
     ],
   },
 };
@@ -118,7 +146,13 @@ const aiSdk: Record<string, UIMessage[]> = {
         { type: "step-start" },
         { type: "tool-f", toolCallId: "c1", state: "output-available", input: {}, output: { ok: true } },
         { type: "tool-f", toolCallId: "c2", state: "output-error", input: {}, errorText: "boom" },
-        { type: "tool-f", toolCallId: "c3", state: "output-denied", input: {}, approval: { id: "ap", approved: false } },
+        {
+          type: "tool-f",
+          toolCallId: "c3",
+          state: "output-denied",
+          input: {},
+          approval: { id: "ap", approved: false },
+        },
         { type: "tool-f", toolCallId: "c4", state: "input-streaming", input: undefined },
         { type: "text", text: "Done" },
       ],
@@ -128,8 +162,12 @@ const aiSdk: Record<string, UIMessage[]> = {
 
 const cases: [Format, string, unknown][] = [
   ...Object.entries(chat).map(([name, value]) => ["OPENAI_CHAT" as const, name, value] as [Format, string, unknown]),
-  ...Object.entries(responses).map(([name, value]) => ["OPENAI_RESPONSES" as const, name, value] as [Format, string, unknown]),
-  ...Object.entries(anthropic).map(([name, value]) => ["ANTHROPIC_MESSAGES" as const, name, value] as [Format, string, unknown]),
+  ...Object.entries(responses).map(
+    ([name, value]) => ["OPENAI_RESPONSES" as const, name, value] as [Format, string, unknown],
+  ),
+  ...Object.entries(anthropic).map(
+    ([name, value]) => ["ANTHROPIC_MESSAGES" as const, name, value] as [Format, string, unknown],
+  ),
   ...Object.entries(aiSdk).map(([name, value]) => ["AI_SDK_UI" as const, name, value] as [Format, string, unknown]),
 ];
 
@@ -147,9 +185,17 @@ describe("what the APIs refuse is refused", () => {
     ["OPENAI_RESPONSES", [{ type: "reasoning", summary: [] }], "messages.0.id"],
     ["OPENAI_CHAT", [{ role: "wizard", content: "hi" }], "messages.0.role"],
     ["ANTHROPIC_MESSAGES", { messages: [{ role: "user", content: [] }] }, "messages.messages.0.content"],
-    ["ANTHROPIC_MESSAGES", { messages: [{ role: "assistant", content: [{ type: "thinking", thinking: "x" }] }] }, "messages.messages.0.content.0.signature"],
+    [
+      "ANTHROPIC_MESSAGES",
+      { messages: [{ role: "assistant", content: [{ type: "thinking", thinking: "x" }] }] },
+      "messages.messages.0.content.0.signature",
+    ],
     ["AI_SDK_UI", [{ role: "user", parts: [] }], "messages.0.id"],
-    ["AI_SDK_UI", [{ id: "a", role: "assistant", parts: [{ type: "tool-f", toolCallId: "c", state: "output-error", input: {} }] }], "messages.0.parts.0.errorText"],
+    [
+      "AI_SDK_UI",
+      [{ id: "a", role: "assistant", parts: [{ type: "tool-f", toolCallId: "c", state: "output-error", input: {} }] }],
+      "messages.0.parts.0.errorText",
+    ],
   ] as [Format, unknown, string][])("%s: %j", async (format, messages, path) => {
     const result = await importMessages({ format, messages });
     expect(result.__typename).toBe("ValidationError");

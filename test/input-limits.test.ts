@@ -47,13 +47,18 @@ describe("the issue's oversized inputs", () => {
       extensions: { code: "VALIDATION_ERROR", fieldErrors: [{ path: ["input", "idempotencyKey"] }] },
     });
     expect(await rowCounts()).toEqual(before);
-    expect((await create({ idempotencyKey: "k".repeat(INPUT_LIMITS.idempotencyKey) })).data?.createResponse.__typename).toBe("Response");
+    expect(
+      (await create({ idempotencyKey: "k".repeat(INPUT_LIMITS.idempotencyKey) })).data?.createResponse.__typename,
+    ).toBe("Response");
   });
 
   it("a 5 MB model name is refused and nothing is stored", async () => {
     const before = await rowCounts();
     const answer = await create({ model: "m".repeat(5 * 1024 * 1024) });
-    expect(answer.errors?.[0]?.extensions).toMatchObject({ code: "VALIDATION_ERROR", fieldErrors: [{ path: ["input", "model"] }] });
+    expect(answer.errors?.[0]?.extensions).toMatchObject({
+      code: "VALIDATION_ERROR",
+      fieldErrors: [{ path: ["input", "model"] }],
+    });
     expect(await rowCounts()).toEqual(before);
   });
 });
@@ -71,17 +76,30 @@ interface Leaf {
 
 /** Every string or JSON position under an argument, with its documented limit. An event's content,
  * parts and arguments have none of their own: the event's size limit covers them (test/limits.test.ts). */
-function leavesOf(type: GraphQLInputType, name: string, path: string[], seen: Set<string>, inEvent = false): Omit<Leaf, "field" | "operation">[] {
+function leavesOf(
+  type: GraphQLInputType,
+  name: string,
+  path: string[],
+  seen: Set<string>,
+  inEvent = false,
+): Omit<Leaf, "field" | "operation">[] {
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) return leavesOf(inner.ofType, name, [...path, "0"], seen, inEvent);
   if (isInputObjectType(inner)) {
     if (seen.has(inner.name)) return [];
     const nested = new Set(seen).add(inner.name);
     const event = inEvent || inner.name === "HistoryEventInput";
-    return Object.values(inner.getFields()).flatMap((field) => leavesOf(field.type, field.name, [...path, field.name], nested, event));
+    return Object.values(inner.getFields()).flatMap((field) =>
+      leavesOf(field.type, field.name, [...path, field.name], nested, event),
+    );
   }
   const typeName = getNamedType(inner).name;
-  const kind = typeName === "String" || typeName === "ID" ? "string" : typeName === "JSON" || typeName === "JSONObject" ? "json" : null;
+  const kind =
+    typeName === "String" || typeName === "ID"
+      ? "string"
+      : typeName === "JSON" || typeName === "JSONObject"
+        ? "json"
+        : null;
   const limit = inputLimitFor(name, typeName, inEvent);
   return kind && limit !== null ? [{ path, limit, kind }] : [];
 }
@@ -98,13 +116,25 @@ function sample(type: GraphQLInputType, target: string[] | null, leaf: unknown):
       ? [fields.find((f) => f.name === target?.[0]) ?? fields.find((f) => f.name === "human") ?? fields[0]!]
       : fields.filter((f) => isNonNullType(f.type) || f.name === target?.[0]);
     const value: Record<string, unknown> = {};
-    for (const field of chosen) value[field.name] = sample(field.type, field.name === target?.[0] ? target!.slice(1) : null, leaf);
+    for (const field of chosen)
+      value[field.name] = sample(field.type, field.name === target?.[0] ? target!.slice(1) : null, leaf);
     if (fields.some((f) => f.name === "content") && !("content" in value) && !oneOf) value.content = "x";
     return value;
   }
   if (isEnumType(inner)) return inner.getValues()[0]!.value;
   if (isScalarType(inner)) {
-    return ({ String: "x", ID: "x", Int: 1, Float: 1, Boolean: true, DateTime: "2026-01-01T00:00:00Z", JSON: {}, JSONObject: {} } as Record<string, unknown>)[inner.name];
+    return (
+      {
+        String: "x",
+        ID: "x",
+        Int: 1,
+        Float: 1,
+        Boolean: true,
+        DateTime: "2026-01-01T00:00:00Z",
+        JSON: {},
+        JSONObject: {},
+      } as Record<string, unknown>
+    )[inner.name];
   }
   return null;
 }
@@ -114,7 +144,11 @@ const sized = (kind: Leaf["kind"], size: number) =>
   kind === "string" ? "x".repeat(size) : { p: "x".repeat(size - 8) };
 
 function operationFor(schema: GraphQLSchema, leaf: Leaf, size: number) {
-  const root = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() }[leaf.operation]!;
+  const root = {
+    query: schema.getQueryType(),
+    mutation: schema.getMutationType(),
+    subscription: schema.getSubscriptionType(),
+  }[leaf.operation]!;
   const field = root.getFields()[leaf.field] as GraphQLField<unknown, unknown>;
   const [argName, ...rest] = leaf.path;
   const variables: Record<string, unknown> = {};
@@ -128,7 +162,10 @@ function operationFor(schema: GraphQLSchema, leaf: Leaf, size: number) {
     passed.push(`${arg.name}: $${arg.name}`);
   }
   const selection = isCompositeType(getNamedType(field.type)) ? " { __typename }" : "";
-  return { query: `${leaf.operation}(${declared.join(", ")}) { ${leaf.field}(${passed.join(", ")})${selection} }`, variables };
+  return {
+    query: `${leaf.operation}(${declared.join(", ")}) { ${leaf.field}(${passed.join(", ")})${selection} }`,
+    variables,
+  };
 }
 
 describe("every argument of the schema, walked by introspection", () => {
@@ -138,10 +175,15 @@ describe("every argument of the schema, walked by introspection", () => {
     const introspection = await send(getIntrospectionQuery({ oneOf: true }));
     schema = buildClientSchema(introspection.data);
     for (const operation of ["query", "mutation", "subscription"] as const) {
-      const root = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() }[operation];
+      const root = {
+        query: schema.getQueryType(),
+        mutation: schema.getMutationType(),
+        subscription: schema.getSubscriptionType(),
+      }[operation];
       for (const field of Object.values(root?.getFields() ?? {})) {
         for (const arg of field.args) {
-          for (const leaf of leavesOf(arg.type, arg.name, [arg.name], new Set())) leaves.push({ field: field.name, operation, ...leaf });
+          for (const leaf of leavesOf(arg.type, arg.name, [arg.name], new Set()))
+            leaves.push({ field: field.name, operation, ...leaf });
         }
       }
     }
@@ -156,12 +198,21 @@ describe("every argument of the schema, walked by introspection", () => {
       const over = operationFor(schema, leaf, leaf.limit + 1);
       const refused = await send(over.query, over.variables);
       const error = refused.errors?.[0];
-      if (error?.extensions?.code !== "VALIDATION_ERROR" || JSON.stringify(error.extensions.fieldErrors?.[0]?.path) !== JSON.stringify(leaf.path)) {
+      if (
+        error?.extensions?.code !== "VALIDATION_ERROR" ||
+        JSON.stringify(error.extensions.fieldErrors?.[0]?.path) !== JSON.stringify(leaf.path)
+      ) {
         problems.push(`${where}: over the limit answered ${JSON.stringify(refused).slice(0, 300)}`);
       }
       const at = operationFor(schema, leaf, leaf.limit);
       const accepted = await send(at.query, at.variables);
-      if (accepted.errors?.some((e) => e.extensions?.code === "VALIDATION_ERROR" && JSON.stringify(e.extensions.fieldErrors?.[0]?.path) === JSON.stringify(leaf.path))) {
+      if (
+        accepted.errors?.some(
+          (e) =>
+            e.extensions?.code === "VALIDATION_ERROR" &&
+            JSON.stringify(e.extensions.fieldErrors?.[0]?.path) === JSON.stringify(leaf.path),
+        )
+      ) {
         problems.push(`${where}: at the limit it was refused`);
       }
     }
@@ -193,6 +244,8 @@ describe("oversized WebSocket messages", () => {
       await server.close();
     }
     // LOG_LEVEL is silent in tests, so our line is not printed; graphql-ws's stack trace would be.
-    expect(lines.filter((args) => args.some((arg) => arg instanceof Error || /Internal error/.test(String(arg))))).toEqual([]);
+    expect(
+      lines.filter((args) => args.some((arg) => arg instanceof Error || /Internal error/.test(String(arg)))),
+    ).toEqual([]);
   });
 });

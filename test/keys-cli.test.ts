@@ -62,7 +62,9 @@ describe.runIf(runs)(title, () => {
     const dialog = await fetch(`${a.url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-      body: JSON.stringify({ query: `mutation { createResponse(input: { input: [{ human: { content: "hi" } }] }) { ... on Response { dialog { id } } } }` }),
+      body: JSON.stringify({
+        query: `mutation { createResponse(input: { input: [{ human: { content: "hi" } }] }) { ... on Response { dialog { id } } } }`,
+      }),
     }).then((response) => response.json() as Promise<any>);
     const subscription = client.iterate({
       query: `subscription($d: ID!) { historyDelta(dialogId: $d, afterSeq: 0) { seq } }`,

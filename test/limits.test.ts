@@ -128,7 +128,10 @@ describe("per write (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES)", () => {
     expect((await write(events(config.MAX_EVENTS_PER_WRITE + 1))).body.data.createResponse).toEqual({
       __typename: "ValidationError",
       fieldErrors: [
-        { path: ["input"], message: `at most ${config.MAX_EVENTS_PER_WRITE} events per write (got ${config.MAX_EVENTS_PER_WRITE + 1})` },
+        {
+          path: ["input"],
+          message: `at most ${config.MAX_EVENTS_PER_WRITE} events per write (got ${config.MAX_EVENTS_PER_WRITE + 1})`,
+        },
       ],
     });
   });
@@ -140,7 +143,10 @@ describe("per write (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES)", () => {
     expect((await write([event(config.MAX_EVENT_BYTES + 1)])).body.data.createResponse).toEqual({
       __typename: "ValidationError",
       fieldErrors: [
-        { path: ["input", "0", "human"], message: `event is ${config.MAX_EVENT_BYTES + 1} bytes; the limit is ${config.MAX_EVENT_BYTES}` },
+        {
+          path: ["input", "0", "human"],
+          message: `event is ${config.MAX_EVENT_BYTES + 1} bytes; the limit is ${config.MAX_EVENT_BYTES}`,
+        },
       ],
     });
   });
@@ -149,22 +155,41 @@ describe("per write (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES)", () => {
 describe("subscriptions per connection", () => {
   it("MAX_SUBSCRIPTIONS_PER_CONNECTION run at once; one more is TOO_MANY_SUBSCRIPTIONS until one ends", async () => {
     const server = await startServer({ port: 0, limits: { subscriptionsPerConnection: 2 } });
-    const client = createWsClient({ url: `${server.url.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createWsClient({
+      url: `${server.url.replace(/^http/, "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
       const created = await appWith({})({ query: `mutation { createDialog(input: {}) { ... on Dialog { id } } }` });
       const dialogId = created.body.data.createDialog.id;
-      const open = () => client.iterate({ query: `subscription($d: ID!) { historyDelta(dialogId: $d) { seq } }`, variables: { d: dialogId } });
+      const open = () =>
+        client.iterate({
+          query: `subscription($d: ID!) { historyDelta(dialogId: $d) { seq } }`,
+          variables: { d: dialogId },
+        });
       const first = open();
       const second = open();
       // Both are running once a third is refused: the refusal comes back on the third alone.
       void first.next();
       void second.next();
-      const third = await open().next().catch((errors) => errors);
-      expect(third[0]).toMatchObject({ message: "At most 2 operations may run at once on one connection", extensions: { code: "TOO_MANY_SUBSCRIPTIONS" } });
+      const third = await open()
+        .next()
+        .catch((errors) => errors);
+      expect(third[0]).toMatchObject({
+        message: "At most 2 operations may run at once on one connection",
+        extensions: { code: "TOO_MANY_SUBSCRIPTIONS" },
+      });
       await first.return?.();
       const fourth = open();
       const pending = fourth.next();
-      const outcome = await Promise.race([pending.then(() => "ended", () => "refused"), new Promise((resolve) => setTimeout(() => resolve("running"), 500))]);
+      const outcome = await Promise.race([
+        pending.then(
+          () => "ended",
+          () => "refused",
+        ),
+        new Promise((resolve) => setTimeout(() => resolve("running"), 500)),
+      ]);
       expect(outcome).toBe("running");
       await Promise.all([second.return?.(), fourth.return?.()]);
     } finally {
@@ -199,7 +224,14 @@ describe("rate limit per API key", () => {
       connectionParams: { authorization },
     });
     try {
-      const once = () => client.iterate({ query: "{ __typename }" }).next().then((r) => r.value, (errors) => errors);
+      const once = () =>
+        client
+          .iterate({ query: "{ __typename }" })
+          .next()
+          .then(
+            (r) => r.value,
+            (errors) => errors,
+          );
       expect(await once()).toEqual({ data: { __typename: "Query" } });
       expect(await once()).toEqual({ data: { __typename: "Query" } });
       expect((await once())[0]).toMatchObject({ extensions: { code: "RATE_LIMITED" } });

@@ -10,13 +10,30 @@ import { httpExecutor, startTestServer, take, wsClient } from "./support/live.js
 const DELTAS = /* GraphQL */ `
   subscription ($dialogId: ID!, $afterSeq: Int) {
     historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
-      cleared responseId seq previousSeq status
-      append { ... on BaseHistoryEvent { seq } }
+      cleared
+      responseId
+      seq
+      previousSeq
+      status
+      append {
+        ... on BaseHistoryEvent {
+          seq
+        }
+      }
     }
   }
 `;
 
-type Delta = { historyDelta: { cleared: boolean; responseId: string | null; seq: number; previousSeq: number; status: string | null; append: { seq: number }[] } };
+type Delta = {
+  historyDelta: {
+    cleared: boolean;
+    responseId: string | null;
+    seq: number;
+    previousSeq: number;
+    status: string | null;
+    append: { seq: number }[];
+  };
+};
 
 let server: RunningServer;
 let run: ReturnType<typeof httpExecutor>;
@@ -83,7 +100,11 @@ describe("applyHistoryDelta with a cleared delta", () => {
     const outcome = applyHistoryDelta(history, { cleared: true, previousSeq: 2, seq: 2, append: [] });
     expect(outcome).toEqual({ status: "cleared", removed: 2, lastSeq: 2 });
     expect(history).toEqual([]);
-    const next = applyHistoryDelta(history, { previousSeq: 2, seq: 3, append: [{ seq: 3 }] }, { lastSeq: outcome.lastSeq });
+    const next = applyHistoryDelta(
+      history,
+      { previousSeq: 2, seq: 3, append: [{ seq: 3 }] },
+      { lastSeq: outcome.lastSeq },
+    );
     expect(next).toEqual({ status: "applied", appended: 1, lastSeq: 3 });
     expect(history).toEqual([{ seq: 3 }]);
   });

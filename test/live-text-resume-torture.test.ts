@@ -72,7 +72,6 @@ async function restlessSubscriber(dialogId: string, next: () => number, finished
 describe("in-flight text resume torture", () => {
   it(`${SUBSCRIBERS} subscribers reconnecting at random while ${AGENTS} agents stream end with the committed history`, async () => {
     const seed = Date.now() % 100_000;
-    const next = random(seed);
     const dialog = await run(`mutation { createDialog(input: {title: "torture"}) { ... on Dialog { id } } }`);
     const dialogId: string = dialog.createDialog.id;
     let agentsDone = false;

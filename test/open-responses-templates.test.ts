@@ -190,17 +190,33 @@ describe("the Open Responses compliance templates", () => {
     const image = "https://www.google.com/images/branding/googlelogo/2x/googlelogo_color_272x92dp.png";
     const { final } = await create({
       model: "stand-in-1",
-      input: [{ type: "message", role: "user", content: [{ type: "input_text", text: "What is it?" }, { type: "input_image", image_url: image }] }],
+      input: [
+        {
+          type: "message",
+          role: "user",
+          content: [
+            { type: "input_text", text: "What is it?" },
+            { type: "input_image", image_url: image },
+          ],
+        },
+      ],
     });
     checkResource(final);
     expect(final.status).toBe("completed");
-    expect(g.upstream.requests.at(-1)!.body.messages[0].content[1]).toEqual({ type: "image_url", image_url: { url: image } });
+    expect(g.upstream.requests.at(-1)!.body.messages[0].content[1]).toEqual({
+      type: "image_url",
+      image_url: { url: image },
+    });
   });
 
   it("tool-calling against a model that calls the tools it is offered (nothing scripted)", async () => {
     g.upstream.callOfferedTools = true;
     try {
-      const { final } = await create({ model: "stand-in-1", input: "What's the weather like in San Francisco?", tools: [weatherTool] });
+      const { final } = await create({
+        model: "stand-in-1",
+        input: "What's the weather like in San Francisco?",
+        tools: [weatherTool],
+      });
       checkResource(final);
       const call = final.output.find((item: any) => item.type === "function_call");
       expect(call).toMatchObject({ name: "get_weather", status: "completed" });

@@ -27,7 +27,14 @@ import type {
   AnthropicToolResultBlock,
   AnthropicToolUseBlock,
 } from "../src/formats/anthropic-messages.js";
-import type { UiDynamicToolPart, UiFilePart, UiMessage, UiPart, UiReasoningPart, UiTextPart } from "../src/formats/ai-sdk-ui.js";
+import type {
+  UiDynamicToolPart,
+  UiFilePart,
+  UiMessage,
+  UiPart,
+  UiReasoningPart,
+  UiTextPart,
+} from "../src/formats/ai-sdk-ui.js";
 
 /** Compiles only when A is assignable to B. */
 type Assignable<A extends B, B> = A;

@@ -26,7 +26,13 @@ async function dialogOf(send: ReturnType<typeof appWith>, responses: number, eve
   for (let i = 0; i < responses; i++) {
     const answer = await send(
       `mutation($input: CreateResponseInput!) { createResponse(input: $input) { ... on Response { dialog { id } } } }`,
-      { input: { dialogId, input: [{ human: { content: `q${i}` } }], output: [{ ai: { content: "a".repeat(eventBytes) } }] } },
+      {
+        input: {
+          dialogId,
+          input: [{ human: { content: `q${i}` } }],
+          output: [{ ai: { content: "a".repeat(eventBytes) } }],
+        },
+      },
     );
     dialogId = answer.data.createResponse.dialog.id;
   }
@@ -45,7 +51,9 @@ describe("cost on the coerced arguments", () => {
     const d = "dlg_unknown";
     refusedForCost(await send(THE_QUERY, { d, n: 100, m: 10_000 }));
     refusedForCost(
-      await send(`{ dialog(id: "${d}") { responses(last: 100) { edges { node { context(first: 10000) { edges { node { ... on AiEvent { content } } } } } } } } }`),
+      await send(
+        `{ dialog(id: "${d}") { responses(last: 100) { edges { node { context(first: 10000) { edges { node { ... on AiEvent { content } } } } } } } } }`,
+      ),
     );
     // The same document with small pages is within the limit (and answers: no such dialog).
     expect((await send(THE_QUERY, { d, n: 2, m: 10 })).data).toEqual({ dialog: null });
@@ -62,14 +70,17 @@ describe("cost on the coerced arguments", () => {
       ),
     );
     // Each alias alone is within the limit; together they are not.
-    const alias = (i: number) => `a${i}: responses(last: $n) { edges { node { context(first: $m) { edges { node { __typename } } } } } }`;
+    const alias = (i: number) =>
+      `a${i}: responses(last: $n) { edges { node { context(first: $m) { edges { node { __typename } } } } } }`;
     const aliased = (n: number) =>
       `query($d: ID!, $n: Int, $m: Int) { dialog(id: $d) { ${Array.from({ length: n }, (_, i) => alias(i)).join(" ")} } }`;
     expect((await send(aliased(1), { d, n: 20, m: 1_000 })).errors?.[0]?.message).toBe("Dialog dlg_unknown not found");
     refusedForCost(await send(aliased(8), { d, n: 20, m: 1_000 }));
     // A connection without first/last costs the page it will really read (100 events, 20 responses).
     const nested = `query($d: ID!) { dialog(id: $d) { ${[0, 1, 2, 3, 4].map((i) => `r${i}: responses { edges { node { context { edges { node { __typename } } } } } }`).join(" ")} } }`;
-    expect((await appWith({ queryCost: 100_000 })(nested, { d })).errors?.[0]).toMatchObject({ extensions: { limit: "cost" } });
+    expect((await appWith({ queryCost: 100_000 })(nested, { d })).errors?.[0]).toMatchObject({
+      extensions: { limit: "cost" },
+    });
   });
 });
 
@@ -89,22 +100,35 @@ describe("budget while executing", () => {
     const send = appWith({ requestBytes: 200_000 });
     const d = await dialogOf(send, 8, 20_000);
     // 8 contexts of up to 8 answers of 20 KB: 720 KB to read, more than the budget.
-    const heavy = send(`query($d: ID!) { dialog(id: $d) { responses { edges { node { context { edges { node { ... on AiEvent { content } } } } } } } } }`, { d });
+    const heavy = send(
+      `query($d: ID!) { dialog(id: $d) { responses { edges { node { context { edges { node { ... on AiEvent { content } } } } } } } } }`,
+      { d },
+    );
     const small = await send(`query($d: ID!) { dialog(id: $d) { id } }`, { d });
     expect(small).toEqual({ data: { dialog: { id: d } } });
     const answer = await heavy;
     expect(answer.errors?.[0]).toMatchObject({ extensions: { code: "QUERY_TOO_COMPLEX", limit: "bytes" } });
     expect(answer.errors?.[0]?.message).toMatch(/^Request size limit of 200000 bytes exceeded/);
     // The output list of a response is counted too.
-    const outputs = await send(`query($d: ID!) { dialog(id: $d) { responses { edges { node { output { ... on AiEvent { content } } } } } } }`, { d });
+    const outputs = await send(
+      `query($d: ID!) { dialog(id: $d) { responses { edges { node { output { ... on AiEvent { content } } } } } } }`,
+      { d },
+    );
     expect(outputs.errors).toBeUndefined();
-    const tight = await appWith({ requestBytes: 50_000 })(`query($d: ID!) { dialog(id: $d) { responses { edges { node { output { __typename } } } } } }`, { d });
+    const tight = await appWith({ requestBytes: 50_000 })(
+      `query($d: ID!) { dialog(id: $d) { responses { edges { node { output { __typename } } } } } }`,
+      { d },
+    );
     expect(tight.errors?.[0]).toMatchObject({ extensions: { limit: "bytes" } });
   });
 
   it("time: a read that would start after MAX_REQUEST_MS does not (injected clock)", async () => {
     let now = 0;
-    const budget = createRequestBudget("t-time", { requestRows: 100, requestBytes: 1_000, requestMs: 50, tenantDbConcurrency: 1 }, () => now);
+    const budget = createRequestBudget(
+      "t-time",
+      { requestRows: 100, requestBytes: 1_000, requestMs: 50, tenantDbConcurrency: 1 },
+      () => now,
+    );
     expect(await budget.read(1, async () => ["x"])).toEqual(["x"]);
     now = 51;
     let ran = false;

@@ -32,14 +32,24 @@ beforeAll(async () => {
     input: [{ human: { content: "Why does weather.py fail?" } }],
     output: [
       { toolCall: { callId: "c1", toolName: "run_tests", args: { file: "weather.py", marker: WORD } } },
-      { toolResult: { callId: "c1", toolName: "run_tests", content: `Traceback: ${WORD} parser raised KeyError`, isError: true } },
+      {
+        toolResult: {
+          callId: "c1",
+          toolName: "run_tests",
+          content: `Traceback: ${WORD} parser raised KeyError`,
+          isError: true,
+        },
+      },
       { ai: { content: `The ${WORD} parser fails on ${WORD} ${WORD} data.` } },
     ],
   });
   weather = { dialogId: first.dialogId, responseId: first.id };
-  await executeOk(`mutation($id: ID!) { updateDialog(input: { id: $id, metadata: { project: "meteo" } }) { __typename } }`, {
-    id: first.dialogId,
-  });
+  await executeOk(
+    `mutation($id: ID!) { updateDialog(input: { id: $id, metadata: { project: "meteo" } }) { __typename } }`,
+    {
+      id: first.dialogId,
+    },
+  );
   const second = await turn({
     model: "claude-x",
     input: [{ human: { content: `Tom & "Jerry" ask about the ${WORD} genome` } }],
@@ -83,7 +93,8 @@ describe("search", () => {
   });
 
   it("narrows hits by type, model, status, dialog metadata, dialog and time", async () => {
-    const count = async (filter: Record<string, unknown>) => (await executeOk(SEARCH, { q: WORD, filter })).search.totalCount;
+    const count = async (filter: Record<string, unknown>) =>
+      (await executeOk(SEARCH, { q: WORD, filter })).search.totalCount;
     expect(await count({ types: ["TOOL_RESULT", "HUMAN"] })).toBe(2);
     expect(await count({ models: ["claude-x"] })).toBe(1);
     expect(await count({ statuses: ["COMPLETED"] })).toBe(4);
@@ -124,7 +135,9 @@ describe("the dialog list", () => {
   it("filters by the same filters, counts the whole selection and previews untitled dialogs", async () => {
     const { dialogs } = await executeOk(LIST, { filter: { metadata: { project: "meteo" } } });
     expect(dialogs.totalCount).toBe(1);
-    expect(dialogs.edges).toEqual([{ node: { id: weather.dialogId, title: null, preview: "Why does weather.py fail?" } }]);
+    expect(dialogs.edges).toEqual([
+      { node: { id: weather.dialogId, title: null, preview: "Why does weather.py fail?" } },
+    ]);
 
     const claude = await executeOk(LIST, { filter: { models: ["claude-x"] }, first: 1 });
     expect(claude.dialogs.edges.map((e: any) => e.node.id)).toEqual([other.dialogId]);
@@ -149,14 +162,24 @@ describe("search across tenants", () => {
 
   it("finds only the caller's own events", async () => {
     const word = `${WORD}tenant`;
-    const [alpha, beta] = [asCaller(server, (await tenantKey("alpha")).key), asCaller(server, (await tenantKey("beta")).key)];
+    const [alpha, beta] = [
+      asCaller(server, (await tenantKey("alpha")).key),
+      asCaller(server, (await tenantKey("beta")).key),
+    ];
     const write = `mutation($c: String!) { createResponse(input: { input: [{ human: { content: $c } }] }) { __typename } }`;
     await alpha(write, { c: `alpha says ${word}` });
     await beta(write, { c: `beta says ${word}` });
     const found = async (caller: typeof alpha) =>
-      (await caller(`query($q: String!) { search(query: $q) { totalCount edges { node { snippet } } } }`, { q: word })).body.data.search;
-    expect(await found(alpha)).toEqual({ totalCount: 1, edges: [{ node: { snippet: `alpha says <mark>${word}</mark>` } }] });
-    expect(await found(beta)).toEqual({ totalCount: 1, edges: [{ node: { snippet: `beta says <mark>${word}</mark>` } }] });
+      (await caller(`query($q: String!) { search(query: $q) { totalCount edges { node { snippet } } } }`, { q: word }))
+        .body.data.search;
+    expect(await found(alpha)).toEqual({
+      totalCount: 1,
+      edges: [{ node: { snippet: `alpha says <mark>${word}</mark>` } }],
+    });
+    expect(await found(beta)).toEqual({
+      totalCount: 1,
+      edges: [{ node: { snippet: `beta says <mark>${word}</mark>` } }],
+    });
     const list = await beta(`{ dialogs { totalCount } }`);
     expect(list.body.data.dialogs.totalCount).toBe(1);
   });

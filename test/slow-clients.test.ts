@@ -36,7 +36,8 @@ describe("slow and broken clients", () => {
       const seqs: number[] = [];
       socket.on("message", (raw) => {
         const message = JSON.parse(String(raw));
-        if (message.type === "next") seqs.push(...message.payload.data.historyDelta.append.map((e: { seq: number }) => e.seq));
+        if (message.type === "next")
+          seqs.push(...message.payload.data.historyDelta.append.map((e: { seq: number }) => e.seq));
       });
       await new Promise((resolve) => socket.once("open", resolve));
       socket.send(JSON.stringify({ type: "connection_init" }));
@@ -58,7 +59,10 @@ describe("slow and broken clients", () => {
       // Far more than the socket buffers hold: 40 events of 256 KiB.
       const WRITES = 40;
       for (let i = 0; i < WRITES; i++) {
-        const result = await write.appendEvents({ responseId: started.id, events: [{ ai: { content: `${i}`.padEnd(256 * 1024, ".") } }] });
+        const result = await write.appendEvents({
+          responseId: started.id,
+          events: [{ ai: { content: `${i}`.padEnd(256 * 1024, ".") } }],
+        });
         expect(result.__typename).toBe("Response");
       }
       await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -84,7 +88,8 @@ describe("slow and broken clients", () => {
               }),
             );
           }
-          if (message.type === "next") more.push(...message.payload.data.historyDelta.append.map((e: { seq: number }) => e.seq));
+          if (message.type === "next")
+            more.push(...message.payload.data.historyDelta.append.map((e: { seq: number }) => e.seq));
           if (Math.max(0, ...more) === WRITES + 1) {
             again.close();
             resolve(more);

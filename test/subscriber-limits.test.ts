@@ -25,10 +25,17 @@ describe("one copy of a message for all its subscribers", () => {
       } as never;
     };
     const subscribers = ["a", "b", "c"].map((name, i) =>
-      sendAsNextMessages(socketOf(name), String(i + 1), (async function* () { yield result; })()),
+      sendAsNextMessages(
+        socketOf(name),
+        String(i + 1),
+        (async function* () {
+          yield result;
+        })(),
+      ),
     );
     await Promise.all(subscribers.map((subscriber) => subscriber.next()));
-    const largest = (name: string) => sent.get(name)!.reduce((big, buffer) => (buffer.length > big.length ? buffer : big));
+    const largest = (name: string) =>
+      sent.get(name)!.reduce((big, buffer) => (buffer.length > big.length ? buffer : big));
     expect(largest("a").length).toBeGreaterThan(900_000);
     expect(largest("b")).toBe(largest("a"));
     expect(largest("c")).toBe(largest("a"));
@@ -42,15 +49,29 @@ describe("queued bytes per connection", () => {
     const watchdog = createSlowConsumerWatchdog({ timeoutMs: 60_000, maxQueuedBytes: 1_000_000 });
     let writableLength = 500_000;
     const destroyed = new Promise<void>((resolve) => {
-      const socket = { writableLength: 0, destroyed: false, remoteAddress: "127.0.0.1", remotePort: 1, on: () => socket, once: () => socket, destroy: resolve };
+      const socket = {
+        writableLength: 0,
+        destroyed: false,
+        remoteAddress: "127.0.0.1",
+        remotePort: 1,
+        on: () => socket,
+        once: () => socket,
+        destroy: resolve,
+      };
       Object.defineProperty(socket, "writableLength", { get: () => writableLength });
       watchdog.watch(socket as never);
     });
     // Within the bound it stays (the slow-reader timeout is a minute away); past it, it goes.
-    const outcome = await Promise.race([destroyed.then(() => "dropped"), new Promise((resolve) => setTimeout(() => resolve("kept"), 1_000))]);
+    const outcome = await Promise.race([
+      destroyed.then(() => "dropped"),
+      new Promise((resolve) => setTimeout(() => resolve("kept"), 1_000)),
+    ]);
     expect(outcome).toBe("kept");
     writableLength = 1_000_001;
-    const bounded = await Promise.race([destroyed.then(() => "dropped"), new Promise((resolve) => setTimeout(() => resolve("kept"), 5_000))]);
+    const bounded = await Promise.race([
+      destroyed.then(() => "dropped"),
+      new Promise((resolve) => setTimeout(() => resolve("kept"), 5_000)),
+    ]);
     watchdog.close();
     expect(bounded).toBe("dropped");
   });
@@ -65,16 +86,29 @@ describe("connections per API key and per tenant", () => {
       new Promise<{ outcome: "acknowledged" } | { outcome: "closed"; code: number; reason: string }>((resolve) => {
         const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
         open.push(socket);
-        socket.once("open", () => socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${key}` } })));
-        socket.on("message", (raw) => JSON.parse(String(raw)).type === "connection_ack" && resolve({ outcome: "acknowledged" }));
+        socket.once("open", () =>
+          socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${key}` } })),
+        );
+        socket.on(
+          "message",
+          (raw) => JSON.parse(String(raw)).type === "connection_ack" && resolve({ outcome: "acknowledged" }),
+        );
         socket.once("close", (code, reason) => resolve({ outcome: "closed", code, reason: String(reason) }));
       });
     try {
       expect(await connect(first.key)).toEqual({ outcome: "acknowledged" });
       expect(await connect(first.key)).toEqual({ outcome: "acknowledged" });
-      expect(await connect(first.key)).toEqual({ outcome: "closed", code: 4429, reason: "Too many connections for this API key (at most 2)" });
+      expect(await connect(first.key)).toEqual({
+        outcome: "closed",
+        code: 4429,
+        reason: "Too many connections for this API key (at most 2)",
+      });
       expect(await connect(second.key)).toEqual({ outcome: "acknowledged" });
-      expect(await connect(second.key)).toEqual({ outcome: "closed", code: 4429, reason: "Too many connections for this tenant (at most 3)" });
+      expect(await connect(second.key)).toEqual({
+        outcome: "closed",
+        code: 4429,
+        reason: "Too many connections for this tenant (at most 3)",
+      });
       // One of the first key's sockets closes: its place is free again.
       const closed = new Promise((resolve) => open[0]!.once("close", resolve));
       open[0]!.close();

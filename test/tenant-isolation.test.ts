@@ -35,8 +35,16 @@ beforeAll(async () => {
     { d: dialog },
   );
   await asA(`mutation($d: ID!) { updateDialog(input: { id: $d, title: "A's dialog" }) { __typename } }`, { d: dialog });
-  a = { dialog, response: created.body.data.createResponse.id, open: open.body.data.createResponse.id, title: "A's dialog" };
-  const own = await asCaller(server, keyB)(`mutation { createDialog(input: { title: "B's" }) { ... on Dialog { id } } }`);
+  a = {
+    dialog,
+    response: created.body.data.createResponse.id,
+    open: open.body.data.createResponse.id,
+    title: "A's dialog",
+  };
+  const own = await asCaller(
+    server,
+    keyB,
+  )(`mutation { createDialog(input: { title: "B's" }) { ... on Dialog { id } } }`);
   ownDialogOfB = own.body.data.createDialog.id;
 });
 
@@ -59,19 +67,71 @@ describe("tenant B naming tenant A's ids", () => {
   const operations: [string, string, (ids: Ids & { open: string }) => Record<string, unknown>][] = [
     ["reads the dialog", `query($d: ID!) { dialog(id: $d) { id title } }`, (ids) => ({ d: ids.dialog })],
     ["reads the response", `query($r: ID!) { response(id: $r) { id } }`, (ids) => ({ r: ids.response })],
-    ["compares its branches", `query($r: ID!, $o: ID!) { compareBranches(a: $r, b: $o) { commonAncestor { id } } }`, (ids) => ({ r: ids.response, o: ids.open })],
-    ["updates the dialog", `mutation($d: ID!) { updateDialog(input: { id: $d, title: "B was here" }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
-    ["clears the dialog", `mutation($d: ID!) { clearDialog(input: { id: $d }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
-    ["deletes the dialog", `mutation($d: ID!) { deleteDialog(input: { id: $d }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
-    ["forks the response", `mutation($r: ID!) { forkDialog(input: { responseId: $r }) { ${WRITE} } }`, (ids) => ({ r: ids.response })],
-    ["writes to the dialog", `mutation($d: ID!) { createResponse(input: { dialogId: $d, input: [{ human: { content: "x" } }] }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
-    ["chains to the response", `mutation($r: ID!) { createResponse(input: { previousResponseId: $r, input: [{ human: { content: "x" } }] }) { ${WRITE} } }`, (ids) => ({ r: ids.response })],
-    ["appends events", `mutation($r: ID!) { appendEvents(input: { responseId: $r, events: [{ ai: { content: "x" } }] }) { ${WRITE} } }`, (ids) => ({ r: ids.open })],
-    ["completes the response", `mutation($r: ID!) { completeResponse(input: { responseId: $r }) { ${WRITE} } }`, (ids) => ({ r: ids.open })],
-    ["interrupts the response", `mutation($r: ID!) { interruptResponse(input: { responseId: $r, behavior: DISCARD }) { ${WRITE} } }`, (ids) => ({ r: ids.open })],
-    ["imports into the dialog", `mutation($d: ID!) { importMessages(input: { dialogId: $d, format: OPENAI_CHAT, messages: [{ role: "user", content: "x" }] }) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
-    ["generates after the response", `mutation($r: ID!) { generateResponse(input: { previousResponseId: $r, model: "m", input: [{ human: { content: "x" } }] }) { ${WRITE} } }`, (ids) => ({ r: ids.response })],
-    ["imports after the response", `mutation($r: ID!) { importMessages(input: { previousResponseId: $r, format: OPENAI_CHAT, messages: [{ role: "user", content: "x" }] }) { ${WRITE} } }`, (ids) => ({ r: ids.response })],
+    [
+      "compares its branches",
+      `query($r: ID!, $o: ID!) { compareBranches(a: $r, b: $o) { commonAncestor { id } } }`,
+      (ids) => ({ r: ids.response, o: ids.open }),
+    ],
+    [
+      "updates the dialog",
+      `mutation($d: ID!) { updateDialog(input: { id: $d, title: "B was here" }) { ${WRITE} } }`,
+      (ids) => ({ d: ids.dialog }),
+    ],
+    [
+      "clears the dialog",
+      `mutation($d: ID!) { clearDialog(input: { id: $d }) { ${WRITE} } }`,
+      (ids) => ({ d: ids.dialog }),
+    ],
+    [
+      "deletes the dialog",
+      `mutation($d: ID!) { deleteDialog(input: { id: $d }) { ${WRITE} } }`,
+      (ids) => ({ d: ids.dialog }),
+    ],
+    [
+      "forks the response",
+      `mutation($r: ID!) { forkDialog(input: { responseId: $r }) { ${WRITE} } }`,
+      (ids) => ({ r: ids.response }),
+    ],
+    [
+      "writes to the dialog",
+      `mutation($d: ID!) { createResponse(input: { dialogId: $d, input: [{ human: { content: "x" } }] }) { ${WRITE} } }`,
+      (ids) => ({ d: ids.dialog }),
+    ],
+    [
+      "chains to the response",
+      `mutation($r: ID!) { createResponse(input: { previousResponseId: $r, input: [{ human: { content: "x" } }] }) { ${WRITE} } }`,
+      (ids) => ({ r: ids.response }),
+    ],
+    [
+      "appends events",
+      `mutation($r: ID!) { appendEvents(input: { responseId: $r, events: [{ ai: { content: "x" } }] }) { ${WRITE} } }`,
+      (ids) => ({ r: ids.open }),
+    ],
+    [
+      "completes the response",
+      `mutation($r: ID!) { completeResponse(input: { responseId: $r }) { ${WRITE} } }`,
+      (ids) => ({ r: ids.open }),
+    ],
+    [
+      "interrupts the response",
+      `mutation($r: ID!) { interruptResponse(input: { responseId: $r, behavior: DISCARD }) { ${WRITE} } }`,
+      (ids) => ({ r: ids.open }),
+    ],
+    [
+      "imports into the dialog",
+      `mutation($d: ID!) { importMessages(input: { dialogId: $d, format: OPENAI_CHAT, messages: [{ role: "user", content: "x" }] }) { ${WRITE} } }`,
+      (ids) => ({ d: ids.dialog }),
+    ],
+    [
+      "generates after the response",
+      `mutation($r: ID!) { generateResponse(input: { previousResponseId: $r, model: "m", input: [{ human: { content: "x" } }] }) { ${WRITE} } }`,
+      (ids) => ({ r: ids.response }),
+    ],
+    [
+      "imports after the response",
+      `mutation($r: ID!) { importMessages(input: { previousResponseId: $r, format: OPENAI_CHAT, messages: [{ role: "user", content: "x" }] }) { ${WRITE} } }`,
+      (ids) => ({ r: ids.response }),
+    ],
   ];
 
   it("every root field of the schema is scoped: each has a case in this file", () => {
@@ -144,9 +204,12 @@ describe("tenant B naming tenant A's ids", () => {
 
   it("left tenant A's data exactly as it was", async () => {
     const asA = asCaller(server, keyA);
-    const seen = await asA(`query($d: ID!) { dialog(id: $d) { title lastSeq responses { edges { node { id } } } head { id status } } }`, {
-      d: a.dialog,
-    });
+    const seen = await asA(
+      `query($d: ID!) { dialog(id: $d) { title lastSeq responses { edges { node { id } } } head { id status } } }`,
+      {
+        d: a.dialog,
+      },
+    );
     expect(seen.body.errors).toBeUndefined();
     expect(seen.body.data.dialog).toEqual({
       title: a.title,

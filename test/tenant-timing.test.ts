@@ -35,8 +35,16 @@ const UPDATE = `mutation($d: ID!) { updateDialog(input: { id: $d, title: "x" }) 
 const APPEND = `mutation($r: ID!) { appendEvents(input: { responseId: $r, events: [{ ai: { content: "x" } }] }) { __typename ... on Error { message } } }`;
 
 const cases = [
-  { name: "updateDialog", query: UPDATE, variables: (ids: { dialog: string; response: string }) => ({ d: ids.dialog }) },
-  { name: "appendEvents", query: APPEND, variables: (ids: { dialog: string; response: string }) => ({ r: ids.response }) },
+  {
+    name: "updateDialog",
+    query: UPDATE,
+    variables: (ids: { dialog: string; response: string }) => ({ d: ids.dialog }),
+  },
+  {
+    name: "appendEvents",
+    query: APPEND,
+    variables: (ids: { dialog: string; response: string }) => ({ r: ids.response }),
+  },
 ];
 
 const median = (values: number[]) => {
@@ -71,7 +79,8 @@ describe.each(cases)("$name on another tenant's id and on an unknown id", ({ que
     const unknown: number[] = [];
     for (let i = 0; i < PAIRS; i++) {
       // Alternate which goes first, so neither always follows the other.
-      const [f, u] = i % 2 ? [await timeOf(a), await timeOf(unknownIds())] : [await timeOf(unknownIds()), await timeOf(a)].reverse();
+      const [f, u] =
+        i % 2 ? [await timeOf(a), await timeOf(unknownIds())] : [await timeOf(unknownIds()), await timeOf(a)].reverse();
       foreign.push(f!);
       unknown.push(u!);
       if (f! < u!) foreignFaster++;

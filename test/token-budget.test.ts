@@ -22,7 +22,10 @@ const event = (type: StoredEvent["type"], fields: Partial<StoredEvent> = {}): St
 });
 
 // Every word is one token in o200k_base, so costs are easy to read: text tokens + 4 per event.
-const words = (n: number) => Array.from({ length: n }, () => " hello").join("").trim();
+const words = (n: number) =>
+  Array.from({ length: n }, () => " hello")
+    .join("")
+    .trim();
 
 describe("fitToBudget", async () => {
   const count = await loadTokenizer("O200K_BASE");
@@ -32,7 +35,12 @@ describe("fitToBudget", async () => {
     expect(eventTokens(event("HUMAN", { content: text }), count)).toBe(encode(text).length + 4);
     // Special tokens in a conversation are text to count, not a reason to fail.
     expect(eventTokens(event("HUMAN", { content: "What is <|endoftext|>?" }), count)).toBeGreaterThan(4);
-    expect(eventTokens(event("HUMAN", { parts: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] }), count)).toBe(4 + 85);
+    expect(
+      eventTokens(
+        event("HUMAN", { parts: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] }),
+        count,
+      ),
+    ).toBe(4 + 85);
   });
 
   const conversation = () => {
@@ -86,7 +94,11 @@ describe("fitToBudget", async () => {
 
   it("leaves reasoning that the export leaves out uncounted", () => {
     seq = 0;
-    const events = [event("HUMAN", { content: "hi" }), event("REASONING", { content: words(1000) }), event("AI", { content: "hello" })];
+    const events = [
+      event("HUMAN", { content: "hi" }),
+      event("REASONING", { content: words(1000) }),
+      event("AI", { content: "hello" }),
+    ];
     expect(fitToBudget(events, 30, count, { reasoning: false }).droppedEventCount).toBe(0);
     expect(fitToBudget(events, 30, count).droppedEventCount).toBe(2);
   });
@@ -128,7 +140,10 @@ describe("messages(format:, maxTokens:, tokenizer:) through GraphQL", () => {
       system: "You are terse.",
       messages: [
         { role: "user", content: "Weather in Oslo?" },
-        { role: "assistant", content: [{ type: "tool_use", id: "call_o", name: "get_weather", input: { city: "Oslo" } }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "call_o", name: "get_weather", input: { city: "Oslo" } }],
+        },
         { role: "user", content: [{ type: "tool_result", tool_use_id: "call_o", content: "-3°C" }] },
         { role: "assistant", content: "-3°C." },
       ],
@@ -155,10 +170,17 @@ describe("messages(format:, maxTokens:, tokenizer:) through GraphQL", () => {
     const turns = (from: number, n: number) =>
       Array.from({ length: n }, (_, i) => [
         { role: "user", content: `Question ${from + i}: ${words(5)}` },
-        { role: "assistant", content: null, tool_calls: [{ id: `c${from + i}`, type: "function", function: { name: "f", arguments: "{}" } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: `c${from + i}`, type: "function", function: { name: "f", arguments: "{}" } }],
+        },
         { role: "tool", tool_call_id: `c${from + i}`, content: words(8) },
       ]).flat();
-    const first = await importOk({ format: "OPENAI_CHAT", messages: [{ role: "system", content: "Rules." }, ...turns(0, 300)] });
+    const first = await importOk({
+      format: "OPENAI_CHAT",
+      messages: [{ role: "system", content: "Rules." }, ...turns(0, 300)],
+    });
     const last = await importOk({
       format: "OPENAI_CHAT",
       previousResponseId: first.id,
@@ -182,15 +204,20 @@ describe("messages(format:, maxTokens:, tokenizer:) through GraphQL", () => {
         droppedEventCount: expected.droppedEventCount,
         droppedThroughSeq: expected.droppedThroughSeq,
       });
-      expect(response.fittedMessages.messages.filter((m: any) => m.role === "system" || m.role === "developer")).toHaveLength(2);
+      expect(
+        response.fittedMessages.messages.filter((m: any) => m.role === "system" || m.role === "developer"),
+      ).toHaveLength(2);
     }
   });
 
   it("refuses a budget that is not a positive number of tokens", async () => {
     const imported = await importOk({ format: "OPENAI_CHAT", messages: chat.slice(0, 2) });
-    const result = await execute(`query($id: ID!) { response(id: $id) { messages(format: OPENAI_CHAT, maxTokens: 0) } }`, {
-      id: imported.id,
-    });
+    const result = await execute(
+      `query($id: ID!) { response(id: $id) { messages(format: OPENAI_CHAT, maxTokens: 0) } }`,
+      {
+        id: imported.id,
+      },
+    );
     expect(result.errors?.[0]?.message).toMatch(/maxTokens.*positive number of tokens/);
   });
 });

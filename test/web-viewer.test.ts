@@ -163,8 +163,12 @@ describe.skipIf(!hasChromium)("the web viewer", () => {
       "Why blue?",
       "It is calm.",
     ]);
-    expect(await page.locator(`[data-response-id="${blue.id}"] .branch.current .branch-number`).textContent()).toBe("1");
-    expect(await page.locator(`[data-response-id="${blue.id}"] .branch.current .branch-preview`).textContent()).toBe("Why blue?");
+    expect(await page.locator(`[data-response-id="${blue.id}"] .branch.current .branch-number`).textContent()).toBe(
+      "1",
+    );
+    expect(await page.locator(`[data-response-id="${blue.id}"] .branch.current .branch-preview`).textContent()).toBe(
+      "Why blue?",
+    );
     await screenshot(page, "viewer-branch-switch");
 
     // And back: the newest branch is the head, followed live again.

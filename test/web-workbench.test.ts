@@ -20,7 +20,10 @@ let story: { dialogId: string; shared: string; offline: string; sunny: string };
 
 const RESULT = `__typename ... on Response { id dialog { id } } ... on Error { message }`;
 async function write(input: Record<string, unknown>) {
-  const { createResponse } = await run(`mutation($input: CreateResponseInput!) { createResponse(input: $input) { ${RESULT} } }`, { input });
+  const { createResponse } = await run(
+    `mutation($input: CreateResponseInput!) { createResponse(input: $input) { ${RESULT} } }`,
+    { input },
+  );
   if (createResponse.__typename !== "Response") throw new Error(JSON.stringify(createResponse));
   return createResponse as { id: string; dialog: { id: string } };
 }
@@ -68,7 +71,14 @@ beforeAll(async () => {
     output: [
       { reasoning: { content: "Maybe functools.lru_cache kept a stale `station` handle.", modelName: "gpt-4o" } },
       { toolCall: { callId: "call_1", toolName: "weather_station", args: { city: "Bergen" } } },
-      { toolResult: { callId: "call_1", toolName: "weather_station", content: `Error: station ${WORD} is offline`, isError: true } },
+      {
+        toolResult: {
+          callId: "call_1",
+          toolName: "weather_station",
+          content: `Error: station ${WORD} is offline`,
+          isError: true,
+        },
+      },
       { ai: { content: "The station is offline, so there is no forecast." } },
     ],
     usage: { inputTokens: 40, outputTokens: 25, totalTokens: 65 },
@@ -84,9 +94,12 @@ beforeAll(async () => {
     ],
     usage: { inputTokens: 30, outputTokens: 12, totalTokens: 42 },
   });
-  await run(`mutation($id: ID!) { updateDialog(input: { id: $id, title: "Bergen forecast", metadata: { team: "weather" } }) { __typename } }`, {
-    id: root.dialog.id,
-  });
+  await run(
+    `mutation($id: ID!) { updateDialog(input: { id: $id, title: "Bergen forecast", metadata: { team: "weather" } }) { __typename } }`,
+    {
+      id: root.dialog.id,
+    },
+  );
   story = { dialogId: root.dialog.id, shared: root.id, offline: offline.id, sunny: sunny.id };
 }, 120_000);
 
@@ -145,9 +158,13 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     const sunnyRow = page.locator(`[data-testid=branch-row][data-branch-id="${story.sunny}"]`);
     await offlineRow.locator(".branch-facts").filter({ hasText: "after the fork" }).waitFor({ timeout: 10_000 });
     expect(await offlineRow.locator(".branch-words").textContent()).toBe("Query the Bergen station directly");
-    expect(await offlineRow.locator(".branch-facts").textContent()).toBe("forks after turn 1 · 5 events after the fork · 2 turns · gpt-4o");
+    expect(await offlineRow.locator(".branch-facts").textContent()).toBe(
+      "forks after turn 1 · 5 events after the fork · 2 turns · gpt-4o",
+    );
     expect(await sunnyRow.locator(".branch-words").textContent()).toBe("Use the national forecast instead");
-    expect(await sunnyRow.locator(".branch-facts").textContent()).toBe("forks after turn 1 · 4 events after the fork · 2 turns · gpt-4o-mini");
+    expect(await sunnyRow.locator(".branch-facts").textContent()).toBe(
+      "forks after turn 1 · 4 events after the fork · 2 turns · gpt-4o-mini",
+    );
     expect(await offlineRow.getAttribute("class")).toContain("current");
 
     // Compare the two branches side by side.
@@ -177,7 +194,14 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     ]);
     expect(file.suggestedFilename()).toBe(`${story.offline}.openai-chat.json`);
     const messages = JSON.parse(await readFile((await file.path())!, "utf8"));
-    expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "assistant", "tool", "assistant"]);
+    expect(messages.map((m: { role: string }) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
     expect(messages[3].tool_calls[0].function.name).toBe("weather_station");
     expect(messages[4]).toMatchObject({ tool_call_id: "call_1", content: `Error: station ${WORD} is offline` });
     expect(errors).toEqual([]);
@@ -198,7 +222,9 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
 
     await page.locator("[data-testid=filter-model]").fill("gpt-4o-mini");
     await count.filter({ hasText: "1 of 1 dialogs" }).waitFor({ timeout: 10_000 });
-    expect(await page.locator("[data-testid=dialog-list] .dialog-title").allTextContents()).toEqual(["Bergen forecast"]);
+    expect(await page.locator("[data-testid=dialog-list] .dialog-title").allTextContents()).toEqual([
+      "Bergen forecast",
+    ]);
     await page.locator("[data-testid=filter-model]").fill("seed-small");
     await count.filter({ hasText: "of 5,000 dialogs" }).waitFor({ timeout: 10_000 });
     await page.locator("[data-testid=filter-model]").fill("");
@@ -222,8 +248,12 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     expect(await item.textContent()).toBe("6 events");
     expect(await page.locator("[data-testid=event-count]").textContent()).toBe("6 events");
     await page.locator("[data-testid=dialog-metadata] summary").click();
-    expect(JSON.parse((await page.locator("[data-testid=dialog-metadata] pre").textContent())!)).toEqual({ team: "weather" });
-    expect(await page.locator(`[data-response-id="${story.sunny}"] .usage`).textContent()).toBe("30 in · 12 out · 42 total tokens");
+    expect(JSON.parse((await page.locator("[data-testid=dialog-metadata] pre").textContent())!)).toEqual({
+      team: "weather",
+    });
+    expect(await page.locator(`[data-response-id="${story.sunny}"] .usage`).textContent()).toBe(
+      "30 in · 12 out · 42 total tokens",
+    );
     expect(errors).toEqual([]);
   });
 
@@ -238,7 +268,13 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
 
     await call.locator("[data-testid=raw-event]").click();
     const json = JSON.parse((await call.locator("[data-testid=event-json]").textContent())!);
-    expect(json).toMatchObject({ __typename: "ToolCallEvent", seq: 5, callId: "call_1", toolName: "weather_station", args: { city: "Bergen" } });
+    expect(json).toMatchObject({
+      __typename: "ToolCallEvent",
+      seq: 5,
+      callId: "call_1",
+      toolName: "weather_station",
+      args: { city: "Bergen" },
+    });
 
     const summary = page.locator('[data-event-type="REASONING"] summary');
     expect(await summary.textContent()).toBe("Maybe functools.lru_cache kept a stale station handle.");
@@ -247,11 +283,17 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
   });
 
   it("renames, forks and deletes a dialog from the page", async () => {
-    const started = await write({ input: [{ human: { content: "A dialog to rename" } }], output: [{ ai: { content: "Sure." } }] });
+    const started = await write({
+      input: [{ human: { content: "A dialog to rename" } }],
+      output: [{ ai: { content: "Sure." } }],
+    });
     const { page, errors } = await openPage(url(`/dialogs/${started.dialog.id}`));
     await page.getByText("Sure.").waitFor({ timeout: 10_000 });
     // Untitled, the header reads as the first message, as the list does.
-    await page.locator(".dialog-header h1.untitled").filter({ hasText: "A dialog to rename" }).waitFor({ timeout: 10_000 });
+    await page
+      .locator(".dialog-header h1.untitled")
+      .filter({ hasText: "A dialog to rename" })
+      .waitFor({ timeout: 10_000 });
     await page.locator("[data-testid=rename]").click();
     await page.locator("[data-testid=rename-input]").fill("Renamed in the viewer");
     await page.getByRole("button", { name: "Save" }).click();
@@ -260,7 +302,9 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     expect(dialog.title).toBe("Renamed in the viewer");
 
     await page.locator("[data-testid=fork]").click();
-    await page.waitForURL((u) => u.pathname.startsWith("/dialogs/") && !u.pathname.endsWith(started.dialog.id), { timeout: 10_000 });
+    await page.waitForURL((u) => u.pathname.startsWith("/dialogs/") && !u.pathname.endsWith(started.dialog.id), {
+      timeout: 10_000,
+    });
     const forkId = decodeURIComponent(new URL(page.url()).pathname.split("/")[2]!);
     await page.getByText("Sure.").waitFor({ timeout: 10_000 });
     expect((await timelineEvents(page)).map((e) => e.text)).toEqual(["A dialog to rename", "Sure."]);
@@ -289,15 +333,18 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     await page.locator("[data-testid=search-hit]").first().waitFor({ timeout: 10_000 });
     await page.keyboard.press("Enter");
     await page.waitForURL((u) => u.pathname === `/dialogs/${story.dialogId}`, { timeout: 10_000 });
-    await page.locator(".event-target").waitFor({ timeout: 30_000 }).catch(async (error) => {
-      await screenshot(page, "workbench-7-keyboard-failed");
-      throw new Error(`${error}; at ${page.url()}`);
-    });
+    await page
+      .locator(".event-target")
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error) => {
+        await screenshot(page, "workbench-7-keyboard-failed");
+        throw new Error(`${error}; at ${page.url()}`);
+      });
 
     await page.locator("body").click({ position: { x: 900, y: 5 } });
-    const ids = await page.locator("[data-testid=dialog-list] .dialog-item").evaluateAll((items) =>
-      items.slice(0, 3).map((item) => (item as HTMLElement).dataset.dialogId),
-    );
+    const ids = await page
+      .locator("[data-testid=dialog-list] .dialog-item")
+      .evaluateAll((items) => items.slice(0, 3).map((item) => (item as HTMLElement).dataset.dialogId));
     const at = ids.indexOf(story.dialogId);
     await page.keyboard.press("j");
     await page.waitForURL((u) => u.pathname === `/dialogs/${ids[at + 1]}`, { timeout: 10_000 });

@@ -38,7 +38,9 @@ describe("the answer to createResponse", () => {
     expect(written).toEqual(read);
     expect(written.dialog.eventCount).toBe(2);
     // eventCount is counted; nothing else is read.
-    expect(statements.filter((sql) => !sql.includes("WITH RECURSIVE"))).toEqual([expect.stringContaining("INSERT INTO")]);
+    expect(statements.filter((sql) => !sql.includes("WITH RECURSIVE"))).toEqual([
+      expect.stringContaining("INSERT INTO"),
+    ]);
   });
 
   it("is what a read returns when continuing a dialog, in progress or completed", async () => {
@@ -62,7 +64,10 @@ describe("the answer to createResponse", () => {
     expect(chained.written).toEqual(chained.read);
     expect(chained.written.depth).toBe(1);
     const writes = chained.statements.filter((sql) => !sql.includes("WITH RECURSIVE"));
-    expect(writes).toEqual([expect.stringContaining('FROM "Response" WHERE id = $1'), expect.stringContaining("INSERT INTO")]);
+    expect(writes).toEqual([
+      expect.stringContaining('FROM "Response" WHERE id = $1'),
+      expect.stringContaining("INSERT INTO"),
+    ]);
   });
 
   it("reads back what the selection needs beyond the written rows", async () => {

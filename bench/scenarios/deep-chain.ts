@@ -17,11 +17,14 @@ onStatement(() => statements++);
 const tips: Record<number, string> = {};
 let previousResponseId: string | undefined;
 for (let depth = 1; depth <= DEPTH; depth++) {
-  const written = await createResponse({
-    previousResponseId,
-    input: [{ human: { content: `Turn ${depth}` } }],
-    output: [{ ai: { content: `Answer ${depth}` } }],
-  }, DEVELOPMENT_TENANT);
+  const written = await createResponse(
+    {
+      previousResponseId,
+      input: [{ human: { content: `Turn ${depth}` } }],
+      output: [{ ai: { content: `Answer ${depth}` } }],
+    },
+    DEVELOPMENT_TENANT,
+  );
   previousResponseId = written.responseId;
   if (depth === 10 || depth === DEPTH) tips[depth] = written.responseId;
 }

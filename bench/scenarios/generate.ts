@@ -62,7 +62,11 @@ interface Timing {
 /** Reads a streamed answer, noting when the first text delta arrives. */
 async function timed(url: string, body: unknown, isTextDelta: (chunk: string) => boolean): Promise<Timing> {
   const start = performance.now();
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
   let firstToken = NaN;
   const decoder = new TextDecoder();
@@ -108,8 +112,14 @@ await upstream.close();
 await closeDatabase();
 
 const figure = (metric: "firstToken" | "total", p: 50 | 99, target: number) => {
-  const value = percentile(dialogqlSamples.map((s) => s[metric]), p);
-  const baseline = percentile(directSamples.map((s) => s[metric]), p);
+  const value = percentile(
+    dialogqlSamples.map((s) => s[metric]),
+    p,
+  );
+  const baseline = percentile(
+    directSamples.map((s) => s[metric]),
+    p,
+  );
   const overhead = value - baseline;
   return {
     scenario: "generate",

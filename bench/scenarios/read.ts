@@ -39,7 +39,12 @@ const FIELDS = `totalMessages edges { cursor node { __typename ... on BaseHistor
   ... on ToolCallEvent { callId toolName args } } }`;
 // Timed from a client in another process, like every other scenario's load.
 const page = (first: number, iterations: number) =>
-  timeQuery(server.url, `query($id: ID!) { dialog(id: $id) { history(first: ${first}) { ${FIELDS} } } }`, { id: dialogId! }, iterations);
+  timeQuery(
+    server.url,
+    `query($id: ID!) { dialog(id: $id) { history(first: ${first}) { ${FIELDS} } } }`,
+    { id: dialogId! },
+    iterations,
+  );
 
 const firstPage = await page(100, ITERATIONS);
 const whole = await page(EVENTS, Math.ceil(ITERATIONS / 2));

@@ -25,7 +25,10 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 
 const server = await startInProcessServer();
 
-const migration = readFileSync(path.join(here, "../../prisma/migrations/20261122235500_event_search/migration.sql"), "utf8");
+const migration = readFileSync(
+  path.join(here, "../../prisma/migrations/20261122235500_event_search/migration.sql"),
+  "utf8",
+);
 const seeded = Date.now();
 await database.withSession(async (s) => {
   await s.runScript(`

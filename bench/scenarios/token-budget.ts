@@ -39,7 +39,10 @@ for (let turn = 0; turn < EVENTS / PER_TURN; turn++) {
     }
   });
   // A call whose result would fall outside the turn stays unanswered; the trim handles both.
-  const input = turn === 0 ? [{ system: { content: "You are a research agent." } }, { human: { content: "Question 0" } }] : [{ human: { content: `Question ${turn}` } }];
+  const input =
+    turn === 0
+      ? [{ system: { content: "You are a research agent." } }, { human: { content: "Question 0" } }]
+      : [{ human: { content: `Question ${turn}` } }];
   const written = await createResponse({ dialogId, input, output }, DEVELOPMENT_TENANT);
   dialogId = written.dialogId;
   headId = written.responseId;

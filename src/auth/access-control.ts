@@ -97,7 +97,14 @@ function refusalResponse(error: GraphQLError, path: string) {
   const http = (error.extensions.http ?? {}) as { status?: number; headers?: Record<string, string> };
   const code = String(error.extensions.code ?? "").toLowerCase();
   const body = path.startsWith("/v1/")
-    ? { error: { message: error.message, type: code === "rate_limited" ? "rate_limit_error" : "invalid_request_error", param: null, code } }
+    ? {
+        error: {
+          message: error.message,
+          type: code === "rate_limited" ? "rate_limit_error" : "invalid_request_error",
+          param: null,
+          code,
+        },
+      }
     : path.startsWith("/api/")
       ? { detail: error.message }
       : { errors: [{ message: error.message, extensions: { code: error.extensions.code } }] };

@@ -31,11 +31,19 @@ const publicFields = { id: true, tenantId: true, name: true, prefix: true, creat
 /** Creates a key for `tenantId`; the returned `key` is the only time the secret exists in clear. */
 export async function createApiKey(tenantId: string, name?: string | null): Promise<ApiKeyInfo & { key: string }> {
   if (!TENANT_PATTERN.test(tenantId)) {
-    throw new Error(`tenant "${tenantId}" must be 1-64 letters, digits, "_", "." or "-", starting with a letter or digit`);
+    throw new Error(
+      `tenant "${tenantId}" must be 1-64 letters, digits, "_", "." or "-", starting with a letter or digit`,
+    );
   }
   const key = KEY_PREFIX + randomBytes(32).toString("base64url");
   const stored = await prisma.apiKey.create({
-    data: { id: `key_${ulid()}`, tenantId, name: name ?? null, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), hash: hashKey(key) },
+    data: {
+      id: `key_${ulid()}`,
+      tenantId,
+      name: name ?? null,
+      prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+      hash: hashKey(key),
+    },
     select: publicFields,
   });
   return { ...stored, key };

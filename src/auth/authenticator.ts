@@ -147,11 +147,18 @@ export function createAuthenticator({ mode, live, revocationPollMs = 5_000 }: Au
       if (mode === "required") {
         return keys
           ? { level: "info", message: "authentication: AUTH=required, every call needs an API key" }
-          : { level: "warn", message: "authentication: AUTH=required but no API key exists yet: every call is refused until one is created (npm run keys -- create --tenant <name>)" };
+          : {
+              level: "warn",
+              message:
+                "authentication: AUTH=required but no API key exists yet: every call is refused until one is created (npm run keys -- create --tenant <name>)",
+            };
       }
       return keys
         ? { level: "info", message: "authentication: API keys exist, every call needs one" }
-        : { level: "warn", message: `single-tenant development mode: no API key exists, so every caller is tenant "${DEVELOPMENT_TENANT}" without authentication. Create keys (npm run keys -- create --tenant <name>) and set AUTH=required in production.` };
+        : {
+            level: "warn",
+            message: `single-tenant development mode: no API key exists, so every caller is tenant "${DEVELOPMENT_TENANT}" without authentication. Create keys (npm run keys -- create --tenant <name>) and set AUTH=required in production.`,
+          };
     },
 
     close() {

@@ -34,7 +34,9 @@ async function main(argv: string[]): Promise<number> {
       if (!values.tenant) return fail("create needs --tenant <tenant>");
       const created = await createApiKey(values.tenant, values.name);
       await notify({ type: "keysChanged" });
-      console.log(`Created ${created.id} for tenant "${created.tenantId}". The key (shown only now):\n\n  ${created.key}\n`);
+      console.log(
+        `Created ${created.id} for tenant "${created.tenantId}". The key (shown only now):\n\n  ${created.key}\n`,
+      );
       console.log(`Use it as: Authorization: Bearer ${created.key.slice(0, 10)}…`);
       return 0;
     }
@@ -43,7 +45,9 @@ async function main(argv: string[]): Promise<number> {
       if (!keys.length) console.log("No API keys.");
       for (const key of keys) {
         const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "active";
-        console.log(`${key.id}  ${key.tenantId}  ${key.prefix}…  ${key.name ?? "-"}  created ${key.createdAt.toISOString()}  ${state}`);
+        console.log(
+          `${key.id}  ${key.tenantId}  ${key.prefix}…  ${key.name ?? "-"}  created ${key.createdAt.toISOString()}  ${state}`,
+        );
       }
       return 0;
     }

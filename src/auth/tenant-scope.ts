@@ -58,7 +58,10 @@ export function tenantScope(tenantId: string) {
       if (!(await ownsDialog(tenantId, id))) throw notFound(id);
     },
     /** The response's dialog; throws `notFound` (by default NotFoundError.response) unless it is this tenant's. */
-    async response(id: string, notFound: (id: string) => Error = NotFoundError.response): Promise<{ dialogId: string }> {
+    async response(
+      id: string,
+      notFound: (id: string) => Error = NotFoundError.response,
+    ): Promise<{ dialogId: string }> {
       const dialogId = await dialogOfOwnedResponse(tenantId, id);
       if (!dialogId) throw notFound(id);
       return { dialogId };

@@ -15,6 +15,7 @@ export interface HttpOptions {
 // Generated documents are module constants, so printing each once is enough.
 const printed = new WeakMap<object, { query: string; operationName?: string }>();
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any document, whatever its result and variables
 export function printDocument(document: TypedDocumentNode<any, any>) {
   let request = printed.get(document);
   if (!request) {

@@ -5,7 +5,7 @@
 // another branch) it reads the history again rather than guess.
 import { applyHistoryDelta, type SeqEvent } from "./apply-history-delta.js";
 import type { HistoryDeltaSubscription } from "./generated/graphql.js";
-import { applyTextDelta, endInFlightText, type InFlightTexts, textOffsetsOf } from "./in-flight-text.js";
+import { applyTextDelta, endInFlightText, textOffsetsOf } from "./in-flight-text.js";
 import type { HistoryDelta, HistoryState, HistoryWatcher, WatchHistoryOptions } from "./history-watcher.js";
 import { DialogLastSeqDocument } from "./operations/queries.js";
 import { HistoryDeltaDocument } from "./operations/subscriptions.js";

@@ -19,11 +19,17 @@ export function pgliteDatabase(client: PGlite, description: string): Database {
         work({
           runScript: async (sql) => void (await tx.exec(sql)),
           query: <T>(sql: string, params?: unknown[]) =>
-            timed(sql, async () => (await tx.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows),
+            timed(
+              sql,
+              async () => (await tx.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows,
+            ),
         }),
       ),
     async query<T>(sql: string, params?: unknown[]) {
-      return timed(sql, async () => (await client.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows);
+      return timed(
+        sql,
+        async () => (await client.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows,
+      );
     },
     close: () => client.close(),
   };

@@ -37,7 +37,10 @@ export function openPostgres(url: string) {
         return await work({
           runScript: async (sql) => void (await client.query(sql)),
           query: <T>(sql: string, params?: unknown[]) =>
-            timed(sql, async () => (await client.query({ text: sql, values: params, types: utcTimestamps })).rows as T[]),
+            timed(
+              sql,
+              async () => (await client.query({ text: sql, values: params, types: utcTimestamps })).rows as T[],
+            ),
         });
       } finally {
         client.release();
@@ -56,7 +59,10 @@ export function openPostgres(url: string) {
         }
       }),
     async query<T>(sql: string, params?: unknown[]) {
-      return timed(sql, async () => (await pool.query({ text: sql, values: params, types: utcTimestamps })).rows as T[]);
+      return timed(
+        sql,
+        async () => (await pool.query({ text: sql, values: params, types: utcTimestamps })).rows as T[],
+      );
     },
     close: () => pool.end(),
   };

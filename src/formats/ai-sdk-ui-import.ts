@@ -69,7 +69,11 @@ export function fromUiMessages(messages: unknown, path: string[] = ["messages"])
     if (problems.length !== before) return;
     const extra = extraKeys(parsed.data, ["role", "parts"]);
     events.forEach((event, i) => {
-      event.providerFields = { ...event.providerFields!, ...(i > 0 && { continues: true }), ...(i === 0 && extra && { extra }) };
+      event.providerFields = {
+        ...event.providerFields!,
+        ...(i > 0 && { continues: true }),
+        ...(i === 0 && extra && { extra }),
+      };
       imported.push({ event, path: at, ...(event.type === "TOOL_RESULT" && { callIdPath: [...at, "parts"] }) });
     });
   });
@@ -78,7 +82,12 @@ export function fromUiMessages(messages: unknown, path: string[] = ["messages"])
 }
 
 function checkPart(part: UiPart, at: string[], problems: Problems) {
-  const schema = isToolPart(part) && part.type !== "dynamic-tool" ? toolPart : Object.hasOwn(partSchemas, part.type) ? partSchemas[part.type] : null;
+  const schema =
+    isToolPart(part) && part.type !== "dynamic-tool"
+      ? toolPart
+      : Object.hasOwn(partSchemas, part.type)
+        ? partSchemas[part.type]
+        : null;
   const parsed = schema?.safeParse(part);
   if (parsed && !parsed.success) return zodProblems(parsed.error.issues, at, problems);
   if (part.state === "output-error" && isToolPart(part) && typeof part.errorText !== "string") {
@@ -107,7 +116,9 @@ function readAssistantParts(parts: UiPart[], at: string[], problems: Problems, c
       case "text":
         return add(blankEvent("AI", { content: part.text as string, providerFields: kept(part, ["type", "text"]) }));
       case "reasoning":
-        return add(blankEvent("REASONING", { content: part.text as string, providerFields: kept(part, ["type", "text"]) }));
+        return add(
+          blankEvent("REASONING", { content: part.text as string, providerFields: kept(part, ["type", "text"]) }),
+        );
       case "file":
         return add(blankEvent("AI", { parts: [part as Part], providerFields: aiSdk({ opaque: true }) }));
     }

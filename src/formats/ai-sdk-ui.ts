@@ -77,14 +77,20 @@ export function toUiMessages(events: readonly StoredEvent[], options: UiExportOp
 
     const joins = native ? fields.continues === true : open?.role === "assistant" && role === "assistant";
     if (!open || !joins) {
-      open = { id: event.id ? `msg_${event.id}` : `msg_${index}`, role, parts: [], ...(native && fields.extra) } as UiMessage;
+      open = {
+        id: event.id ? `msg_${event.id}` : `msg_${index}`,
+        role,
+        parts: [],
+        ...(native && fields.extra),
+      } as UiMessage;
       messages.push(open);
       stepDone = true;
     }
     const parts = open.parts as unknown[];
     if (native) {
       parts.push(...(fields.before ?? []), ...nativeParts(event), ...(fields.after ?? []));
-      if (event.type === "TOOL_CALL") toolParts.set(event.callId ?? "", parts.at(-1 - (fields.after?.length ?? 0)) as ToolPart);
+      if (event.type === "TOOL_CALL")
+        toolParts.set(event.callId ?? "", parts.at(-1 - (fields.after?.length ?? 0)) as ToolPart);
       return;
     }
     if (role === "assistant" && event.type !== "TOOL_RESULT" && stepDone) {
@@ -125,8 +131,12 @@ function nativeParts(event: StoredEvent): unknown[] {
 /** A tool result written after its call (in another import or through GraphQL) completes the call's part. */
 function answer(event: StoredEvent, part: ToolPart | undefined, parts: unknown[]) {
   const output = event.content ?? "";
-  const target: Record<string, unknown> =
-    part ?? { type: "dynamic-tool", toolName: event.toolName ?? "", toolCallId: event.callId ?? "", input: {} };
+  const target: Record<string, unknown> = part ?? {
+    type: "dynamic-tool",
+    toolName: event.toolName ?? "",
+    toolCallId: event.callId ?? "",
+    input: {},
+  };
   if (!part) parts.push(target);
   delete target.output;
   delete target.errorText;
@@ -147,13 +157,26 @@ function foreignParts(event: StoredEvent): UiPart[] {
     case "REASONING":
       return [{ type: "reasoning", text: event.content ?? "" }];
     case "TOOL_CALL":
-      return [{ type: `tool-${event.toolName ?? ""}`, toolCallId: event.callId ?? "", state: "input-available", input: event.args ?? {} }];
+      return [
+        {
+          type: `tool-${event.toolName ?? ""}`,
+          toolCallId: event.callId ?? "",
+          state: "input-available",
+          input: event.args ?? {},
+        },
+      ];
     case "TOOL_RESULT":
       return [];
   }
 }
 
-const imageTypeByExtension: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp" };
+const imageTypeByExtension: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+};
 
 /** A part of any vocabulary as the nearest UIMessage part: text, or a file with its media type. */
 export function toUiPart(part: Part): UiTextPart | UiFilePart {
@@ -162,15 +185,29 @@ export function toUiPart(part: Part): UiTextPart | UiFilePart {
     case "image_url": {
       const url: string = chat.image_url.url;
       const extension = /\.(\w+)(?:[?#].*)?$/.exec(url)?.[1]?.toLowerCase() ?? "";
-      return { type: "file", mediaType: parseDataUrl(url)?.mediaType ?? imageTypeByExtension[extension] ?? "image/*", url };
+      return {
+        type: "file",
+        mediaType: parseDataUrl(url)?.mediaType ?? imageTypeByExtension[extension] ?? "image/*",
+        url,
+      };
     }
     case "file": {
       const data = chat.file.file_data ? parseDataUrl(chat.file.file_data) : null;
-      if (data) return { type: "file", mediaType: data.mediaType, url: chat.file.file_data, ...(chat.file.filename && { filename: chat.file.filename }) };
+      if (data)
+        return {
+          type: "file",
+          mediaType: data.mediaType,
+          url: chat.file.file_data,
+          ...(chat.file.filename && { filename: chat.file.filename }),
+        };
       return { type: "text", text: `[file ${chat.file.filename ?? chat.file.file_id ?? ""}]` };
     }
     case "input_audio":
-      return { type: "file", mediaType: `audio/${chat.input_audio.format === "mp3" ? "mpeg" : "wav"}`, url: `data:audio/${chat.input_audio.format === "mp3" ? "mpeg" : "wav"};base64,${chat.input_audio.data}` };
+      return {
+        type: "file",
+        mediaType: `audio/${chat.input_audio.format === "mp3" ? "mpeg" : "wav"}`,
+        url: `data:audio/${chat.input_audio.format === "mp3" ? "mpeg" : "wav"};base64,${chat.input_audio.data}`,
+      };
     default:
       return { type: "text", text: toChatTextPart(chat).text };
   }

@@ -17,14 +17,21 @@ type Block = Record<string, unknown> & { type: string };
 
 const textBlock = z.looseObject({ type: z.literal("text"), text: z.string() });
 const imageSource = z.discriminatedUnion("type", [
-  z.looseObject({ type: z.literal("base64"), media_type: z.enum(["image/jpeg", "image/png", "image/gif", "image/webp"]), data: z.string().min(1) }),
+  z.looseObject({
+    type: z.literal("base64"),
+    media_type: z.enum(["image/jpeg", "image/png", "image/gif", "image/webp"]),
+    data: z.string().min(1),
+  }),
   z.looseObject({ type: z.literal("url"), url: z.string().min(1) }),
   z.looseObject({ type: z.literal("file"), file_id: z.string().min(1) }),
 ]);
 const documentSource = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("base64"), media_type: z.literal("application/pdf"), data: z.string().min(1) }),
   z.looseObject({ type: z.literal("text"), media_type: z.literal("text/plain"), data: z.string() }),
-  z.looseObject({ type: z.literal("content"), content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]) }),
+  z.looseObject({
+    type: z.literal("content"),
+    content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
+  }),
   z.looseObject({ type: z.literal("url"), url: z.string().min(1) }),
   z.looseObject({ type: z.literal("file"), file_id: z.string().min(1) }),
 ]);
@@ -35,7 +42,12 @@ const knownBlocks: Record<string, z.ZodType> = {
   document: z.looseObject({ type: z.literal("document"), source: documentSource }),
   thinking: z.looseObject({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }),
   redacted_thinking: z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() }),
-  tool_use: z.looseObject({ type: z.literal("tool_use"), id: z.string().min(1), name: z.string().min(1), input: z.unknown() }),
+  tool_use: z.looseObject({
+    type: z.literal("tool_use"),
+    id: z.string().min(1),
+    name: z.string().min(1),
+    input: z.unknown(),
+  }),
   tool_result: z.looseObject({
     type: z.literal("tool_result"),
     tool_use_id: z.string().min(1),
@@ -74,7 +86,11 @@ export function fromAnthropicConversation(value: unknown, path: string[] = ["mes
         ...(i > 0 && { continues: true }),
         ...(i === 0 && extra && { extra }),
       };
-      imported.push({ event, path: eventPath, ...(event.type === "TOOL_RESULT" && { callIdPath: [...eventPath, "tool_use_id"] }) });
+      imported.push({
+        event,
+        path: eventPath,
+        ...(event.type === "TOOL_RESULT" && { callIdPath: [...eventPath, "tool_use_id"] }),
+      });
     });
   });
   if (problems.length) throw new ValidationError(problems);
@@ -86,8 +102,14 @@ interface Read {
   path: string[];
 }
 
-function readSystem(content: unknown, at: string[], problems: Problems, more: Partial<ProviderFields> = {}): NewEvent | null {
-  if (typeof content === "string") return blankEvent("SYSTEM", { content, providerFields: anthropic({ ...more, asString: true }) });
+function readSystem(
+  content: unknown,
+  at: string[],
+  problems: Problems,
+  more: Partial<ProviderFields> = {},
+): NewEvent | null {
+  if (typeof content === "string")
+    return blankEvent("SYSTEM", { content, providerFields: anthropic({ ...more, asString: true }) });
   if (!Array.isArray(content) || !content.length) {
     problems.push({ path: at, message: "must be a string or a non-empty list of text blocks" });
     return null;
@@ -101,11 +123,19 @@ function readSystem(content: unknown, at: string[], problems: Problems, more: Pa
   return blankEvent("SYSTEM", { parts: content as Part[], providerFields: anthropic(more) });
 }
 
-function readMessage(message: Record<string, unknown>, at: string[], problems: Problems, calls: Map<string, string>): Read[] {
+function readMessage(
+  message: Record<string, unknown>,
+  at: string[],
+  problems: Problems,
+  calls: Map<string, string>,
+): Read[] {
   const contentPath = [...at, "content"];
   const { role, content } = message;
   if (role !== "user" && role !== "assistant" && role !== "system") {
-    problems.push({ path: [...at, "role"], message: `unsupported role ${JSON.stringify(role)}: expected user, assistant or system` });
+    problems.push({
+      path: [...at, "role"],
+      message: `unsupported role ${JSON.stringify(role)}: expected user, assistant or system`,
+    });
     return [];
   }
   if (role === "system") {
@@ -124,7 +154,9 @@ function readMessage(message: Record<string, unknown>, at: string[], problems: P
   content.forEach((block, i) => checkBlock(block, [...contentPath, String(i)], problems));
   if (problems.length !== before) return [];
   const blocks = content as Block[];
-  return role === "user" ? readUserBlocks(blocks, contentPath) : readAssistantBlocks(blocks, contentPath, problems, calls);
+  return role === "user"
+    ? readUserBlocks(blocks, contentPath)
+    : readAssistantBlocks(blocks, contentPath, problems, calls);
 }
 
 function checkBlock(block: unknown, at: string[], problems: Problems) {
@@ -141,7 +173,11 @@ function readUserBlocks(blocks: Block[], at: string[]): Read[] {
   let run: Part[] | null = null;
   blocks.forEach((block, i) => {
     if (block.type !== "tool_result") {
-      if (!run) reads.push({ event: blankEvent("HUMAN", { parts: (run = []), providerFields: anthropic({}) }), path: [...at, String(i)] });
+      if (!run)
+        reads.push({
+          event: blankEvent("HUMAN", { parts: (run = []), providerFields: anthropic({}) }),
+          path: [...at, String(i)],
+        });
       run.push(block as Part);
       return;
     }
@@ -171,22 +207,49 @@ function readAssistantBlocks(blocks: Block[], at: string[], problems: Problems, 
     };
     switch (block.type) {
       case "text":
-        return { path, event: blankEvent("AI", { content: block.text as string, providerFields: kept(["type", "text"]) }) };
+        return {
+          path,
+          event: blankEvent("AI", { content: block.text as string, providerFields: kept(["type", "text"]) }),
+        };
       case "thinking":
-        return { path, event: blankEvent("REASONING", { content: block.thinking as string, providerFields: kept(["type", "thinking"]) }) };
+        return {
+          path,
+          event: blankEvent("REASONING", {
+            content: block.thinking as string,
+            providerFields: kept(["type", "thinking"]),
+          }),
+        };
       case "redacted_thinking":
         // Encrypted: nothing to read, but the API wants it back verbatim.
-        return { path, event: blankEvent("REASONING", { content: "", parts: [block as Part], providerFields: anthropic({ opaque: true }) }) };
+        return {
+          path,
+          event: blankEvent("REASONING", {
+            content: "",
+            parts: [block as Part],
+            providerFields: anthropic({ opaque: true }),
+          }),
+        };
       case "tool_use": {
         const id = block.id as string;
         claimCallId(id, block.name as string, calls, [...path, "id"], problems);
         // dialogql's arguments are an object; any other input is given back as it came.
         const args = isJsonObject(block.input) ? block.input : {};
         const known = isJsonObject(block.input) ? ["type", "id", "name", "input"] : ["type", "id", "name"];
-        return { path, event: blankEvent("TOOL_CALL", { callId: id, toolName: block.name as string, args, providerFields: kept(known) }) };
+        return {
+          path,
+          event: blankEvent("TOOL_CALL", {
+            callId: id,
+            toolName: block.name as string,
+            args,
+            providerFields: kept(known),
+          }),
+        };
       }
       default:
-        return { path, event: blankEvent("AI", { parts: [block as Part], providerFields: anthropic({ opaque: true }) }) };
+        return {
+          path,
+          event: blankEvent("AI", { parts: [block as Part], providerFields: anthropic({ opaque: true }) }),
+        };
     }
   });
 }

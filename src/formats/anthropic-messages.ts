@@ -221,12 +221,19 @@ export function toAnthropicBlock(part: Part): AnthropicTextBlock | AnthropicImag
       const data = chat.file.file_data ? parseDataUrl(chat.file.file_data) : null;
       const title = chat.file.filename ? { title: chat.file.filename } : {};
       if (data?.mediaType === "application/pdf") {
-        return { type: "document", source: { type: "base64", media_type: "application/pdf", data: data.data }, ...title };
+        return {
+          type: "document",
+          source: { type: "base64", media_type: "application/pdf", data: data.data },
+          ...title,
+        };
       }
       return { type: "text", text: `[file ${chat.file.filename ?? chat.file.file_id ?? ""}]`.replace(" ]", "]") };
     }
     case "input_audio":
-      return { type: "text", text: `[audio (${chat.input_audio.format}) left out: Anthropic messages have no audio block]` };
+      return {
+        type: "text",
+        text: `[audio (${chat.input_audio.format}) left out: Anthropic messages have no audio block]`,
+      };
     default:
       return { type: "text", text: toChatTextPart(chat).text };
   }

@@ -157,7 +157,12 @@ function readToolCall(call: unknown, at: string[], problems: Problems, calls: Ma
   });
 }
 
-function readCustomToolCall(call: unknown, at: string[], problems: Problems, calls: Map<string, string>): NewEvent | null {
+function readCustomToolCall(
+  call: unknown,
+  at: string[],
+  problems: Problems,
+  calls: Map<string, string>,
+): NewEvent | null {
   const parsed = customToolCallSchema.safeParse(call);
   if (!parsed.success) return (zodProblems(parsed.error.issues, at, problems), null);
   const { id, custom } = parsed.data;

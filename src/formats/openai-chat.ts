@@ -117,8 +117,17 @@ export function toChatMessages(events: readonly StoredEvent[], options: ChatExpo
         (message.tool_calls ??= []).push({
           id: event.callId ?? "",
           ...(custom
-            ? { type: "custom", custom: { name: event.toolName ?? "", input: String((event.args as { input?: unknown })?.input ?? "") } }
-            : { type: "function", function: { name: event.toolName ?? "", arguments: fields?.arguments ?? JSON.stringify(event.args ?? {}) } }),
+            ? {
+                type: "custom",
+                custom: { name: event.toolName ?? "", input: String((event.args as { input?: unknown })?.input ?? "") },
+              }
+            : {
+                type: "function",
+                function: {
+                  name: event.toolName ?? "",
+                  arguments: fields?.arguments ?? JSON.stringify(event.args ?? {}),
+                },
+              }),
           ...(fields?.format === "OPENAI_CHAT" && fields.callExtra),
         } as ChatToolCall);
         Object.assign(message, extra);

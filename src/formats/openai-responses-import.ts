@@ -142,7 +142,10 @@ function readItem(item: Item, at: string[], problems: Problems, calls: Map<strin
     }
     default:
       if (typeof type === "string" && keptWholeItemTypes.has(type)) {
-        return blankEvent("AI", { parts: [item as Part], providerFields: { format: "OPENAI_RESPONSES", opaque: true } });
+        return blankEvent("AI", {
+          parts: [item as Part],
+          providerFields: { format: "OPENAI_RESPONSES", opaque: true },
+        });
       }
       problems.push({
         path: [...at, "type"],

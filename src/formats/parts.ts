@@ -4,6 +4,7 @@
 // unchanged; an export in the other format converts each part to its nearest equivalent.
 import { z } from "zod";
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a provider's part: fields read per type after a check
 export type Part = { type: string } & Record<string, any>;
 
 const imageDetail = z.enum(["auto", "low", "high", "original"]);
@@ -157,7 +158,8 @@ export function toChatPart(part: Part): Part {
 
 function fromAnthropicImage(part: Part): Part {
   const source = part.source ?? {};
-  if (source.type === "base64") return { type: "image_url", image_url: { url: `data:${source.media_type};base64,${source.data}` } };
+  if (source.type === "base64")
+    return { type: "image_url", image_url: { url: `data:${source.media_type};base64,${source.data}` } };
   if (source.type === "url") return { type: "image_url", image_url: { url: source.url } };
   return note(`image ${source.file_id ?? ""}`.trim());
 }
@@ -167,7 +169,10 @@ function fromAnthropicDocument(part: Part): Part {
   const filename = part.title ?? undefined;
   switch (source.type) {
     case "base64":
-      return { type: "file", file: { file_data: `data:${source.media_type};base64,${source.data}`, ...(filename && { filename }) } };
+      return {
+        type: "file",
+        file: { file_data: `data:${source.media_type};base64,${source.data}`, ...(filename && { filename }) },
+      };
     case "text":
       return { type: "text", text: source.data };
     case "content":
@@ -182,7 +187,8 @@ function fromAnthropicDocument(part: Part): Part {
 function fromAiSdkFile(part: Part): Part {
   const { mediaType, url, filename } = part;
   if (typeof mediaType === "string" && mediaType.startsWith("image/")) return { type: "image_url", image_url: { url } };
-  if (typeof url === "string" && parseDataUrl(url)) return { type: "file", file: { file_data: url, ...(filename && { filename }) } };
+  if (typeof url === "string" && parseDataUrl(url))
+    return { type: "file", file: { file_data: url, ...(filename && { filename }) } };
   return note(`file ${filename ?? url}`);
 }
 

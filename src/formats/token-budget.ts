@@ -27,7 +27,9 @@ export function loadTokenizer(name: TokenizerName): Promise<CountTokens> {
   let tokenizer = loaded.get(name);
   if (!tokenizer) {
     const encoding =
-      name === "O200K_BASE" ? import("gpt-tokenizer/encoding/o200k_base") : import("gpt-tokenizer/encoding/cl100k_base");
+      name === "O200K_BASE"
+        ? import("gpt-tokenizer/encoding/o200k_base")
+        : import("gpt-tokenizer/encoding/cl100k_base");
     tokenizer = encoding.then((m) => (text: string) => m.countTokens(text, asText));
     loaded.set(name, tokenizer);
   }

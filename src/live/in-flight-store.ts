@@ -144,7 +144,11 @@ export function redisInFlightStore(redis: Redis): InFlightStore {
  * it. Committed history never depends on it; text held only here is lost with the process, as
  * in-flight text is.
  */
-export function withLocalFallback(primary: InFlightStore, local: InFlightStore, onFallback: (error: Error) => void): InFlightStore {
+export function withLocalFallback(
+  primary: InFlightStore,
+  local: InFlightStore,
+  onFallback: (error: Error) => void,
+): InFlightStore {
   const either = <T>(run: (store: InFlightStore) => Promise<T>): Promise<T> =>
     run(primary).catch((error: Error) => {
       onFallback(error);
@@ -153,7 +157,9 @@ export function withLocalFallback(primary: InFlightStore, local: InFlightStore, 
   return {
     get: async (responseId) => (await local.get(responseId)) ?? either((store) => store.get(responseId)),
     append: async (responseId, at, delta, now) =>
-      (await local.get(responseId)) ? local.append(responseId, at, delta, now) : either((store) => store.append(responseId, at, delta, now)),
+      (await local.get(responseId))
+        ? local.append(responseId, at, delta, now)
+        : either((store) => store.append(responseId, at, delta, now)),
     put: (state) => either((store) => store.put(state)),
     async delete(responseId, part) {
       await local.delete(responseId, part);

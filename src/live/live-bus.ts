@@ -135,7 +135,10 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
   return {
     publish(write) {
       if ("deleted" in write) {
-        return send(`historyDelta:${write.dialogId}`, { dialogId: write.dialogId, deleted: true } satisfies DeletedPayload);
+        return send(`historyDelta:${write.dialogId}`, {
+          dialogId: write.dialogId,
+          deleted: true,
+        } satisfies DeletedPayload);
       }
       if ("cleared" in write) {
         const { dialogId, previousSeq, seq } = write;

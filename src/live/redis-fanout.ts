@@ -30,7 +30,11 @@ export interface RedisFanoutHandlers {
   resync(): void;
 }
 
-export function createRedisFanout(url: string, handlers: RedisFanoutHandlers, { commandTimeoutMs }: RedisFanoutOptions) {
+export function createRedisFanout(
+  url: string,
+  handlers: RedisFanoutHandlers,
+  { commandTimeoutMs }: RedisFanoutOptions,
+) {
   const origin = randomUUID();
   const options = {
     enableOfflineQueue: false,
@@ -59,18 +63,24 @@ export function createRedisFanout(url: string, handlers: RedisFanoutHandlers, { 
   const stalled = (what: string) => {
     if (reconnecting) return;
     reconnecting = true;
-    logger.warn(`[live] Redis did not answer ${what} within ${commandTimeoutMs} ms; reconnecting (local delivery meanwhile)`);
+    logger.warn(
+      `[live] Redis did not answer ${what} within ${commandTimeoutMs} ms; reconnecting (local delivery meanwhile)`,
+    );
     publisher.disconnect(true);
     subscriber.disconnect(true);
   };
   publisher.on("ready", () => (reconnecting = false));
   const timedOut = (error: Error) => error.message === "Command timed out";
   // Silence on a ready connection is only noticed by asking: a PING on each, now and then.
-  const heartbeat = setInterval(() => {
-    for (const client of [publisher, subscriber]) {
-      if (client.status === "ready") withTimeout(client.ping()).catch((error: Error) => timedOut(error) && stalled("a heartbeat"));
-    }
-  }, Math.max(commandTimeoutMs, 500));
+  const heartbeat = setInterval(
+    () => {
+      for (const client of [publisher, subscriber]) {
+        if (client.status === "ready")
+          withTimeout(client.ping()).catch((error: Error) => timedOut(error) && stalled("a heartbeat"));
+      }
+    },
+    Math.max(commandTimeoutMs, 500),
+  );
   heartbeat.unref();
   /** channel → how many listeners, and when its SUBSCRIBE was acknowledged. */
   const channels = new Map<string, { listeners: number; subscribed: Promise<void> }>();

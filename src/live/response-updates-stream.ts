@@ -20,7 +20,8 @@ export function responseUpdatesStream(live: LiveBus, responseId: string) {
       if (status !== "IN_PROGRESS") return;
       for await (const update of updates) {
         if (isText(update)) continue; // text goes to historyDelta only
-        const statusNow = isResync(update) || isCleared(update) || isDeleted(update) ? await readStatus() : update.status;
+        const statusNow =
+          isResync(update) || isCleared(update) || isDeleted(update) ? await readStatus() : update.status;
         if (!statusNow) break; // deleted
         yield responseId;
         if (statusNow !== "IN_PROGRESS") break;

@@ -108,7 +108,8 @@ export function parseCreateBody(raw: unknown): ParsedCreate {
     throw new InvalidRequest(param ? `Invalid '${param}': ${issue.message}` : issue.message, param || null);
   }
   const body = parsed.data;
-  const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : (body.input ?? []).map(withImageDetail);
+  const items =
+    typeof body.input === "string" ? [{ role: "user", content: body.input }] : (body.input ?? []).map(withImageDetail);
   let input: HistoryEventInput[];
   try {
     input = items.length
@@ -160,7 +161,9 @@ function withImageDetail(item: unknown) {
   if (!Array.isArray(content)) return item;
   return {
     ...(item as object),
-    content: content.map((part) => (part?.type === "input_image" && part.detail == null ? { ...part, detail: "auto" } : part)),
+    content: content.map((part) =>
+      part?.type === "input_image" && part.detail == null ? { ...part, detail: "auto" } : part,
+    ),
   };
 }
 

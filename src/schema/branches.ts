@@ -1,7 +1,12 @@
 // Branches as first-class: the response where two branches part, and a comparison of what each
 // branch holds after that point ("what did the model do differently from here?").
 import { ValidationError } from "../errors.js";
-import { type BranchSide as BranchSideShape, branchPreview, commonAncestor, compareBranches } from "../services/branches.js";
+import {
+  type BranchSide as BranchSideShape,
+  branchPreview,
+  commonAncestor,
+  compareBranches,
+} from "../services/branches.js";
 import { builder } from "./builder.js";
 import { HistoryConnection, historyArgs, resolveHistory } from "./history-connection.js";
 import { HistoryEvent } from "./history-event.js";

@@ -25,7 +25,11 @@ export interface NamedIds {
 type Committed = WriteResult | (ClearedPayload & { responseId: null }) | DeletedPayload;
 
 /** Checks `ids`, runs `write`, remembers and publishes what it committed, and returns it. */
-export async function committedWrite<W extends Committed>(ctx: Context, ids: NamedIds, write: () => Promise<W>): Promise<W> {
+export async function committedWrite<W extends Committed>(
+  ctx: Context,
+  ids: NamedIds,
+  write: () => Promise<W>,
+): Promise<W> {
   await ctx.scope.optionalResponse(ids.chainedTo, chainTargetNotFound);
   await ctx.scope.optionalResponse(ids.responseId);
   await ctx.scope.optionalDialog(ids.dialogId);

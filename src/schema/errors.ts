@@ -29,7 +29,11 @@ builder.objectType(TextOffsetError, {
   isTypeOf: (value) => value instanceof TextOffsetError,
   fields: (t) => ({
     expectedOffset: t.exposeInt("expectedOffset"),
-    heldPart: t.int({ nullable: true, description: "The part of the in-flight text held, if any.", resolve: (error) => error.part }),
+    heldPart: t.int({
+      nullable: true,
+      description: "The part of the in-flight text held, if any.",
+      resolve: (error) => error.part,
+    }),
   }),
 });
 

@@ -95,7 +95,9 @@ const TOTAL_FIELDS = ["totalMessages", "totalReasoning", "totalToolCalls"];
 
 function selectsTotals(info: GraphQLResolveInfo) {
   const connection = getNamedType(info.returnType) as GraphQLObjectType;
-  const { fields } = collectSubFields(info.schema, info.fragments, info.variableValues, connection, [...info.fieldNodes]);
+  const { fields } = collectSubFields(info.schema, info.fragments, info.variableValues, connection, [
+    ...info.fieldNodes,
+  ]);
   return TOTAL_FIELDS.some((name) => fields.has(name));
 }
 

@@ -140,7 +140,13 @@ builder.mutationField("importMessages", (t) =>
     args: { input: t.arg({ type: ImportMessagesInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const ids = { dialogId: idOrNull(input.dialogId), chainedTo: idOrNull(input.previousResponseId) };
-      const request = { ...input, dialogId: ids.dialogId, previousResponseId: ids.chainedTo, messages: input.messages, tenantId: ctx.scope.tenantId };
+      const request = {
+        ...input,
+        dialogId: ids.dialogId,
+        previousResponseId: ids.chainedTo,
+        messages: input.messages,
+        tenantId: ctx.scope.tenantId,
+      };
       const written = await committedWrite(ctx, ids, () => importMessages(request));
       return answerWithResponse(written, query);
     },

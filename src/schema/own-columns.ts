@@ -16,7 +16,10 @@ export const needsOwnColumnsOnly = (query: PrismaQuery) =>
   query.select === undefined && Object.keys(query.include ?? {}).length === 0;
 
 export async function dialogRow(id: string, tenantId: string) {
-  const [row] = await database.query<Dialog>(`SELECT * FROM "Dialog" WHERE id = $1 AND "tenantId" = $2`, [id, tenantId]);
+  const [row] = await database.query<Dialog>(`SELECT * FROM "Dialog" WHERE id = $1 AND "tenantId" = $2`, [
+    id,
+    tenantId,
+  ]);
   return row ?? null;
 }
 

@@ -96,7 +96,10 @@ builder.queryField("response", (t) =>
     resolve: async (query, _root, { id }, { scope }) => {
       const response = needsOwnColumnsOnly(query)
         ? await responseRow(String(id), scope.tenantId)
-        : await prisma.response.findUnique({ ...query, where: { id: String(id), dialog: { tenantId: scope.tenantId } } });
+        : await prisma.response.findUnique({
+            ...query,
+            where: { id: String(id), dialog: { tenantId: scope.tenantId } },
+          });
       if (!response) throw NotFoundError.response(String(id));
       return response;
     },

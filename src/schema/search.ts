@@ -24,7 +24,10 @@ export const MAX_SEARCH_PAGE = 100;
 export const SearchFilter = builder.inputType("SearchFilter", {
   description: "Narrows a search or a dialog list. Every given field must hold.",
   fields: (t) => ({
-    types: t.field({ type: [HistoryEventTypeEnum], description: "Events of these types (dialogs: having such an event)." }),
+    types: t.field({
+      type: [HistoryEventTypeEnum],
+      description: "Events of these types (dialogs: having such an event).",
+    }),
     models: t.stringList({ description: "Written by a response of one of these models." }),
     statuses: t.field({
       type: [ResponseStatusEnum],
@@ -34,7 +37,10 @@ export const SearchFilter = builder.inputType("SearchFilter", {
       type: "JSONObject",
       description: "The dialog's metadata has these top-level keys with these values.",
     }),
-    createdAfter: t.field({ type: "DateTime", description: "Created at or after (search: the event; dialogs: the dialog)." }),
+    createdAfter: t.field({
+      type: "DateTime",
+      description: "Created at or after (search: the event; dialogs: the dialog).",
+    }),
     createdBefore: t.field({ type: "DateTime", description: "Created before." }),
     dialogId: t.id({ description: "Only in this dialog." }),
   }),
@@ -112,7 +118,7 @@ builder.queryField("search", (t) =>
   t.field({
     type: SearchConnection,
     description:
-      "Events of the caller's dialogs matching `query` (web-search syntax: words, \"a phrase\", -not, or) in their text, tool name or arguments; best first.",
+      'Events of the caller\'s dialogs matching `query` (web-search syntax: words, "a phrase", -not, or) in their text, tool name or arguments; best first.',
     args: {
       query: t.arg.string({ required: true }),
       filter: t.arg({ type: SearchFilter }),

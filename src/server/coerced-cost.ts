@@ -33,8 +33,19 @@ const pageSizes = (connection: string) =>
     : { fallback: DEFAULT_PAGE, max: MAX_PAGE };
 
 export function useCoercedCost(maxCost: number): Plugin {
-  const check = (args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: unknown }) =>
-    costOnCoercedArguments(args.schema, args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>, maxCost);
+  const check = (args: {
+    schema: GraphQLSchema;
+    document: DocumentNode;
+    operationName?: string | null;
+    variableValues?: unknown;
+  }) =>
+    costOnCoercedArguments(
+      args.schema,
+      args.document,
+      args.operationName,
+      (args.variableValues ?? {}) as Record<string, unknown>,
+      maxCost,
+    );
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const errors = check(args);
@@ -54,7 +65,9 @@ export function costOnCoercedArguments(
   rawVariables: Record<string, unknown>,
   maxCost: number,
 ): GraphQLError[] {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   if (!operation) return [];
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
@@ -63,7 +76,10 @@ export function costOnCoercedArguments(
   const variables = coerced.coerced;
 
   // Only the operation that runs is priced (the others' literals were priced at validation).
-  const runs = { ...document, definitions: document.definitions.filter((d) => d.kind !== Kind.OPERATION_DEFINITION || d === operation) };
+  const runs = {
+    ...document,
+    definitions: document.definitions.filter((d) => d.kind !== Kind.OPERATION_DEFINITION || d === operation),
+  };
   const typeInfo = new TypeInfo(schema);
   const priced = visit(
     runs,

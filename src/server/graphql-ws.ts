@@ -198,8 +198,10 @@ function connectionCounts(perKey: number, perTenant: number) {
   };
   return {
     admit(viewer: { keyId: string | null; tenantId: string }): string | null {
-      if (viewer.keyId && (byKey.get(viewer.keyId) ?? 0) >= perKey) return `Too many connections for this API key (at most ${perKey})`;
-      if ((byTenant.get(viewer.tenantId) ?? 0) >= perTenant) return `Too many connections for this tenant (at most ${perTenant})`;
+      if (viewer.keyId && (byKey.get(viewer.keyId) ?? 0) >= perKey)
+        return `Too many connections for this API key (at most ${perKey})`;
+      if ((byTenant.get(viewer.tenantId) ?? 0) >= perTenant)
+        return `Too many connections for this tenant (at most ${perTenant})`;
       if (viewer.keyId) add(byKey, viewer.keyId, 1);
       add(byTenant, viewer.tenantId, 1);
       return null;

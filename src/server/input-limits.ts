@@ -66,7 +66,13 @@ interface Oversized {
 }
 
 /** The first value in `value` (of input type `type`, held by `name`) beyond its limit. */
-function findOversized(value: unknown, type: GraphQLInputType, name: string, path: string[], inEvent = false): Oversized | null {
+function findOversized(
+  value: unknown,
+  type: GraphQLInputType,
+  name: string,
+  path: string[],
+  inEvent = false,
+): Oversized | null {
   if (value == null) return null;
   const nullable = getNullableType(type);
   if (isListType(nullable)) {
@@ -80,7 +86,13 @@ function findOversized(value: unknown, type: GraphQLInputType, name: string, pat
   if (isInputObjectType(nullable)) {
     const event = inEvent || nullable.name === EVENT_INPUT;
     for (const [fieldName, field] of Object.entries(nullable.getFields())) {
-      const found = findOversized((value as Record<string, unknown>)[fieldName], field.type, fieldName, [...path, fieldName], event);
+      const found = findOversized(
+        (value as Record<string, unknown>)[fieldName],
+        field.type,
+        fieldName,
+        [...path, fieldName],
+        event,
+      );
       if (found) return found;
     }
     return null;
@@ -104,7 +116,9 @@ export function findOversizedArgument(
   operationName: string | null | undefined,
   rawVariables: Record<string, unknown>,
 ): Oversized | null {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   if (!operation) return null;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
@@ -134,8 +148,18 @@ export function findOversizedArgument(
 }
 
 export function useInputLimits(): Plugin {
-  const check = (args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: unknown }) => {
-    const found = findOversizedArgument(args.schema, args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>);
+  const check = (args: {
+    schema: GraphQLSchema;
+    document: DocumentNode;
+    operationName?: string | null;
+    variableValues?: unknown;
+  }) => {
+    const found = findOversizedArgument(
+      args.schema,
+      args.document,
+      args.operationName,
+      (args.variableValues ?? {}) as Record<string, unknown>,
+    );
     if (!found) return null;
     return new GraphQLError(`${found.path.join(".")}: ${found.message}`, {
       extensions: { code: "VALIDATION_ERROR", fieldErrors: [found] },

@@ -41,17 +41,27 @@ function forgetIfIdle(tenantId: string) {
 
 type BudgetLimits = Pick<Limits, "requestRows" | "requestBytes" | "requestMs" | "tenantDbConcurrency">;
 
-export function createRequestBudget(tenantId: string, limits: BudgetLimits, now: () => number = Date.now): RequestBudget {
+export function createRequestBudget(
+  tenantId: string,
+  limits: BudgetLimits,
+  now: () => number = Date.now,
+): RequestBudget {
   const deadline = now() + limits.requestMs;
   let rows = 0;
   let bytes = 0;
   return {
     async read(wanted, read) {
       if (rows + wanted > limits.requestRows) {
-        throw refusal("rows", `Request row limit of ${limits.requestRows} exceeded: this read would bring it to ${rows + wanted}.`);
+        throw refusal(
+          "rows",
+          `Request row limit of ${limits.requestRows} exceeded: this read would bring it to ${rows + wanted}.`,
+        );
       }
       rows += wanted;
-      const result = await tenantReads(tenantId, limits.tenantDbConcurrency)(() => {
+      const result = await tenantReads(
+        tenantId,
+        limits.tenantDbConcurrency,
+      )(() => {
         if (now() > deadline) throw refusal("time", `Request time limit of ${limits.requestMs} ms exceeded.`);
         return read();
       }).finally(() => forgetIfIdle(tenantId));
@@ -61,7 +71,10 @@ export function createRequestBudget(tenantId: string, limits: BudgetLimits, now:
       }
       for (const row of result) bytes += sizeOf(row);
       if (bytes > limits.requestBytes) {
-        throw refusal("bytes", `Request size limit of ${limits.requestBytes} bytes exceeded: read ${bytes} bytes so far.`);
+        throw refusal(
+          "bytes",
+          `Request size limit of ${limits.requestBytes} bytes exceeded: read ${bytes} bytes so far.`,
+        );
       }
       return result;
     },

@@ -53,7 +53,8 @@ export function createDrain() {
           };
         });
       }
-      if (inFlight.size > 0) logger.warn(`shutdown: ${inFlight.size} requests still running after ${drainMs} ms; closing their connections`);
+      if (inFlight.size > 0)
+        logger.warn(`shutdown: ${inFlight.size} requests still running after ${drainMs} ms; closing their connections`);
       // A client that got its answer just before the drain began may be sending its next request
       // on the same kept-alive connection right now: a moment more lets that request arrive and be
       // refused (503, connection: close) rather than be cut off when the connections close.
@@ -65,7 +66,12 @@ export function createDrain() {
 
 function refuse(response: ServerResponse) {
   const body = JSON.stringify({
-    errors: [{ message: "The server is shutting down; retry the request (another instance will take it)", extensions: { code: SHUTTING_DOWN } }],
+    errors: [
+      {
+        message: "The server is shutting down; retry the request (another instance will take it)",
+        extensions: { code: SHUTTING_DOWN },
+      },
+    ],
   });
   response.writeHead(503, { "content-type": "application/json", connection: "close", "retry-after": "1" });
   response.end(body);

@@ -18,7 +18,8 @@ export function createSlowConsumerWatchdog(options: { timeoutMs: number; maxQueu
     const now = Date.now();
     for (const [socket, drainedAt] of lastDrained) {
       const buffered = socket.writableLength;
-      if (buffered > options.maxQueuedBytes) drop(socket, `${buffered} bytes unsent, more than ${options.maxQueuedBytes}`);
+      if (buffered > options.maxQueuedBytes)
+        drop(socket, `${buffered} bytes unsent, more than ${options.maxQueuedBytes}`);
       else if (buffered === 0) lastDrained.set(socket, now);
       else if (now - drainedAt > options.timeoutMs) drop(socket, `${buffered} bytes unsent for ${now - drainedAt} ms`);
     }

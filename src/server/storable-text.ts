@@ -7,6 +7,7 @@ import { type DocumentNode, GraphQLError, visit } from "graphql";
 import type { Plugin } from "graphql-yoga";
 
 // A NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one.
+// eslint-disable-next-line no-control-regex -- matching NUL is the point
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const isStorableText = (text: string) => !UNSTORABLE.test(text);

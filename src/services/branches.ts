@@ -47,7 +47,11 @@ async function readSide(tipId: string, ancestor: ChainLink | null): Promise<Bran
   const chain = (await readChain(tipId)).filter((link) => link.depth >= forkDepth);
   const responseIds = chain.map((link) => link.id);
   const [events, sums] = await Promise.all([
-    readContextPage(tipId, { after: ancestor ? { depth: forkDepth, seq: 0 } : null, limit: MAX_SIDE_EVENTS, inverted: false }),
+    readContextPage(tipId, {
+      after: ancestor ? { depth: forkDepth, seq: 0 } : null,
+      limit: MAX_SIDE_EVENTS,
+      inverted: false,
+    }),
     prisma.response.aggregate({
       where: { id: { in: responseIds } },
       _sum: {
@@ -66,8 +70,12 @@ async function readSide(tipId: string, ancestor: ChainLink | null): Promise<Bran
   ]);
   const s = sums._sum;
   const eventCount =
-    (s.humanEvents ?? 0) + (s.aiEvents ?? 0) + (s.reasoningEvents ?? 0) +
-    (s.toolCallEvents ?? 0) + (s.toolResultEvents ?? 0) + (s.systemEvents ?? 0);
+    (s.humanEvents ?? 0) +
+    (s.aiEvents ?? 0) +
+    (s.reasoningEvents ?? 0) +
+    (s.toolCallEvents ?? 0) +
+    (s.toolResultEvents ?? 0) +
+    (s.systemEvents ?? 0);
   return {
     tipId,
     responseIds,

@@ -43,7 +43,12 @@ export async function fitMessages(responseId: string | null, format: MessageForm
   let fitted: FittedContext;
   if (maxTokens == null) {
     const events = responseId ? await readContext(responseId) : [];
-    fitted = { events, tokenCount: countEvents(events, count, { reasoning }), droppedEventCount: 0, droppedThroughSeq: null };
+    fitted = {
+      events,
+      tokenCount: countEvents(events, count, { reasoning }),
+      droppedEventCount: 0,
+      droppedThroughSeq: null,
+    };
   } else {
     fitted = responseId ? await fitNewest(responseId, maxTokens, count, reasoning) : fitToBudget([], maxTokens, count);
   }

@@ -92,9 +92,14 @@ export type ContextTotals = { all: number } & Record<HistoryEventType, number>;
 /** The context's events counted by type, over the selection `types` (all when absent): a sum of its responses' counts. */
 export async function countContext(responseId: string, types?: readonly HistoryEventType[] | null, db?: Db) {
   const sums = Prisma.raw(
-    Object.entries(countColumns).map(([type, column]) => `COALESCE(sum("${column}"), 0)::int AS "${type}"`).join(", "),
+    Object.entries(countColumns)
+      .map(([type, column]) => `COALESCE(sum("${column}"), 0)::int AS "${type}"`)
+      .join(", "),
   );
-  const [counted] = await run<Record<HistoryEventType, number>>(Prisma.sql`${chainOf(responseId)} SELECT ${sums} FROM chain`, db);
+  const [counted] = await run<Record<HistoryEventType, number>>(
+    Prisma.sql`${chainOf(responseId)} SELECT ${sums} FROM chain`,
+    db,
+  );
   const totals: ContextTotals = { all: 0, HUMAN: 0, AI: 0, REASONING: 0, TOOL_CALL: 0, TOOL_RESULT: 0, SYSTEM: 0 };
   for (const type of Object.keys(countColumns) as HistoryEventType[]) {
     if (types?.length && !types.includes(type)) continue;

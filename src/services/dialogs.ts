@@ -33,7 +33,10 @@ export async function createDialog(input: DialogFieldsInput, tenantId: string) {
 export async function updateDialog(id: string, input: DialogFieldsInput) {
   const { title, metadata } = parseDialogFields(input);
   // An expired dialog is gone for writes, even before the sweeper deletes it.
-  const outcome = await updateDialogRow(id, { title: input.title === undefined ? undefined : title ?? null, metadata });
+  const outcome = await updateDialogRow(id, {
+    title: input.title === undefined ? undefined : (title ?? null),
+    metadata,
+  });
   if (outcome === "expired") throw dialogExpired(id);
   if (outcome === "missing") throw NotFoundError.dialog(id);
   return { id };

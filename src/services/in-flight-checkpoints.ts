@@ -7,7 +7,12 @@ import type { InFlightState, InFlightType } from "../live/in-flight-store.js";
 import { eraseCheckpoint, writeCheckpoint } from "../store/in-flight-checkpoints.js";
 
 /** How many events a response holds (input and output): the index its next event will have. */
-export function eventCountOf(response: Pick<Response, "humanEvents" | "aiEvents" | "reasoningEvents" | "toolCallEvents" | "toolResultEvents" | "systemEvents">) {
+export function eventCountOf(
+  response: Pick<
+    Response,
+    "humanEvents" | "aiEvents" | "reasoningEvents" | "toolCallEvents" | "toolResultEvents" | "systemEvents"
+  >,
+) {
   return (
     response.humanEvents +
     response.aiEvents +

@@ -23,7 +23,10 @@ export type { CreateResponseInput, UsageInput, WriteResult } from "./write-resul
  */
 export async function createResponse(input: CreateResponseInput, tenantId: string): Promise<WriteResult> {
   const parsed = parseWrite(input);
-  const key = input.idempotencyKey == null ? null : { given: input.idempotencyKey, stored: storedIdempotencyKey(tenantId, input.idempotencyKey) };
+  const key =
+    input.idempotencyKey == null
+      ? null
+      : { given: input.idempotencyKey, stored: storedIdempotencyKey(tenantId, input.idempotencyKey) };
   const requestHash = key ? hashRequest(input) : null;
   if (key) {
     const earlier = await findIdempotentResult(prisma, key, requestHash!);
@@ -77,12 +80,21 @@ async function storeTurn(
     parent,
     // Tool results are checked against the context they continue, under the dialog's lock, so a
     // writer that queued behind others sees their turns: it is never told to retry.
-    checkUnderLock: underLock ? (session, tip) => checkToolResults(session, events, parsed.input.length, tip) : undefined,
+    checkUnderLock: underLock
+      ? (session, tip) => checkToolResults(session, events, parsed.input.length, tip)
+      : undefined,
     now: new Date(),
   });
   const seq = stored.previousSeq + events.length;
   const written = { response: stored.response, dialog: stored.dialog };
-  return { dialogId, responseId: stored.response.id, previousSeq: stored.previousSeq, seq, status: parsed.status, written };
+  return {
+    dialogId,
+    responseId: stored.response.id,
+    previousSeq: stored.previousSeq,
+    seq,
+    status: parsed.status,
+    written,
+  };
 }
 
 /**

@@ -45,7 +45,8 @@ export interface SnippetPart {
 function checkedQuery(query: string) {
   const trimmed = query.trim();
   if (!trimmed) throw ValidationError.at(["query"], "is empty");
-  if (trimmed.length > MAX_QUERY_LENGTH) throw ValidationError.at(["query"], `is longer than ${MAX_QUERY_LENGTH} characters`);
+  if (trimmed.length > MAX_QUERY_LENGTH)
+    throw ValidationError.at(["query"], `is longer than ${MAX_QUERY_LENGTH} characters`);
   return trimmed;
 }
 
@@ -111,7 +112,10 @@ export async function countSearchHits(query: string, tenantId: string, filter?: 
 /** A headline as text with the matches marked, split into parts. */
 export function snippetParts(headline: string): SnippetPart[] {
   const parts: SnippetPart[] = [];
-  for (const [index, piece] of headline.trim().split(new RegExp(`[${MARK_START}${MARK_END}]`)).entries()) {
+  for (const [index, piece] of headline
+    .trim()
+    .split(new RegExp(`[${MARK_START}${MARK_END}]`))
+    .entries()) {
     if (piece) parts.push({ text: piece, match: index % 2 === 1 });
   }
   return parts;
@@ -126,4 +130,3 @@ export function snippetHtml(headline: string) {
     .map((part) => (part.match ? `<mark>${escapeHtml(part.text)}</mark>` : escapeHtml(part.text)))
     .join("");
 }
-

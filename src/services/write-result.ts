@@ -37,4 +37,3 @@ export interface WriteResult {
   /** The response and dialog rows as this write committed them (absent when it stored nothing new). */
   written?: { response: Response; dialog: Dialog };
 }
-

@@ -23,7 +23,11 @@ export async function insertDialog(
  * Sets the fields given (`title: null` clears the title; an absent field is left alone) and moves
  * updatedAt; "missing" or "expired" when there is no live dialog to change.
  */
-export async function updateDialogRow(id: string, fields: { title?: string | null; metadata?: object }, now = new Date()) {
+export async function updateDialogRow(
+  id: string,
+  fields: { title?: string | null; metadata?: object },
+  now = new Date(),
+) {
   const sets: Prisma.Sql[] = [Prisma.sql`"updatedAt" = ${now.toISOString()}::timestamp`];
   if (fields.title !== undefined) sets.push(Prisma.sql`title = ${fields.title}`);
   if (fields.metadata !== undefined) sets.push(Prisma.sql`metadata = ${JSON.stringify(fields.metadata)}::jsonb`);

@@ -163,14 +163,17 @@ export class DialogWrite {
     if (change.status) {
       sets.push(Prisma.sql`status = ${change.status}::"ResponseStatus"`);
       if (change.status !== "IN_PROGRESS") {
-        sets.push(Prisma.sql`"completedAt" = ${this.now.toISOString()}::timestamp, "finishedAtSeq" = ${this.#seq}::int`);
+        sets.push(
+          Prisma.sql`"completedAt" = ${this.now.toISOString()}::timestamp, "finishedAtSeq" = ${this.#seq}::int`,
+        );
       }
     }
     // Only the counts given are set; absent ones keep what they were.
     for (const [field, value] of Object.entries(change.usage ?? {})) {
       if (value !== undefined) sets.push(Prisma.sql`${Prisma.raw(`"${field}"`)} = ${value}::int`);
     }
-    if (change.error !== undefined) sets.push(Prisma.sql`error = ${change.error == null ? null : JSON.stringify(change.error)}::jsonb`);
+    if (change.error !== undefined)
+      sets.push(Prisma.sql`error = ${change.error == null ? null : JSON.stringify(change.error)}::jsonb`);
     if (!sets.length) return;
     await run(Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`, this.session);
   }
@@ -274,7 +277,8 @@ export async function writeDialog<T>(
   now = new Date(),
 ): Promise<DialogWriteOutcome<T>> {
   return inTransaction(async (session) => {
-    const dialog = "create" in target ? await createDialogRow(session, target.create, now) : await lockDialog(session, target, now);
+    const dialog =
+      "create" in target ? await createDialogRow(session, target.create, now) : await lockDialog(session, target, now);
     const write = new DialogWrite(dialog, session, now);
     const value = await work(write);
     const row = await write.finish();

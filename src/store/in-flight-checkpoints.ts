@@ -13,7 +13,12 @@ export async function writeCheckpoint(checkpoint: {
 }): Promise<void> {
   await prisma.response.updateMany({
     where: { id: checkpoint.responseId, status: "IN_PROGRESS" },
-    data: { inFlightPart: checkpoint.part, inFlightType: checkpoint.type, inFlightText: checkpoint.text, inFlightAt: checkpoint.at },
+    data: {
+      inFlightPart: checkpoint.part,
+      inFlightType: checkpoint.type,
+      inFlightText: checkpoint.text,
+      inFlightAt: checkpoint.at,
+    },
   });
 }
 

@@ -8,7 +8,8 @@ export interface SqlRunner {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
-export const run = <T>(statement: Prisma.Sql, on: SqlRunner = database) => on.query<T>(statement.text, statement.values);
+export const run = <T>(statement: Prisma.Sql, on: SqlRunner = database) =>
+  on.query<T>(statement.text, statement.values);
 
 /** Runs `work` in one transaction on one connection; committed when it returns, rolled back when it throws. */
 export const inTransaction = <T>(work: (session: SqlRunner) => Promise<T>) => database.transaction(work);

@@ -29,7 +29,9 @@ export async function writeTurn(write: TurnWrite): Promise<StoredTurn> {
     if (stored === "expired") throw whenExpired();
     return stored;
   }
-  const target = dialog.isNew ? { create: { id: dialog.id, tenantId: dialog.tenantId } } : { id: dialog.id, whenExpired };
+  const target = dialog.isNew
+    ? { create: { id: dialog.id, tenantId: dialog.tenantId } }
+    : { id: dialog.id, whenExpired };
   const outcome = await writeDialog(
     target,
     async (locked) => {
@@ -40,5 +42,10 @@ export async function writeTurn(write: TurnWrite): Promise<StoredTurn> {
     },
     now,
   );
-  return { previousSeq: outcome.previousSeq, depth: outcome.value.depth, response: outcome.value, dialog: outcome.dialog };
+  return {
+    previousSeq: outcome.previousSeq,
+    depth: outcome.value.depth,
+    response: outcome.value,
+    dialog: outcome.dialog,
+  };
 }

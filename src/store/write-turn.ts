@@ -13,7 +13,15 @@ import type { Dialog, Response } from "../generated/prisma/client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { rowFromJson } from "../db/json-rows.js";
 import { expiryCutoff } from "./retention-window.js";
-import { countColumnList, countValues, eventJson, eventValueColumns, eventValuesFromJson, jsonOrNull, type NewTurn } from "./rows.js";
+import {
+  countColumnList,
+  countValues,
+  eventJson,
+  eventValueColumns,
+  eventValuesFromJson,
+  jsonOrNull,
+  type NewTurn,
+} from "./rows.js";
 import { run, type SqlRunner } from "./sql.js";
 
 export interface TurnToInsert extends NewTurn {

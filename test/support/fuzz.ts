@@ -43,7 +43,7 @@ const STRANGE_STRINGS = [
   "\ud800",
   "\udc00x",
   "😀".repeat(1000),
-  "'; DROP TABLE \"Dialog\"; --",
+  '\'; DROP TABLE "Dialog"; --',
   "../../etc/passwd",
   "%00%zz",
   "null",
@@ -74,7 +74,9 @@ export function fuzzCases(random: Random, known: KnownIds) {
       case 6:
         return Array.from({ length: int(4) }, () => strangeValue(depth + 1));
       case 7:
-        return Object.fromEntries(Array.from({ length: int(4) }, () => [pick(["a", "content", "type", "\u0000", ""]), strangeValue(depth + 1)]));
+        return Object.fromEntries(
+          Array.from({ length: int(4) }, () => [pick(["a", "content", "type", "\u0000", ""]), strangeValue(depth + 1)]),
+        );
       default:
         return nested(int(120));
     }
@@ -92,7 +94,17 @@ export function fuzzCases(random: Random, known: KnownIds) {
     if (chance(0.15)) return strangeValue();
     const kind = pick(["human", "ai", "system", "reasoning", "toolCall", "toolResult", "bogus"]);
     const fields: Record<string, unknown> = {};
-    for (const field of ["content", "parts", "metadata", "createdAt", "callId", "toolName", "args", "isError", "modelName"]) {
+    for (const field of [
+      "content",
+      "parts",
+      "metadata",
+      "createdAt",
+      "callId",
+      "toolName",
+      "args",
+      "isError",
+      "modelName",
+    ]) {
       if (chance(0.3)) fields[field] = chance(0.5) ? "text " + int(100) : strangeValue();
     }
     if (chance(0.6)) fields.content = "hello " + int(100);
@@ -107,7 +119,9 @@ export function fuzzCases(random: Random, known: KnownIds) {
   const validEvent = (): unknown => {
     switch (int(6)) {
       case 0:
-        return { human: { content: text(), ...(chance(0.3) && { metadata: { n: int(9), nested: { deep: [text()] } } }) } };
+        return {
+          human: { content: text(), ...(chance(0.3) && { metadata: { n: int(9), nested: { deep: [text()] } } }) },
+        };
       case 1:
         return { ai: { content: text(), ...(chance(0.2) && { parts: [{ type: "text", text: text() }] }) } };
       case 2:
@@ -137,7 +151,13 @@ export function fuzzCases(random: Random, known: KnownIds) {
     }),
     () => ({
       query: `mutation($input: AppendEventsInput!) { appendEvents(input: $input) { __typename ... on Error { code } } }`,
-      variables: { input: { responseId: pick(known.responses), events: validEvents(), ...(chance(0.3) && { expectedSeq: int(40) }) } },
+      variables: {
+        input: {
+          responseId: pick(known.responses),
+          events: validEvents(),
+          ...(chance(0.3) && { expectedSeq: int(40) }),
+        },
+      },
     }),
     () => ({
       query: `mutation($input: CreateResponseInput!) { createResponse(input: $input) { __typename ... on Response { id } ... on Error { code } } }`,
@@ -156,15 +176,33 @@ export function fuzzCases(random: Random, known: KnownIds) {
     }),
     () => ({
       query: `mutation($input: AppendEventsInput!) { appendEvents(input: $input) { __typename ... on Error { code } } }`,
-      variables: { input: { responseId: someId("response"), events: events(), ...(chance(0.3) && { expectedSeq: strangeValue() }) } },
+      variables: {
+        input: {
+          responseId: someId("response"),
+          events: events(),
+          ...(chance(0.3) && { expectedSeq: strangeValue() }),
+        },
+      },
     }),
     () => ({
       query: `mutation($input: CompleteResponseInput!) { completeResponse(input: $input) { __typename ... on Error { code } } }`,
-      variables: { input: { responseId: someId("response"), status: pick(["COMPLETED", "FAILED", "IN_PROGRESS", "nope"]), error: strangeValue() } },
+      variables: {
+        input: {
+          responseId: someId("response"),
+          status: pick(["COMPLETED", "FAILED", "IN_PROGRESS", "nope"]),
+          error: strangeValue(),
+        },
+      },
     }),
     () => ({
       query: `mutation($input: InterruptResponseInput!) { interruptResponse(input: $input) { __typename ... on Error { code } } }`,
-      variables: { input: { responseId: someId("response"), behavior: pick(["SAVE_PARTIAL", "SAVE_MARKED", "DISCARD", "x"]), partialText: strangeValue() } },
+      variables: {
+        input: {
+          responseId: someId("response"),
+          behavior: pick(["SAVE_PARTIAL", "SAVE_MARKED", "DISCARD", "x"]),
+          partialText: strangeValue(),
+        },
+      },
     }),
     () => ({
       query: `mutation($input: UpdateDialogInput!) { updateDialog(input: $input) { __typename ... on Error { code } } }`,
@@ -177,9 +215,12 @@ export function fuzzCases(random: Random, known: KnownIds) {
   ];
 
   const queries: (() => string)[] = [
-    () => `{ dialog(id: ${JSON.stringify(someId("dialog"))}) { id lastSeq history(first: ${pick([0, 1, -1, 10, 100000])}) { totalMessages edges { cursor } } } }`,
-    () => `{ response(id: ${JSON.stringify(someId("response"))}) { id status context(after: ${JSON.stringify(pick(STRANGE_STRINGS))}) { totalMessages } } }`,
-    () => `{ dialogs(first: ${pick([1, 5, -5, 0, 2 ** 31 - 1])}, after: ${JSON.stringify(pick(STRANGE_STRINGS))}) { edges { node { id } } } }`,
+    () =>
+      `{ dialog(id: ${JSON.stringify(someId("dialog"))}) { id lastSeq history(first: ${pick([0, 1, -1, 10, 100000])}) { totalMessages edges { cursor } } } }`,
+    () =>
+      `{ response(id: ${JSON.stringify(someId("response"))}) { id status context(after: ${JSON.stringify(pick(STRANGE_STRINGS))}) { totalMessages } } }`,
+    () =>
+      `{ dialogs(first: ${pick([1, 5, -5, 0, 2 ** 31 - 1])}, after: ${JSON.stringify(pick(STRANGE_STRINGS))}) { edges { node { id } } } }`,
     () => {
       // Each round trip event → response → dialog opens six selection sets.
       const rounds = int(6) + 1;
@@ -196,7 +237,9 @@ export function fuzzCases(random: Random, known: KnownIds) {
 
   // Lone surrogates cannot be percent-encoded; a client would send their replacement bytes.
   const encode = (text: string) =>
-    encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"));
+    encodeURIComponent(
+      text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"),
+    );
 
   const post = (label: string, body: string, contentType = "application/json"): FuzzRequest => ({
     method: "POST",
@@ -230,12 +273,21 @@ export function fuzzCases(random: Random, known: KnownIds) {
         // Built as text: JSON.stringify itself would run out of stack on it.
         `{"query": "query($v: JSON) { __typename }", "variables": {"v": ${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}}`,
       ]);
-      return post("malformed body", body, pick(["application/json", "text/plain", "application/graphql", "application/x-www-form-urlencoded"]));
+      return post(
+        "malformed body",
+        body,
+        pick(["application/json", "text/plain", "application/graphql", "application/x-www-form-urlencoded"]),
+      );
     }
     if (roll < 90) {
       const id = encode(someId("dialog"));
       const responseId = chance(0.5) ? `?response_id=${encode(someId("response"))}` : "";
-      return { method: "GET", path: `/api/dialogs/${chance(0.1) ? "%zz%00" : id}/history${responseId}`, headers: {}, label: "REST" };
+      return {
+        method: "GET",
+        path: `/api/dialogs/${chance(0.1) ? "%zz%00" : id}/history${responseId}`,
+        headers: {},
+        label: "REST",
+      };
     }
     const query = encode(pick(queries)());
     return {

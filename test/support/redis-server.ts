@@ -52,7 +52,13 @@ export async function startOwnRedis() {
 async function waitForPing(port: number) {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const probe = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const probe = new Redis({
+      port,
+      host: "127.0.0.1",
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     probe.on("error", () => undefined);
     try {
       await probe.connect();

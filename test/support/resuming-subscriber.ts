@@ -12,7 +12,11 @@ const SUBSCRIPTION = /* GraphQL */ `
     historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
       seq
       previousSeq
-      append { ... on BaseHistoryEvent { seq } }
+      append {
+        ... on BaseHistoryEvent {
+          seq
+        }
+      }
     }
   }
 `;

@@ -4,7 +4,7 @@
 // scripted reply (or the fallback), so a test says exactly what "the model" does — text,
 // reasoning, tool calls, a slow stream, an HTTP error, a connection dropped mid-stream — and can
 // read back every request body it was sent.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type ScriptedOutput =
@@ -117,7 +117,10 @@ function callOfOfferedTool(body: any): ScriptedReply | undefined {
   const tool = body.tools.find((t: any) => t?.type === "function");
   const fn = tool?.function ?? tool; // chat nests it under `function`, responses does not
   if (typeof fn?.name !== "string") return undefined;
-  return { output: [{ toolCall: { name: fn.name, arguments: JSON.stringify(exampleOf(fn.parameters)) } }], usage: { input: 10, output: 5 } };
+  return {
+    output: [{ toolCall: { name: fn.name, arguments: JSON.stringify(exampleOf(fn.parameters)) } }],
+    usage: { input: 10, output: 5 },
+  };
 }
 
 /** A value that satisfies a simple JSON schema: every required property, typed. */

@@ -177,7 +177,12 @@ export const ResponseMessagesDocument = graphql(`
   ) {
     response(id: $responseId) {
       id
-      fittedMessages(format: $format, includeReasoning: $includeReasoning, maxTokens: $maxTokens, tokenizer: $tokenizer) {
+      fittedMessages(
+        format: $format
+        includeReasoning: $includeReasoning
+        maxTokens: $maxTokens
+        tokenizer: $tokenizer
+      ) {
         messages
         tokenCount
         droppedEventCount

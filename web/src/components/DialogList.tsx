@@ -31,7 +31,9 @@ export function DialogList({ selectedId }: { selectedId: string | null }) {
         {totalCount == null ? "…" : `${rows.length} of ${totalCount.toLocaleString("en")} dialogs`}
       </p>
       {error && !rows.length && <p className="muted pad">Cannot load dialogs: {error}</p>}
-      {!error && !loading && !rows.length && <p className="muted pad">No dialogs{totalCount === 0 ? " match" : " yet"}.</p>}
+      {!error && !loading && !rows.length && (
+        <p className="muted pad">No dialogs{totalCount === 0 ? " match" : " yet"}.</p>
+      )}
       <ul className="dialog-list" data-testid="dialog-list">
         {rows.map((dialog) => (
           <DialogListItem key={dialog.id} dialog={dialog} selected={dialog.id === selectedId} />

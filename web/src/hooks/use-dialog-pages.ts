@@ -57,7 +57,14 @@ export function useDialogPages(filter: SearchFilter, orderBy: DialogOrder, pollM
       const fresh = page.edges.map((edge) => edge.node);
       setState((s) => {
         if (!merge || !s.rows.length) {
-          return { rows: fresh, totalCount: page.totalCount, endCursor: page.pageInfo.endCursor ?? null, hasMore: page.pageInfo.hasNextPage, loading: false, error: null };
+          return {
+            rows: fresh,
+            totalCount: page.totalCount,
+            endCursor: page.pageInfo.endCursor ?? null,
+            hasMore: page.pageInfo.hasNextPage,
+            loading: false,
+            error: null,
+          };
         }
         const freshIds = new Set(fresh.map((row) => row.id));
         const rest = s.rows.filter((row) => !freshIds.has(row.id));
@@ -86,7 +93,13 @@ export function useDialogPages(filter: SearchFilter, orderBy: DialogOrder, pollM
       if (!page) return { ...s, loading: false, error: result.error?.message ?? "no data" };
       const known = new Set(s.rows.map((row) => row.id));
       const more = page.edges.map((edge) => edge.node).filter((row) => !known.has(row.id));
-      return { ...s, rows: [...s.rows, ...more], endCursor: page.pageInfo.endCursor ?? null, hasMore: page.pageInfo.hasNextPage, loading: false };
+      return {
+        ...s,
+        rows: [...s.rows, ...more],
+        endCursor: page.pageInfo.endCursor ?? null,
+        hasMore: page.pageInfo.hasNextPage,
+        loading: false,
+      };
     });
   }, [read, key, state.hasMore, state.loading, state.endCursor]);
 
@@ -94,7 +107,11 @@ export function useDialogPages(filter: SearchFilter, orderBy: DialogOrder, pollM
   useEffect(() => {
     const removed = (event: Event) => {
       const id = (event as CustomEvent<string>).detail;
-      setState((s) => ({ ...s, rows: s.rows.filter((row) => row.id !== id), totalCount: s.totalCount == null ? null : s.totalCount - 1 }));
+      setState((s) => ({
+        ...s,
+        rows: s.rows.filter((row) => row.id !== id),
+        totalCount: s.totalCount == null ? null : s.totalCount - 1,
+      }));
     };
     window.addEventListener(DIALOG_DELETED, removed);
     return () => window.removeEventListener(DIALOG_DELETED, removed);

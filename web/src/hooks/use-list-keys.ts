@@ -4,7 +4,8 @@ import { useEffect } from "react";
 import { dialogPath, navigate, parseRoute } from "./use-route.js";
 
 const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+  target instanceof HTMLElement &&
+  (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 
 export function useListKeys(ids: readonly string[]) {
   useEffect(() => {
@@ -19,7 +20,12 @@ export function useListKeys(ids: readonly string[]) {
         document.querySelector<HTMLInputElement>("[data-testid=search-input]")?.focus();
         return;
       }
-      const step = event.key === "j" || (event.altKey && event.key === "ArrowDown") ? 1 : event.key === "k" || (event.altKey && event.key === "ArrowUp") ? -1 : 0;
+      const step =
+        event.key === "j" || (event.altKey && event.key === "ArrowDown")
+          ? 1
+          : event.key === "k" || (event.altKey && event.key === "ArrowUp")
+            ? -1
+            : 0;
       if (!step || !ids.length) return;
       event.preventDefault();
       // The address, not a render's copy of it: a key pressed right after another sees its move.

@@ -30,7 +30,15 @@ export function EventFrame({ event, kind, label, children }: Props) {
         <time dateTime={event.createdAt}>{formatTime(event.createdAt)}</time>
         <EventTools event={event} raw={raw} onToggleRaw={() => setRaw((r) => !r)} />
       </header>
-      <div className="event-body">{raw ? <pre className="json raw-json" data-testid="event-json">{rawJson(event)}</pre> : children}</div>
+      <div className="event-body">
+        {raw ? (
+          <pre className="json raw-json" data-testid="event-json">
+            {rawJson(event)}
+          </pre>
+        ) : (
+          children
+        )}
+      </div>
     </li>
   );
 }

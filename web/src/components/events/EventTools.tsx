@@ -13,7 +13,15 @@ export function rawJson(event: HistoryEvent): string {
   return prettyJson(event);
 }
 
-export function EventTools({ event, raw, onToggleRaw }: { event: HistoryEvent; raw: boolean; onToggleRaw: () => void }) {
+export function EventTools({
+  event,
+  raw,
+  onToggleRaw,
+}: {
+  event: HistoryEvent;
+  raw: boolean;
+  onToggleRaw: () => void;
+}) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     await copyText(copyableText(event));
@@ -25,7 +33,13 @@ export function EventTools({ event, raw, onToggleRaw }: { event: HistoryEvent; r
       <button type="button" onClick={() => void copy()} title="Copy the text" data-testid="copy-event">
         {copied ? "copied" : "copy"}
       </button>
-      <button type="button" onClick={onToggleRaw} aria-pressed={raw} title="Show the event as JSON" data-testid="raw-event">
+      <button
+        type="button"
+        onClick={onToggleRaw}
+        aria-pressed={raw}
+        title="Show the event as JSON"
+        data-testid="raw-event"
+      >
         {raw ? "rendered" : "JSON"}
       </button>
     </span>

@@ -22,7 +22,8 @@ interface Props {
 export function BranchTree({ dialogId, headId, leaves, currentTip }: Props) {
   const [picked, setPicked] = useState<string[]>([]);
   if (leaves.length < 2) return null;
-  const toggle = (id: string) => setPicked((now) => (now.includes(id) ? now.filter((p) => p !== id) : [...now.slice(-1), id]));
+  const toggle = (id: string) =>
+    setPicked((now) => (now.includes(id) ? now.filter((p) => p !== id) : [...now.slice(-1), id]));
   const pair = picked.length === 2 ? picked : leaves.length === 2 ? leaves.map((leaf) => leaf.id) : null;
   return (
     <details className="branch-tree" data-testid="branch-tree" open>

@@ -23,22 +23,27 @@ export function DialogActions({ dialogId, title, metadata, tipId }: Props) {
   const [problem, setProblem] = useState<string | null>(null);
 
   const rename = async () => {
-    const result = await client.mutation(UpdateDialogDocument, { input: { id: dialogId, title: draft.trim() || null } }).toPromise();
+    const result = await client
+      .mutation(UpdateDialogDocument, { input: { id: dialogId, title: draft.trim() || null } })
+      .toPromise();
     const answer = result.data?.updateDialog;
-    if (answer?.__typename !== "Dialog") return setProblem(result.error?.message ?? (answer && "message" in answer ? answer.message : "rename failed"));
+    if (answer?.__typename !== "Dialog")
+      return setProblem(result.error?.message ?? (answer && "message" in answer ? answer.message : "rename failed"));
     setRenaming(false);
   };
   const fork = async () => {
     if (!tipId) return;
     const result = await client.mutation(ForkDialogDocument, { input: { responseId: tipId } }).toPromise();
     const answer = result.data?.forkDialog;
-    if (answer?.__typename !== "Dialog") return setProblem(result.error?.message ?? (answer && "message" in answer ? answer.message : "fork failed"));
+    if (answer?.__typename !== "Dialog")
+      return setProblem(result.error?.message ?? (answer && "message" in answer ? answer.message : "fork failed"));
     navigate(dialogPath(answer.id));
   };
   const remove = async () => {
     if (!window.confirm("Delete this dialog and all its branches?")) return;
     const result = await client.mutation(DeleteDialogDocument, { input: { id: dialogId } }).toPromise();
-    if (result.data?.deleteDialog.__typename !== "DeleteDialogPayload") return setProblem(result.error?.message ?? "delete failed");
+    if (result.data?.deleteDialog.__typename !== "DeleteDialogPayload")
+      return setProblem(result.error?.message ?? "delete failed");
     window.dispatchEvent(new CustomEvent(DIALOG_DELETED, { detail: dialogId }));
     navigate("/");
   };
@@ -52,7 +57,13 @@ export function DialogActions({ dialogId, title, metadata, tipId }: Props) {
             void rename();
           }}
         >
-          <input aria-label="Title" value={draft} onChange={(e) => setDraft(e.target.value)} autoFocus data-testid="rename-input" />
+          <input
+            aria-label="Title"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            autoFocus
+            data-testid="rename-input"
+          />
           <button type="submit">Save</button>
           <button type="button" onClick={() => setRenaming(false)}>
             Cancel
@@ -63,7 +74,13 @@ export function DialogActions({ dialogId, title, metadata, tipId }: Props) {
           Rename
         </button>
       )}
-      <button type="button" onClick={() => void fork()} disabled={!tipId} title="A new dialog holding this branch's history" data-testid="fork">
+      <button
+        type="button"
+        onClick={() => void fork()}
+        disabled={!tipId}
+        title="A new dialog holding this branch's history"
+        data-testid="fork"
+      >
         Fork branch
       </button>
       <button type="button" className="danger" onClick={() => void remove()} data-testid="delete">

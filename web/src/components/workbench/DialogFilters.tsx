@@ -19,12 +19,16 @@ export function filterOf(controls: ListControls): SearchFilter {
   if (controls.model.trim()) filter.models = [controls.model.trim()];
   if (controls.status) filter.statuses = [controls.status];
   if (controls.from) filter.createdAfter = new Date(`${controls.from}T00:00:00`).toISOString();
-  if (controls.to) filter.createdBefore = new Date(new Date(`${controls.to}T00:00:00`).getTime() + 86_400_000).toISOString();
+  if (controls.to)
+    filter.createdBefore = new Date(new Date(`${controls.to}T00:00:00`).getTime() + 86_400_000).toISOString();
   return filter;
 }
 
 export function DialogFilters({ value, onChange }: { value: ListControls; onChange: (next: ListControls) => void }) {
-  const set = <K extends keyof ListControls>(key: K) => (next: ListControls[K]) => onChange({ ...value, [key]: next });
+  const set =
+    <K extends keyof ListControls>(key: K) =>
+    (next: ListControls[K]) =>
+      onChange({ ...value, [key]: next });
   return (
     <fieldset className="dialog-filters" data-testid="dialog-filters">
       <input
@@ -34,7 +38,12 @@ export function DialogFilters({ value, onChange }: { value: ListControls; onChan
         onChange={(e) => set("model")(e.target.value)}
         data-testid="filter-model"
       />
-      <select aria-label="Status" value={value.status} onChange={(e) => set("status")(e.target.value as ResponseStatus | "")} data-testid="filter-status">
+      <select
+        aria-label="Status"
+        value={value.status}
+        onChange={(e) => set("status")(e.target.value as ResponseStatus | "")}
+        data-testid="filter-status"
+      >
         <option value="">any status</option>
         {STATUSES.map((status) => (
           <option key={status} value={status}>
@@ -43,7 +52,8 @@ export function DialogFilters({ value, onChange }: { value: ListControls; onChan
         ))}
       </select>
       <label>
-        from <input type="date" value={value.from} onChange={(e) => set("from")(e.target.value)} data-testid="filter-from" />
+        from{" "}
+        <input type="date" value={value.from} onChange={(e) => set("from")(e.target.value)} data-testid="filter-from" />
       </label>
       <label>
         to <input type="date" value={value.to} onChange={(e) => set("to")(e.target.value)} data-testid="filter-to" />

@@ -22,12 +22,16 @@ export function ExportMenu({ dialogId, responseId }: { dialogId: string; respons
   const save = async (format: Format) => {
     setProblem(null);
     if (format === "TRANSCRIPT") {
-      const result = await client.query(ExportTranscriptDocument, { dialogId, responseId }, { requestPolicy: "network-only" }).toPromise();
+      const result = await client
+        .query(ExportTranscriptDocument, { dialogId, responseId }, { requestPolicy: "network-only" })
+        .toPromise();
       if (!result.data?.dialog) return setProblem(result.error?.message ?? "export failed");
       return download(`${responseId ?? dialogId}.txt`, result.data.dialog.transcript, "text/plain");
     }
     if (!responseId) return setProblem("nothing to export yet");
-    const result = await client.query(ExportMessagesDocument, { id: responseId, format }, { requestPolicy: "network-only" }).toPromise();
+    const result = await client
+      .query(ExportMessagesDocument, { id: responseId, format }, { requestPolicy: "network-only" })
+      .toPromise();
     if (!result.data?.response) return setProblem(result.error?.message ?? "export failed");
     const suffix = formats.find((f) => f.format === format)!.suffix;
     download(`${responseId}.${suffix}.json`, `${JSON.stringify(result.data.response.messages, null, 2)}\n`);

@@ -44,11 +44,21 @@ export function SearchPanel() {
       {query && (
         <div className="search-results" data-testid="search-results">
           <p className="muted search-summary" data-testid="search-summary">
-            {error ? `Search failed: ${error.message}` : fetching && !data ? "Searching…" : `${(data?.search.totalCount ?? 0).toLocaleString("en")} matching events`}
+            {error
+              ? `Search failed: ${error.message}`
+              : fetching && !data
+                ? "Searching…"
+                : `${(data?.search.totalCount ?? 0).toLocaleString("en")} matching events`}
           </p>
           <ol>
             {hits.map((hit) => (
-              <li key={hit.event.__typename + hit.dialogId + hit.seq} className="search-hit" data-testid="search-hit" data-dialog-id={hit.dialogId} data-seq={hit.seq}>
+              <li
+                key={hit.event.__typename + hit.dialogId + hit.seq}
+                className="search-hit"
+                data-testid="search-hit"
+                data-dialog-id={hit.dialogId}
+                data-seq={hit.seq}
+              >
                 <Link href={dialogPath(hit.dialogId, hit.responseId, hit.seq)} onClick={() => setText("")}>
                   <span className="search-hit-where">
                     <span className="search-hit-title">{hit.dialog.title || hit.dialogId}</span>
@@ -59,7 +69,9 @@ export function SearchPanel() {
                     <span className="event-seq">#{hit.seq}</span>
                   </span>
                   <span className="search-snippet">
-                    {hit.snippetParts.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
+                    {hit.snippetParts.map((part, i) =>
+                      part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>,
+                    )}
                   </span>
                 </Link>
               </li>
