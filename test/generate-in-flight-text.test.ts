@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
 import { wsAs } from "./support/tenants.js";
-import { TextSubscriber, wsIterate } from "./support/text-stream.js";
+import { TextSubscriber, iterateTextDeltas } from "./support/text-stream.js";
 
 let g: GeneratingServer;
 beforeAll(async () => {
@@ -35,7 +35,7 @@ describe("a generated turn as in-flight text", () => {
     const answer = "Once upon a time, a model typed slowly.";
     // The role chunk, the reasoning's three chunks and the answer's first two, then the gate.
     g.upstream.script({ output: [{ reasoning }, { text: answer }], holdAfterFirstChunk: gate, holdAfterChunks: 6 });
-    const watcher = new TextSubscriber(wsIterate(wsAs(g.server, g.key)), {
+    const watcher = new TextSubscriber(iterateTextDeltas(wsAs(g.server, g.key)), {
       dialogId: dialog.id,
       afterSeq: dialog.lastSeq,
     });

@@ -9,7 +9,7 @@ import { type RunningServer, startServer } from "../src/server/http-server.js";
 import { writer } from "./support/dialogs.js";
 import { httpExecutor, sseClient, wsClient } from "./support/live.js";
 import { asCaller, tenantKey } from "./support/tenants.js";
-import { STREAM_TEXT, TEXT_DELTAS, TextSubscriber, wsIterate } from "./support/text-stream.js";
+import { STREAM_TEXT, TEXT_DELTAS, TextSubscriber, iterateTextDeltas } from "./support/text-stream.js";
 
 const redisUrl = process.env.TEST_REDIS_URL;
 let now = 1_000_000;
@@ -52,7 +52,7 @@ const words = (count: number) => Array.from({ length: count }, (_, i) => `word${
 describe("in-flight text", () => {
   it("reaches subscribers as it is typed (graphql-ws and SSE), then the committed event replaces it", async () => {
     const { responseId, dialogId } = await startTurn();
-    const ws = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+    const ws = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 1 });
     const sse = sseClient(server);
     const overSse = new TextSubscriber((variables) => sse.iterate<any>({ query: TEXT_DELTAS, variables }) as any, {
       dialogId,
@@ -123,7 +123,7 @@ describe("in-flight text", () => {
     const { responseId, dialogId } = await startTurn();
     await streamText({ responseId, type: "REASONING", delta: "Thinking about it. " });
     await streamText({ responseId, type: "AI", delta: "Hello" }); // commits the reasoning first
-    const fresh = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 0 });
+    const fresh = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 0 });
     await fresh.until((s) => s.textOf(responseId) === "Hello");
     expect(fresh.events.map((e) => [e.__typename, e.content])).toEqual([
       ["HumanEvent", "Tell me a story"],
@@ -131,7 +131,7 @@ describe("in-flight text", () => {
     ]);
     // It had "Hel" of part 2 and seq 2 when its connection dropped.
     const resumed = new TextSubscriber(
-      wsIterate(wsClient(server)),
+      iterateTextDeltas(wsClient(server)),
       { dialogId, afterSeq: 2, textOffsets: [{ responseId, part: 2, offset: 3 }] },
       { history: fresh.events, inFlight: { [responseId]: { responseId, part: 2, type: "AI", text: "Hel" } } },
     );
@@ -159,7 +159,7 @@ describe("in-flight text", () => {
     const outcomes: Record<string, unknown> = {};
     for (const behavior of ["SAVE_PARTIAL", "SAVE_MARKED", "DISCARD"]) {
       const { responseId, dialogId } = await startTurn();
-      const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+      const watcher = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 1 });
       await streamText({ responseId, type: "AI", delta: "Half an ans" });
       await watcher.until((s) => s.textOf(responseId) === "Half an ans");
       const interrupted = await write.interruptResponse({ responseId, behavior });
@@ -207,7 +207,7 @@ describe("in-flight text", () => {
 
   it("clearDialog drops the text in flight for every subscriber", async () => {
     const { responseId, dialogId } = await startTurn();
-    const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+    const watcher = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 1 });
     await streamText({ responseId, type: "AI", delta: "Soon to be gone" });
     await watcher.until((s) => s.textOf(responseId) === "Soon to be gone");
     await run(`mutation($id: ID!) { clearDialog(input: {id: $id}) { __typename } }`, { id: dialogId });
@@ -222,7 +222,7 @@ describe("in-flight text", () => {
 
   it("a response whose agent vanished ends INCOMPLETE with its text so far", async () => {
     const { responseId, dialogId } = await startTurn();
-    const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+    const watcher = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 1 });
     await streamText({ responseId, type: "AI", delta: "I was saying" });
     const inFlight = inFlightTextOf(server.live);
     now += 29_000;
@@ -247,7 +247,7 @@ describe("in-flight text", () => {
     run = httpExecutor(server);
     write = writer(run);
 
-    const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+    const watcher = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 1 });
     const next = await streamText({ responseId, type: "AI", delta: "seven ", offset: text.length });
     let kept: string;
     if (redisUrl) {
@@ -278,7 +278,7 @@ describe("in-flight text", () => {
     const other = await start();
     const { responseId, dialogId } = await startTurn();
     await streamText({ responseId, type: "AI", delta: "Across " });
-    const far = new TextSubscriber(wsIterate(wsClient(other)), { dialogId, afterSeq: 1 });
+    const far = new TextSubscriber(iterateTextDeltas(wsClient(other)), { dialogId, afterSeq: 1 });
     await far.until((s) => s.textOf(responseId) === "Across ");
     let text = "Across ";
     for (const word of words(30)) {

@@ -8,7 +8,7 @@ import { prisma } from "../src/db/prisma.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { writer } from "./support/dialogs.js";
 import { httpExecutor, startTestServer, wsClient } from "./support/live.js";
-import { STREAM_TEXT, TextSubscriber, wsIterate } from "./support/text-stream.js";
+import { STREAM_TEXT, TextSubscriber, iterateTextDeltas } from "./support/text-stream.js";
 
 const AGENTS = 3;
 const STEPS_PER_AGENT = 4; // reasoning, answer, reasoning, answer
@@ -53,7 +53,7 @@ async function agent(dialogId: string, index: number, next: () => number) {
 /** Subscribes, drops after 1-4 deltas and resumes where it was, RECONNECTS times; then stays. */
 async function restlessSubscriber(dialogId: string, next: () => number, finished: () => boolean) {
   const client = wsClient(server);
-  let current = new TextSubscriber(wsIterate(client), { dialogId, afterSeq: 0 });
+  let current = new TextSubscriber(iterateTextDeltas(client), { dialogId, afterSeq: 0 });
   let reconnects = 0;
   while (reconnects < RECONNECTS_PER_SUBSCRIBER && !finished()) {
     const target = current.deltas.length + 1 + Math.floor(next() * 4);
@@ -61,7 +61,7 @@ async function restlessSubscriber(dialogId: string, next: () => number, finished
     current.close();
     const { variables, seed } = current.resumePoint(dialogId);
     const replaced = current;
-    current = new TextSubscriber(wsIterate(client), variables, seed);
+    current = new TextSubscriber(iterateTextDeltas(client), variables, seed);
     current.duplicates += replaced.duplicates;
     current.gaps += replaced.gaps;
     reconnects++;
