@@ -61,6 +61,15 @@ export function member<T extends { __typename?: string }, N extends NonNullable<
   return result as Extract<T, { __typename?: N }>;
 }
 
+/**
+ * Narrows a union selected without `__typename` (`... on Dialog { id }`) to the members that carry
+ * `key`, failing the test (with what came back) otherwise.
+ */
+export function withField<T extends object, K extends string>(result: T, key: K): Extract<T, Record<K, unknown>> {
+  if (!(key in result)) throw new Error(`expected a result with ${key}, got ${JSON.stringify(result)}`);
+  return result as Extract<T, Record<K, unknown>>;
+}
+
 /** Creates a response and fails unless it was stored. */
 export async function turn(input: CreateResponseInput): Promise<{ id: string; dialogId: string; status: string }> {
   const data = await executeOk(CREATE_RESPONSE, { input });
