@@ -9,6 +9,7 @@ import { createResponse, rowCounts, turn } from "./support/dialogs.js";
 import { executeOk } from "./support/graphql.js";
 import { importMessages } from "./support/formats.js";
 import { countStatements } from "./support/query-counter.js";
+import { graphql } from "../src/client/generated/index.js";
 
 const exists = async (dialogId: string) => (await prisma.dialog.count({ where: { id: dialogId } })) === 1;
 
@@ -72,6 +73,28 @@ describe("the retention sweeper", () => {
   });
 });
 
+const UPDATE_DIALOG = graphql(`
+  mutation RetentionUpdateDialog($id: ID!) {
+    updateDialog(input: { id: $id, title: "Back?" }) {
+      __typename
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
+const FORK_DIALOG = graphql(`
+  mutation RetentionForkDialog($r: ID!) {
+    forkDialog(input: { responseId: $r }) {
+      __typename
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
 describe("an expired dialog, before the sweeper comes", () => {
   it("refuses writes with a NotFoundError that says it expired, and stores nothing", async () => {
     const old = await turn(hello);
@@ -91,14 +114,8 @@ describe("an expired dialog, before the sweeper comes", () => {
       messages: [{ role: "user", content: "Hi again" }],
     });
     expect(imported).toMatchObject({ __typename: "NotFoundError", code: "NOT_FOUND" });
-    const renamed = await executeOk(
-      `mutation($id: ID!) { updateDialog(input: {id: $id, title: "Back?"}) { __typename ... on Error { message } } }`,
-      { id: old.dialogId },
-    );
-    const forked = await executeOk(
-      `mutation($r: ID!) { forkDialog(input: {responseId: $r}) { __typename ... on Error { message } } }`,
-      { r: old.id },
-    );
+    const renamed = await executeOk(UPDATE_DIALOG, { id: old.dialogId });
+    const forked = await executeOk(FORK_DIALOG, { r: old.id });
     expect(forked.forkDialog).toEqual({
       __typename: "NotFoundError",
       message: `Response ${old.id} not found (it has expired)`,
@@ -111,20 +128,46 @@ describe("an expired dialog, before the sweeper comes", () => {
   });
 });
 
+const UPDATE_DIALOG2 = graphql(`
+  mutation RetentionUpdateDialog2($id: ID!) {
+    updateDialog(input: { id: $id, title: "t" }) {
+      __typename
+    }
+  }
+`);
+
+const CLEAR_DIALOG = graphql(`
+  mutation RetentionClearDialog($id: ID!) {
+    clearDialog(input: { id: $id }) {
+      __typename
+    }
+  }
+`);
+
 describe("every write extends a dialog", () => {
   it("shows the expiry on the dialog and its responses, and moves it on each write", async () => {
-    const EXPIRY = `query($id: ID!) { dialog(id: $id) { updatedAt expiresAt head { expiresAt } } }`;
+    const EXPIRY = graphql(`
+      query RetentionDialogUpdatedAt($id: ID!) {
+        dialog(id: $id) {
+          updatedAt
+          expiresAt
+          head {
+            expiresAt
+          }
+        }
+      }
+    `);
     const first = await turn(hello);
     const { dialog } = await executeOk(EXPIRY, { id: first.dialogId });
-    expect(Date.parse(dialog.expiresAt) - Date.parse(dialog.updatedAt)).toBe(2_000);
-    expect(dialog.head.expiresAt).toBe(dialog.expiresAt);
+    expect(Date.parse(dialog!.expiresAt!) - Date.parse(dialog!.updatedAt)).toBe(2_000);
+    expect(dialog!.head!.expiresAt).toBe(dialog!.expiresAt);
 
     const writes: [string, () => Promise<unknown>][] = [
       ["createResponse", () => turn({ dialogId: first.dialogId, input: [{ human: { content: "more" } }] })],
       [
         "updateDialog",
         () =>
-          executeOk(`mutation($id: ID!) { updateDialog(input: {id: $id, title: "t"}) { __typename } }`, {
+          executeOk(UPDATE_DIALOG2, {
             id: first.dialogId,
           }),
       ],
@@ -137,16 +180,13 @@ describe("every write extends a dialog", () => {
             messages: [{ role: "user", content: "x" }],
           }),
       ],
-      [
-        "clearDialog",
-        () => executeOk(`mutation($id: ID!) { clearDialog(input: {id: $id}) { __typename } }`, { id: first.dialogId }),
-      ],
+      ["clearDialog", () => executeOk(CLEAR_DIALOG, { id: first.dialogId })],
     ];
     for (const [name, write] of writes) {
       await idleFor(first.dialogId, 1_500);
       await write();
       const { dialog: after } = await executeOk(EXPIRY, { id: first.dialogId });
-      expect(Date.parse(after.expiresAt) - Date.now(), name).toBeGreaterThan(1_000);
+      expect(Date.parse(after!.expiresAt!) - Date.now(), name).toBeGreaterThan(1_000);
     }
     expect((await sweepExpired()).deletedDialogIds).not.toContain(first.dialogId);
   });

@@ -36,7 +36,8 @@ export async function executeOk<T, V>(document: TypedDocumentNode<T, V> | string
   return result.data!;
 }
 
-export const restGet = async (path: string) => {
+/** GETs a REST path; `Body` is the shape the test declares it asserts on. */
+export const restGet = async <Body = unknown>(path: string) => {
   const response = await app.fetch(`http://localhost${path}`);
-  return { status: response.status, body: (await response.json()) as unknown };
+  return { status: response.status, body: (await response.json()) as Body };
 };
