@@ -62,6 +62,8 @@ export async function importMessages(input: ImportMessagesInput | Record<string,
   return (await executeOk(IMPORT_MESSAGES, { input: input as ImportMessagesInput })).importMessages;
 }
 
+export type ImportResult = Awaited<ReturnType<typeof importMessages>>;
+
 /** Imports and fails unless a response came back. */
 export async function importOk(
   input: ImportMessagesInput | Record<string, unknown>,
