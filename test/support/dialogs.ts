@@ -247,7 +247,9 @@ export type Run = <T, V>(document: TypedDocumentNode<T, V>, variables?: V) => Pr
  */
 export function writer(run: Run = executeOk) {
   return {
-    createResponse: async (input: CreateResponseInput) => (await run(WRITE_CREATE, { input })).createResponse,
+    /** Starts a response; anything but a stored Response fails the test (with what came back). */
+    createResponse: async (input: CreateResponseInput) =>
+      member((await run(WRITE_CREATE, { input })).createResponse, "Response"),
     appendEvents: async (input: AppendEventsInput) => (await run(WRITE_APPEND, { input })).appendEvents,
     completeResponse: async (input: CompleteResponseInput) => (await run(WRITE_COMPLETE, { input })).completeResponse,
     interruptResponse: async (input: InterruptResponseInput) =>

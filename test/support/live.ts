@@ -27,7 +27,7 @@ export async function startTestServer(): Promise<RunningServer> {
 }
 
 /** Sends one typed operation to a real server over HTTP; fails on any GraphQL error. */
-export function httpExecutor(server: RunningServer): Run {
+export function httpExecutor(server: Pick<RunningServer, "url">): Run {
   return async <T, V>(document: TypedDocumentNode<T, V>, variables?: V) => {
     const response = await fetch(`${server.url}/graphql`, {
       method: "POST",
