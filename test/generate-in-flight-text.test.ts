@@ -62,7 +62,7 @@ describe("a generated turn as in-flight text", () => {
     expect(watcher.inFlight).toEqual({});
     expect(watcher.duplicates).toBe(0);
     expect(watcher.gaps).toBe(0);
-    const typed = watcher.deltas.filter((delta) => delta.text?.type === "AI").map((delta) => delta.text.delta);
+    const typed = watcher.deltas.filter((delta) => delta.text?.type === "AI").map((delta) => delta.text!.delta);
     expect(typed.join("")).toBe(answer);
     // The stored turn holds each step once: GET answers what the stream did.
     const stored = await g.openai.responses.retrieve(final.id);
