@@ -7,6 +7,7 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { type Format, importMessages, importOk, responseMessages } from "./support/formats.js";
+import { withField } from "./support/dialogs.js";
 
 const call = { id: "call_1", type: "function" as const, function: { name: "f", arguments: "{}" } };
 const chat: Record<string, ChatCompletionMessageParam[]> = {
@@ -199,6 +200,6 @@ describe("what the APIs refuse is refused", () => {
   ] as [Format, unknown, string][])("%s: %j", async (format, messages, path) => {
     const result = await importMessages({ format, messages });
     expect(result.__typename).toBe("ValidationError");
-    expect(result.fieldErrors.map((e: any) => e.path.join("."))).toContain(path);
+    expect(withField(result, "fieldErrors").fieldErrors.map((e) => e.path.join("."))).toContain(path);
   });
 });

@@ -124,7 +124,7 @@ describe("the Open Responses compliance templates", () => {
     });
     checkResource(final);
     expect(final.status).toBe("completed");
-    expect(g.upstream.requests.at(-1)!.body.messages[0]).toEqual({
+    expect(g.upstream.requests.at(-1)!.body.messages![0]).toEqual({
       role: "system",
       content: "You are a pirate. Always respond in pirate speak.",
     });
@@ -177,7 +177,7 @@ describe("the Open Responses compliance templates", () => {
     });
     checkResource(final);
     expect(final.status).toBe("completed");
-    const sent = g.upstream.requests.at(-1)!.body.messages[0].content;
+    const sent = g.upstream.requests.at(-1)!.body.messages![0]!.content;
     expect(sent).toEqual([
       { type: "text", text: "What do you see in this image? Answer in one sentence." },
       { type: "image_url", image_url: { url: image } },
@@ -203,7 +203,7 @@ describe("the Open Responses compliance templates", () => {
     });
     checkResource(final);
     expect(final.status).toBe("completed");
-    expect(g.upstream.requests.at(-1)!.body.messages[0].content[1]).toEqual({
+    expect(g.upstream.requests.at(-1)!.body.messages![0]!.content![1]).toEqual({
       type: "image_url",
       image_url: { url: image },
     });

@@ -6,29 +6,28 @@ import { prisma } from "../src/db/prisma.js";
 import { createModelCatalog } from "../src/generation/providers.js";
 import { startServer } from "../src/server/http-server.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
-import { type DeltaData, HISTORY_DELTA, take } from "./support/live.js";
+import { type DeltaData, HISTORY_DELTA, take, subscribe } from "./support/live.js";
 import { tenantKey, wsAs } from "./support/tenants.js";
 import WebSocket from "ws";
+import { graphql } from "../src/client/generated/index.js";
+import { withField } from "./support/dialogs.js";
 
 let g: GeneratingServer;
 beforeAll(async () => {
   g = await startGeneratingServer();
 });
 
-const RESPONSE_STATUS = /* GraphQL */ `
-  subscription ($responseId: ID!) {
+const RESPONSE_STATUS = graphql(`
+  subscription ResponsesApiStreamResponseUpdatedStatus($responseId: ID!) {
     responseUpdated(responseId: $responseId) {
       status
     }
   }
-`;
+`);
 
 /** Waits, through a graphql-ws subscription, until the response has a final status. */
 async function finalStatus(responseId: string) {
-  const updates = wsAs(g.server, g.key).iterate<{ responseUpdated: { status: string } }>({
-    query: RESPONSE_STATUS,
-    variables: { responseId },
-  });
+  const updates = subscribe(wsAs(g.server, g.key), RESPONSE_STATUS, { responseId });
   let status = "IN_PROGRESS";
   for await (const update of updates) status = update.data!.responseUpdated.status;
   return status;
@@ -96,10 +95,7 @@ describe("responses.stream", () => {
     const { dialogId } = await prisma.response.findUniqueOrThrow({ where: { id: first.id } });
     const { lastSeq } = await prisma.dialog.findUniqueOrThrow({ where: { id: dialogId } });
     // From the seq seen so far: whatever the subscription's start races with, nothing is missed.
-    const deltas = wsAs(g.server, g.key).iterate<DeltaData>({
-      query: HISTORY_DELTA,
-      variables: { dialogId, afterSeq: lastSeq },
-    });
+    const deltas = subscribe(wsAs(g.server, g.key), HISTORY_DELTA, { dialogId, afterSeq: lastSeq });
 
     g.upstream.script({ output: [{ reasoning: "Greet back." }, { text: "Hi again!" }] });
     const second = await g.openai.responses.create({
@@ -113,7 +109,9 @@ describe("responses.stream", () => {
       if (historyDelta.responseId === second.id) seen.push(historyDelta);
     }
     await deltas.return?.();
-    expect(seen.flatMap((delta) => delta.append.map((event) => [event.__typename, event.content]))).toEqual([
+    expect(
+      seen.flatMap((delta) => delta.append.map((event) => [event.__typename, withField(event, "content").content])),
+    ).toEqual([
       ["HumanEvent", "Again"],
       ["ReasoningEvent", "Greet back."],
       ["AiEvent", "Hi again!"],
@@ -233,7 +231,7 @@ describe("WebSocket mode", () => {
 
     const second = await turn(socket, { model: "stand-in-1", input: "two", previous_response_id: id });
     expect(second.at(-1).response).toMatchObject({ previous_response_id: id, status: "completed" });
-    expect(g.upstream.requests.at(-1)!.body.messages.map((m: any) => m.content)).toEqual([
+    expect(g.upstream.requests.at(-1)!.body.messages!.map((m) => m.content)).toEqual([
       "one",
       "First over the socket.",
       "two",

@@ -56,7 +56,7 @@ describe("responses.create", () => {
       }),
     ]);
     // The upstream got the instructions as a system message, then the user's input.
-    expect(g.upstream.requests.at(-1)!.body.messages).toEqual([
+    expect(g.upstream.requests.at(-1)!.body.messages!).toEqual([
       { role: "system", content: "Be brief." },
       { role: "user", content: "Hi, I am Ada." },
     ]);
@@ -76,7 +76,7 @@ describe("responses.create", () => {
       input: [{ role: "user", content: "What is my name?" }],
     });
     expect(second.previous_response_id).toBe(first.id);
-    expect(g.upstream.requests.at(-1)!.body.messages).toEqual([
+    expect(g.upstream.requests.at(-1)!.body.messages!).toEqual([
       { role: "user", content: "My name is Ada." },
       { role: "assistant", content: "Noted." },
       { role: "user", content: "What is my name?" },
@@ -142,7 +142,7 @@ describe("function calls", () => {
         arguments: '{"city":"Paris"}',
       }),
     ]);
-    expect(g.upstream.requests.at(-1)!.body.tools[0].function.name).toBe("get_weather");
+    expect(g.upstream.requests.at(-1)!.body.tools![0]!.function!.name).toBe("get_weather");
 
     const answered = await g.openai.responses.create({
       model: "stand-in-1",
@@ -151,7 +151,7 @@ describe("function calls", () => {
       input: [{ type: "function_call_output", call_id: "call_w1", output: '{"sky":"sunny"}' }],
     });
     expect(answered.output_text).toBe("Sunny in Paris.");
-    expect(g.upstream.requests.at(-1)!.body.messages.slice(1)).toEqual([
+    expect(g.upstream.requests.at(-1)!.body.messages!.slice(1)).toEqual([
       {
         role: "assistant",
         content: null,
@@ -292,7 +292,7 @@ describe("compact", () => {
         content: [expect.objectContaining({ text: "Ada likes tea; nothing is open." })],
       }),
     ]);
-    expect(g.upstream.requests.at(-1)!.body.messages.at(-1)).toEqual({
+    expect(g.upstream.requests.at(-1)!.body.messages!.at(-1)).toEqual({
       role: "assistant",
       content: "Noted: Ada likes tea.",
     });
