@@ -164,7 +164,7 @@ describe("chaining responses", () => {
     const { dialog } = await executeOk(READ_DIALOG, { id: first.dialogId });
     expect(dialog!.head!.id).toBe(second.id);
     expect(contents(dialog!.history)).toEqual(["one", "1", "two", "2"]);
-    const nodes = dialog!.responses.edges.map((e: any) => e.node);
+    const nodes = dialog!.responses.edges.map((e) => e.node);
     expect(nodes).toEqual([
       { id: first.id, depth: 0, previousResponse: null, children: [{ id: second.id }] },
       { id: second.id, depth: 1, previousResponse: { id: first.id }, children: [] },
@@ -207,10 +207,10 @@ describe("chaining responses", () => {
 
     const { dialog } = await executeOk(READ_DIALOG, { id: root.dialogId });
     expect(dialog!.head!.id).toBe(b.id);
-    expect(dialog!.branches.map((r: any) => r.id)).toEqual([a2.id, b.id]);
+    expect(dialog!.branches.map((r) => r.id)).toEqual([a2.id, b.id]);
     expect(contents(dialog!.history)).toEqual(contents(contextB));
     const rootNode = dialog!.responses.edges[0]!.node;
-    expect(rootNode.children.map((c: any) => c.id)).toEqual([a.id, b.id]);
+    expect(rootNode.children.map((c) => c.id)).toEqual([a.id, b.id]);
 
     // Continuing the dialog now continues branch B, one level below it.
     const next = await createResponse({ dialogId: root.dialogId, input: [{ human: { content: "Why?" } }] });

@@ -252,7 +252,7 @@ describe("input items and deletion", () => {
       ],
     });
     const newestFirst = await g.openai.responses.inputItems.list(response.id, { limit: 2 });
-    expect(newestFirst.data.map((item: any) => item.content)).toEqual(["two", "one"]);
+    expect(newestFirst.data.map((item) => ("content" in item ? item.content : undefined))).toEqual(["two", "one"]);
     expect(newestFirst.has_more).toBe(true);
     const all: any[] = [];
     for await (const item of g.openai.responses.inputItems.list(response.id, { limit: 2, order: "asc" }))
