@@ -6,7 +6,7 @@ import { newDialogId, newEventId, newResponseId } from "../src/ids.js";
 import { executeOk } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";
 import { graphql } from "../src/client/generated/index.js";
-import { withField } from "./support/dialogs.js";
+import { withField } from "./support/narrow.js";
 
 /** Stores a linear chain of `depth` turns (human + ai each) directly, and returns its responses. */
 async function storeChain(depth: number) {

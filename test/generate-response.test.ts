@@ -9,7 +9,7 @@ import { startGeneratingServer, type GeneratingServer } from "./support/generati
 import { asCaller, tenantKey, wsAs } from "./support/tenants.js";
 import { graphql } from "../src/client/generated/index.js";
 import { subscribe } from "./support/live.js";
-import { member } from "./support/dialogs.js";
+import { member } from "./support/narrow.js";
 
 let g: GeneratingServer;
 let call: ReturnType<typeof asCaller>;

@@ -7,7 +7,7 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { type Format, importMessages, importOk, responseMessages } from "./support/formats.js";
-import { withField } from "./support/dialogs.js";
+import { withField } from "./support/narrow.js";
 
 const call = { id: "call_1", type: "function" as const, function: { name: "f", arguments: "{}" } };
 const chat: Record<string, ChatCompletionMessageParam[]> = {

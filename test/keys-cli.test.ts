@@ -1,6 +1,7 @@
 // `npm run keys` against a shared database, with two server processes behind it: a key created by
 // the command works on both instances, `list` shows it without its secret, and `revoke` reaches
 // both — with Redis at once (the socket on the other instance closes well before the 5 s poll).
+import type { GraphQLResult } from "./support/graphql.js";
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -65,10 +66,10 @@ describe.runIf(runs)(title, () => {
       body: JSON.stringify({
         query: `mutation { createResponse(input: { input: [{ human: { content: "hi" } }] }) { ... on Response { dialog { id } } } }`,
       }),
-    }).then((response) => response.json() as Promise<any>);
+    }).then((response) => response.json() as Promise<GraphQLResult>);
     const subscription = client.iterate({
       query: `subscription($d: ID!) { historyDelta(dialogId: $d, afterSeq: 0) { seq } }`,
-      variables: { d: dialog.data.createResponse.dialog.id },
+      variables: { d: (dialog.data as { createResponse: { dialog: { id: string } } }).createResponse.dialog.id },
     });
     expect((await subscription.next()).value).toEqual({ data: { historyDelta: { seq: 1 } } });
 

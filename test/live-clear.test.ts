@@ -7,7 +7,7 @@ import type { RunningServer } from "../src/server/http-server.js";
 import { closeAfterAll, testClient, transports } from "./support/client.js";
 import { httpExecutor, startTestServer, take, wsClient, subscribe as subscribeTo } from "./support/live.js";
 import { graphql } from "../src/client/generated/index.js";
-import { withField } from "./support/dialogs.js";
+import { withField } from "./support/narrow.js";
 
 const DELTAS = graphql(`
   subscription LiveClearHistoryDeltaCleared($dialogId: ID!, $afterSeq: Int) {

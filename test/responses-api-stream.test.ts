@@ -10,7 +10,7 @@ import { type DeltaData, HISTORY_DELTA, take, subscribe } from "./support/live.j
 import { tenantKey, wsAs } from "./support/tenants.js";
 import WebSocket from "ws";
 import { graphql } from "../src/client/generated/index.js";
-import { withField } from "./support/dialogs.js";
+import { withField } from "./support/narrow.js";
 
 let g: GeneratingServer;
 beforeAll(async () => {

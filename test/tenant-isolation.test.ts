@@ -18,7 +18,7 @@ import {
   type RawAnswer,
 } from "./support/tenants.js";
 import { graphql } from "../src/client/generated/index.js";
-import { member } from "./support/dialogs.js";
+import { member } from "./support/narrow.js";
 
 interface Ids {
   dialog: string;

@@ -5,7 +5,7 @@ import { startGeneratingServer } from "./support/generating-server.js";
 import { asCaller, wsAs } from "./support/tenants.js";
 import { graphql } from "../src/client/generated/index.js";
 import { subscribe } from "./support/live.js";
-import { withField } from "./support/dialogs.js";
+import { withField } from "./support/narrow.js";
 
 const GENERATE = graphql(`
   mutation UpstreamMetricsGenerateResponse($input: GenerateResponseInput!) {

@@ -9,7 +9,7 @@ import type { RunningServer } from "../src/server/http-server.js";
 import { CHROMIUM, hasChromium, openPage as openBrowserPage, screenshot, timelineEvents } from "./support/browser.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
 import { graphql } from "../src/client/generated/index.js";
-import { member } from "./support/dialogs.js";
+import { member } from "./support/narrow.js";
 import { type CreateResponseInput } from "../src/client/generated/graphql.js";
 
 if (!hasChromium) console.warn(`web workbench tests skipped: ${CHROMIUM} is missing`);

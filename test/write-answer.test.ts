@@ -5,7 +5,7 @@ import { executeOk } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";
 import { graphql } from "../src/client/generated/index.js";
 import type { CreateResponseInput } from "../src/client/generated/graphql.js";
-import { member } from "./support/dialogs.js";
+import { member } from "./support/narrow.js";
 
 graphql(`
   fragment WrittenResponseFields on Response {

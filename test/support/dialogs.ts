@@ -9,6 +9,9 @@ import type {
 } from "../../src/client/generated/graphql.js";
 import { prisma } from "../../src/db/prisma.js";
 import { executeOk } from "./graphql.js";
+import { member } from "./narrow.js";
+
+export { member, withField } from "./narrow.js";
 
 export const CREATE_RESPONSE = graphql(`
   mutation WriteTurn($input: CreateResponseInput!) {
@@ -47,27 +50,6 @@ export async function createResponse(
 ): Promise<CreateResponseResult> {
   const data = await executeOk(CREATE_RESPONSE, { input: input as CreateResponseInput });
   return data.createResponse;
-}
-
-/**
- * Narrows a union result to the member named `typename`, failing the test (with what came back)
- * otherwise: the typed way to say "this write must have been stored".
- */
-export function member<T extends { __typename?: string }, N extends NonNullable<T["__typename"]>>(
-  result: T,
-  typename: N,
-): Extract<T, { __typename?: N }> {
-  if (result.__typename !== typename) throw new Error(`expected a ${typename}, got ${JSON.stringify(result)}`);
-  return result as Extract<T, { __typename?: N }>;
-}
-
-/**
- * Narrows a union selected without `__typename` (`... on Dialog { id }`) to the members that carry
- * `key`, failing the test (with what came back) otherwise.
- */
-export function withField<T extends object, K extends string>(result: T, key: K): Extract<T, Record<K, unknown>> {
-  if (!(key in result)) throw new Error(`expected a result with ${key}, got ${JSON.stringify(result)}`);
-  return result as Extract<T, Record<K, unknown>>;
 }
 
 /** Creates a response and fails unless it was stored. */

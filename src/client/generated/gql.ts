@@ -78,6 +78,9 @@ type Documents = {
     "\n  mutation ClearDialogForTest($id: ID!) {\n    clearDialog(input: { id: $id }) {\n      __typename\n      ... on Dialog {\n        id\n        lastSeq\n        updatedAt\n        head {\n          id\n        }\n        eventCount\n        history {\n          totalMessages\n        }\n        branches {\n          id\n        }\n      }\n      ... on Error {\n        code\n        message\n      }\n    }\n  }\n": typeof types.ClearDialogForTestDocument,
     "\n  query HumanEventsAfterClear($id: ID!) {\n    dialog(id: $id) {\n      lastSeq\n      history {\n        edges {\n          node {\n            ... on HumanEvent {\n              seq\n              content\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.HumanEventsAfterClearDocument,
     "\n  query ForkProvenance($id: ID!) {\n    dialog(id: $id) {\n      forkedFrom {\n        id\n      }\n      eventCount\n    }\n  }\n": typeof types.ForkProvenanceDocument,
+    "\n  mutation FaultPostgresWrite($input: CreateResponseInput!) {\n    createResponse(input: $input) {\n      __typename\n      ... on Response {\n        id\n        dialog {\n          id\n        }\n      }\n      ... on Error {\n        code\n        message\n      }\n    }\n  }\n": typeof types.FaultPostgresWriteDocument,
+    "\n  mutation FaultRedisStallWrite($input: CreateResponseInput!) {\n    createResponse(input: $input) {\n      __typename\n      ... on Response {\n        dialog {\n          id\n          lastSeq\n        }\n      }\n    }\n  }\n": typeof types.FaultRedisStallWriteDocument,
+    "\n  query FaultRedisStallTypename {\n    __typename\n  }\n": typeof types.FaultRedisStallTypenameDocument,
     "\n  query FormatsRoundTripDialogHistory($id: ID!) {\n    dialog(id: $id) {\n      history(first: 1000) {\n        edges {\n          node {\n            ... on BaseHistoryEvent {\n              type\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.FormatsRoundTripDialogHistoryDocument,
     "\n  query FuzzStillAnswering {\n    __typename\n  }\n": typeof types.FuzzStillAnsweringDocument,
     "\n  mutation GenerateResponseGenerateResponse($input: GenerateResponseInput!) {\n    generateResponse(input: $input) {\n      __typename\n      ... on Response {\n        id\n        status\n        dialog {\n          id\n        }\n        previousResponse {\n          id\n        }\n      }\n      ... on Error {\n        code\n        message\n      }\n    }\n  }\n": typeof types.GenerateResponseGenerateResponseDocument,
@@ -239,6 +242,9 @@ const documents: Documents = {
     "\n  mutation ClearDialogForTest($id: ID!) {\n    clearDialog(input: { id: $id }) {\n      __typename\n      ... on Dialog {\n        id\n        lastSeq\n        updatedAt\n        head {\n          id\n        }\n        eventCount\n        history {\n          totalMessages\n        }\n        branches {\n          id\n        }\n      }\n      ... on Error {\n        code\n        message\n      }\n    }\n  }\n": types.ClearDialogForTestDocument,
     "\n  query HumanEventsAfterClear($id: ID!) {\n    dialog(id: $id) {\n      lastSeq\n      history {\n        edges {\n          node {\n            ... on HumanEvent {\n              seq\n              content\n            }\n          }\n        }\n      }\n    }\n  }\n": types.HumanEventsAfterClearDocument,
     "\n  query ForkProvenance($id: ID!) {\n    dialog(id: $id) {\n      forkedFrom {\n        id\n      }\n      eventCount\n    }\n  }\n": types.ForkProvenanceDocument,
+    "\n  mutation FaultPostgresWrite($input: CreateResponseInput!) {\n    createResponse(input: $input) {\n      __typename\n      ... on Response {\n        id\n        dialog {\n          id\n        }\n      }\n      ... on Error {\n        code\n        message\n      }\n    }\n  }\n": types.FaultPostgresWriteDocument,
+    "\n  mutation FaultRedisStallWrite($input: CreateResponseInput!) {\n    createResponse(input: $input) {\n      __typename\n      ... on Response {\n        dialog {\n          id\n          lastSeq\n        }\n      }\n    }\n  }\n": types.FaultRedisStallWriteDocument,
+    "\n  query FaultRedisStallTypename {\n    __typename\n  }\n": types.FaultRedisStallTypenameDocument,
     "\n  query FormatsRoundTripDialogHistory($id: ID!) {\n    dialog(id: $id) {\n      history(first: 1000) {\n        edges {\n          node {\n            ... on BaseHistoryEvent {\n              type\n            }\n          }\n        }\n      }\n    }\n  }\n": types.FormatsRoundTripDialogHistoryDocument,
     "\n  query FuzzStillAnswering {\n    __typename\n  }\n": types.FuzzStillAnsweringDocument,
     "\n  mutation GenerateResponseGenerateResponse($input: GenerateResponseInput!) {\n    generateResponse(input: $input) {\n      __typename\n      ... on Response {\n        id\n        status\n        dialog {\n          id\n        }\n        previousResponse {\n          id\n        }\n      }\n      ... on Error {\n        code\n        message\n      }\n    }\n  }\n": types.GenerateResponseGenerateResponseDocument,
@@ -606,6 +612,18 @@ export function graphql(source: "\n  query HumanEventsAfterClear($id: ID!) {\n  
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ForkProvenance($id: ID!) {\n    dialog(id: $id) {\n      forkedFrom {\n        id\n      }\n      eventCount\n    }\n  }\n"): (typeof documents)["\n  query ForkProvenance($id: ID!) {\n    dialog(id: $id) {\n      forkedFrom {\n        id\n      }\n      eventCount\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation FaultPostgresWrite($input: CreateResponseInput!) {\n    createResponse(input: $input) {\n      __typename\n      ... on Response {\n        id\n        dialog {\n          id\n        }\n      }\n      ... on Error {\n        code\n        message\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation FaultPostgresWrite($input: CreateResponseInput!) {\n    createResponse(input: $input) {\n      __typename\n      ... on Response {\n        id\n        dialog {\n          id\n        }\n      }\n      ... on Error {\n        code\n        message\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation FaultRedisStallWrite($input: CreateResponseInput!) {\n    createResponse(input: $input) {\n      __typename\n      ... on Response {\n        dialog {\n          id\n          lastSeq\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation FaultRedisStallWrite($input: CreateResponseInput!) {\n    createResponse(input: $input) {\n      __typename\n      ... on Response {\n        dialog {\n          id\n          lastSeq\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query FaultRedisStallTypename {\n    __typename\n  }\n"): (typeof documents)["\n  query FaultRedisStallTypename {\n    __typename\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
