@@ -67,7 +67,12 @@ const responses: Record<string, ResponseInputItem[]> = {
   ],
   "an assistant output message without id and status (a replayed history)": [
     { role: "user", content: "Hi" },
-    { type: "message", role: "assistant", content: [{ type: "output_text", text: "Hello", annotations: [] }] } as any,
+    // The SDK's type wants id and status on an output message; a replayed history may leave them out.
+    {
+      type: "message",
+      role: "assistant",
+      content: [{ type: "output_text", text: "Hello", annotations: [] }],
+    } as unknown as ResponseInputItem,
   ],
   "an assistant output message as the API returned it": [
     {

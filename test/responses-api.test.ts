@@ -1,6 +1,7 @@
 // dialogql as a Responses API: the real `openai` SDK talks to /v1, a stand-in model upstream
 // (a real HTTP server speaking Chat Completions) answers as scripted, and every turn is a stored
 // dialogql Response, continued by previous_response_id, visible in GraphQL.
+import type { ResponseInputItem, ResponseItem } from "openai/resources/responses/responses";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../src/db/prisma.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
@@ -254,10 +255,12 @@ describe("input items and deletion", () => {
     const newestFirst = await g.openai.responses.inputItems.list(response.id, { limit: 2 });
     expect(newestFirst.data.map((item) => ("content" in item ? item.content : undefined))).toEqual(["two", "one"]);
     expect(newestFirst.has_more).toBe(true);
-    const all: any[] = [];
+    const all: ResponseItem[] = [];
     for await (const item of g.openai.responses.inputItems.list(response.id, { limit: 2, order: "asc" }))
       all.push(item);
-    expect(all.map((item) => [item.role, item.content])).toEqual([
+    expect(
+      all.map((item) => ["role" in item ? item.role : undefined, "content" in item ? item.content : undefined]),
+    ).toEqual([
       ["system", "Be terse."],
       ["user", "one"],
       ["user", "two"],
@@ -282,7 +285,11 @@ describe("compact", () => {
       headers: { authorization: `Bearer ${g.key}`, "content-type": "application/json" },
       body: JSON.stringify({ model: "stand-in-1", previous_response_id: first.id }),
     });
-    const compacted = (await response.json()) as any;
+    const compacted = (await response.json()) as {
+      object: string;
+      output: ResponseInputItem[];
+      [field: string]: unknown;
+    };
     expect(response.status, JSON.stringify(compacted)).toBe(200);
     expect(compacted).toMatchObject({ object: "response.compaction", usage: { input_tokens: 10, output_tokens: 5 } });
     expect(compacted.output).toEqual([
