@@ -15,6 +15,20 @@ export const countColumns = {
   SYSTEM: "systemEvents",
 } as const satisfies Record<HistoryEventType, string>;
 
+/**
+ * The same counts summed over a response's segment, from the segment's first response through
+ * this one (docs/architecture.md, "Context addressing"): a context's totals are these counts of
+ * the last response it holds in each of its segments, added up.
+ */
+export const segmentCountColumns = {
+  HUMAN: "humanEventsInSegment",
+  AI: "aiEventsInSegment",
+  REASONING: "reasoningEventsInSegment",
+  TOOL_CALL: "toolCallEventsInSegment",
+  TOOL_RESULT: "toolResultEventsInSegment",
+  SYSTEM: "systemEventsInSegment",
+} as const satisfies Record<HistoryEventType, string>;
+
 export type EventCounts = Record<(typeof countColumns)[HistoryEventType], number>;
 
 export function eventCounts(events: readonly { type: HistoryEventType }[]): EventCounts {
