@@ -45,9 +45,6 @@ const segmentsOf = (responseId: string) => Prisma.sql`
     ) b
   )`;
 
-const typeFilter = (types?: readonly HistoryEventType[] | null) =>
-  types?.length ? Prisma.sql`AND e."type"::text = ANY(${[...types]}::text[])` : Prisma.empty;
-
 export interface ContextPageQuery {
   types?: readonly HistoryEventType[] | null;
   after?: ContextPosition | null;
@@ -59,10 +56,10 @@ export interface ContextPageQuery {
 }
 
 // A page visits the context's segments in order and reads each one's range of events through the
-// (segmentId, depth, seq) index, at most `limit` of them, so a page of 100 reads about 100 rows
-// whatever the context holds: 1 ms for the first 100 of 100,000 events. A cursor bounds the
-// range as a row comparison, which the index serves directly; segments that end before the
-// cursor are skipped without being read.
+// (segmentId, depth, seq) index (the function "segmentEvents", which keeps the planner to that
+// index whatever its statistics), at most `limit` of them, so a page of 100 reads about 100 rows
+// whatever the context holds. A cursor bounds the range as a row comparison, which the index
+// serves directly; segments that end before the cursor are skipped without being read.
 export function readContextPage(responseId: string, query: ContextPageQuery, db?: Db) {
   return run<ContextEvent>(contextPageStatement(responseId, query), db);
 }
@@ -71,20 +68,17 @@ export function readContextPage(responseId: string, query: ContextPageQuery, db?
 export function contextPageStatement(responseId: string, query: ContextPageQuery) {
   const { after, before, limit, inverted } = query;
   const direction = inverted ? Prisma.sql`DESC` : Prisma.sql`ASC`;
-  const rows = limit ?? Prisma.raw("ALL");
   const segments = Prisma.sql`SELECT id, "upTo" FROM segments
     ${after ? Prisma.sql`WHERE "upTo" >= ${after.depth}` : Prisma.empty}
     ORDER BY "upTo" ${direction}`;
+  const types = query.types?.length ? [...query.types] : null;
   return Prisma.sql`
     ${segmentsOf(responseId)}
-    SELECT e.* FROM (${segments}) s CROSS JOIN LATERAL (
-      SELECT * FROM "Event" e WHERE e."segmentId" = s.id AND e.depth <= s."upTo" ${typeFilter(query.types)}
-        ${after ? Prisma.sql`AND (e.depth, e.seq) > (${after.depth}::int, ${after.seq}::int)` : Prisma.empty}
-        ${before ? Prisma.sql`AND (e.depth, e.seq) < (${before.depth}::int, ${before.seq}::int)` : Prisma.empty}
-      ORDER BY e.depth ${direction}, e.seq ${direction}
-      LIMIT ${rows}) e
+    SELECT e.* FROM (${segments}) s CROSS JOIN LATERAL "segmentEvents"(s.id, s."upTo",
+      ${after?.depth ?? null}::int, ${after?.seq ?? null}::int, ${before?.depth ?? null}::int, ${before?.seq ?? null}::int,
+      ${types}::text[], ${limit}::bigint, ${inverted}) e
     ORDER BY s."upTo" ${direction}, e.depth ${direction}, e.seq ${direction}
-    LIMIT ${rows}`;
+    LIMIT ${limit ?? Prisma.raw("ALL")}`;
 }
 
 /** The whole context, in order. */

@@ -78,3 +78,37 @@ LANGUAGE sql VOLATILE AS $$
   WHERE p.id = parent
     AND NOT EXISTS (SELECT 1 FROM "Response" c WHERE c."segmentId" = p."segmentId" AND c.depth = p.depth + 1)
 $$;
+
+-- Up to `n` events of one segment at depths up to `up_to`, after (after_depth, after_seq) and
+-- before (before_depth, before_seq) when given, of `types` when given, in context order (or
+-- reversed): always read as one ordered range of "Event_segmentId_depth_seq_idx" that stops after
+-- `n` rows. Without the two settings, the planner picks a bitmap scan and a sort whenever its
+-- statistics make a segment look small (always, on PGlite, which never analyses its tables by
+-- itself), and that reads the whole segment to return a page of it.
+CREATE FUNCTION "segmentEvents"(
+  segment TEXT, up_to INTEGER, after_depth INTEGER, after_seq INTEGER, before_depth INTEGER, before_seq INTEGER,
+  types TEXT[], n BIGINT, backwards BOOLEAN
+)
+RETURNS SETOF "Event"
+LANGUAGE plpgsql STABLE
+SET enable_bitmapscan = off
+SET enable_seqscan = off
+AS $$
+BEGIN
+  IF backwards THEN
+    RETURN QUERY SELECT * FROM "Event" e
+      WHERE e."segmentId" = segment AND e.depth <= up_to
+        AND (e.depth, e.seq) > (COALESCE(after_depth, -1), COALESCE(after_seq, 0))
+        AND (e.depth, e.seq) < (COALESCE(before_depth, 2147483647), COALESCE(before_seq, 0))
+        AND (types IS NULL OR e.type::text = ANY(types))
+      ORDER BY e.depth DESC, e.seq DESC LIMIT n;
+  ELSE
+    RETURN QUERY SELECT * FROM "Event" e
+      WHERE e."segmentId" = segment AND e.depth <= up_to
+        AND (e.depth, e.seq) > (COALESCE(after_depth, -1), COALESCE(after_seq, 0))
+        AND (e.depth, e.seq) < (COALESCE(before_depth, 2147483647), COALESCE(before_seq, 0))
+        AND (types IS NULL OR e.type::text = ANY(types))
+      ORDER BY e.depth, e.seq LIMIT n;
+  END IF;
+END
+$$;
