@@ -57,7 +57,7 @@ export function buildApp(options: AppOptions = {}) {
   const authenticator = createAuthenticator({
     mode: options.auth ?? config.AUTH,
     live,
-    revocationPollMs: options.revocationPollMs,
+    revocationPollMs: options.revocationPollMs ?? config.REVOCATION_POLL_MS,
   });
   const rateLimiter = createRateLimiter({
     requests: limits.rateLimitRequests,

@@ -28,7 +28,7 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
-  /** How often API key revocations are read from the database; 5 s when not given. */
+  /** How often API key revocations are read from the database; from REVOCATION_POLL_MS when not given. */
   revocationPollMs?: number;
   /** In-flight text settings (clock, checkpoint bounds, idle timeout); from the configuration when not given. */
   inFlight?: InFlightOptions;
