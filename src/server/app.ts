@@ -44,6 +44,8 @@ export interface AppOptions {
   introspection?: boolean;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
+  /** How often revocations are read from the database (they also arrive at once through the live bus). */
+  revocationPollMs?: number;
   /** The model providers /v1/responses and generateResponse use; from the environment when not given. */
   models?: ModelCatalog;
 }
@@ -52,7 +54,11 @@ export function buildApp(options: AppOptions = {}) {
   const live = options.live ?? createLiveBus();
   const limits = limitsFromConfig(options.limits);
   const introspection = options.introspection ?? config.INTROSPECTION;
-  const authenticator = createAuthenticator({ mode: options.auth ?? config.AUTH, live });
+  const authenticator = createAuthenticator({
+    mode: options.auth ?? config.AUTH,
+    live,
+    revocationPollMs: options.revocationPollMs ?? config.REVOCATION_POLL_MS,
+  });
   const rateLimiter = createRateLimiter({
     requests: limits.rateLimitRequests,
     windowSeconds: limits.rateLimitWindowSeconds,

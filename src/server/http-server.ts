@@ -28,6 +28,8 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
+  /** How often API key revocations are read from the database; from REVOCATION_POLL_MS when not given. */
+  revocationPollMs?: number;
   /** In-flight text settings (clock, checkpoint bounds, idle timeout); from the configuration when not given. */
   inFlight?: InFlightOptions;
   /** Model providers; from the environment when not given. */
@@ -53,7 +55,13 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const live = createLiveBus({ redisUrl: options.redisUrl, redisCommandTimeoutMs: options.redisCommandTimeoutMs });
   const inFlight = createInFlightText(live, { sweep: true, ...options.inFlight });
-  const yoga = buildApp({ live, limits: options.limits, auth: options.auth, models: options.models });
+  const yoga = buildApp({
+    live,
+    limits: options.limits,
+    auth: options.auth,
+    models: options.models,
+    revocationPollMs: options.revocationPollMs,
+  });
   const watchdog = createSlowConsumerWatchdog({
     timeoutMs: yoga.limits.slowSubscriberTimeoutMs,
     maxQueuedBytes: yoga.limits.queuedBytesPerConnection,
