@@ -204,6 +204,13 @@ describe("context addressing", () => {
     for (const tip of Object.values(tips)) await expectReadsMatchWalk(tip);
     const segments = await expectSegmentsHold(dialogId);
     expect(segments.map((s) => s.length)).toEqual([44, 10, 7]);
+    // Where two branches part is found from their segments too.
+    const partAt = async (a: string, b: string) =>
+      (await executeOk(`query($a: ID!, $b: ID!) { response(id: $a) { commonAncestor(with: $b) { id } } }`, { a, b }))
+        .response.commonAncestor.id;
+    expect(await partAt(tips.twig, tips.main)).toBe(main[14]);
+    expect(await partAt(tips.branch, tips.twig)).toBe(branch[3]);
+    expect(await partAt(main[10]!, tips.twig)).toBe(main[10]);
   });
 
   it("writers branching from one response at the same moment: exactly one continues its segment", async () => {

@@ -126,17 +126,31 @@ export async function findToolCallsInContext(responseId: string, callIds: string
   return new Map(rows.map((row) => [row.callId, row.toolName]));
 }
 
-/** The responses on the chain of `responseId`, root first. */
-export function readChain(responseId: string, db?: Db) {
+/** The responses on the chain of `responseId` (from depth `fromDepth` on, when given), root first. */
+export function readChain(responseId: string, db?: Db, fromDepth = 0) {
   return run<{ id: string; depth: number }>(
     Prisma.sql`
     ${segmentsOf(responseId)}
     SELECT r.id, r.depth FROM segments s CROSS JOIN LATERAL (
-      SELECT id, depth FROM "Response" WHERE "segmentId" = s.id AND depth <= s."upTo"
+      SELECT id, depth FROM "Response" WHERE "segmentId" = s.id AND depth <= s."upTo" AND depth >= ${fromDepth}::int
     ) r
     ORDER BY r.depth`,
     db,
   );
+}
+
+/** The segments of the context of `responseId`, each with the deepest depth of it the context holds. */
+export function readSegments(responseId: string, db?: Db) {
+  return run<{ id: string; upTo: number }>(Prisma.sql`${segmentsOf(responseId)} SELECT id, "upTo" FROM segments`, db);
+}
+
+/** The response at `depth` of segment `segmentId`. */
+export async function responseAt(segmentId: string, depth: number, db?: Db) {
+  const [row] = await run<{ id: string; depth: number }>(
+    Prisma.sql`SELECT id, depth FROM "Response" WHERE "segmentId" = ${segmentId} AND depth = ${depth}::int`,
+    db,
+  );
+  return row ?? null;
 }
 
 /** The ids of the context's events, in order. */
