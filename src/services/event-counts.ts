@@ -1,8 +1,9 @@
-// How many events of each type a response holds, kept on the response row so that a context's
-// totals are a sum over its chain rather than a count of its events. Every path that adds events
-// to a response adds them to its counts in the same statement or transaction: createResponse's
-// statement, appendEvents and interruptResponse, importMessages, and forkDialog (which copies
-// them); test/event-counts.test.ts holds them to a count of the events. (A trigger on Event did
+// How many events of each type a response holds, and how many its segment holds up to it, kept
+// on the response row so that a context's totals are a sum of one row per segment rather than a
+// count of its events. Every path that adds events to a response adds them to its counts in the
+// same statement or transaction (src/store: createResponse's statement, appendEvents and
+// interruptResponse, importMessages, and forkDialog, which copies them);
+// test/event-counts.test.ts and test/context-addressing.test.ts hold them to a count of the events. (A trigger on Event did
 // the same, but cost a third of the raw write throughput of the embedded database.)
 import type { HistoryEventType } from "../generated/prisma/enums.js";
 
