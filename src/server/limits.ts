@@ -1,7 +1,7 @@
 // The abuse limits of one server, from the configuration unless a caller (a test) says otherwise.
 // The per-write limits (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES) live with the write validation in
 // src/services/event-input.ts.
-import { config } from "../config.js";
+import type { Config } from "../config.js";
 
 export interface Limits {
   /** Largest HTTP request body and WebSocket message, in bytes. */
@@ -29,7 +29,7 @@ export interface Limits {
   queuedBytesPerConnection: number;
 }
 
-export function limitsFromConfig(overrides: Partial<Limits> = {}): Limits {
+export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}): Limits {
   return {
     bodyBytes: config.MAX_BODY_BYTES,
     queryDepth: config.MAX_QUERY_DEPTH,
