@@ -3,7 +3,7 @@
 // that do not exist (same status, same error, same message once the id itself is set aside), and
 // A's data is untouched. Lists show each tenant only its own dialogs.
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { schema } from "../src/schema/index.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { startTestServer } from "./support/live.js";
