@@ -31,7 +31,7 @@ describe("authentication", () => {
       message: expect.stringContaining("single-tenant development mode"),
     });
 
-    const strict = await startServer({ store, config: testConfig,  port: 0, auth: "required" });
+    const strict = await startServer({ store, config: testConfig, port: 0, auth: "required" });
     try {
       const refused = await asCaller(strict, null)(TYPENAME);
       expect(refused.status).toBe(401);

@@ -48,7 +48,11 @@ describe("context totals", () => {
       responseId: open.responseId,
       events: [{ ai: { content: "It says" } }, { reasoning: { content: "…" } }],
     });
-    await interruptResponse(store, { responseId: open.responseId, behavior: "SAVE_PARTIAL", partialText: "It says alpha" });
+    await interruptResponse(store, {
+      responseId: open.responseId,
+      behavior: "SAVE_PARTIAL",
+      partialText: "It says alpha",
+    });
     await expectTotalsToMatchEvents(first.responseId);
     await expectTotalsToMatchEvents(open.responseId);
     await expectTotalsToMatchEvents(open.responseId, ["AI", "TOOL_RESULT"]);
@@ -71,6 +75,8 @@ describe("context totals", () => {
     const forkTip = (await prisma.dialog.findUniqueOrThrow({ where: { id: fork.dialogId } })).headId!;
     expect(forkTip).not.toBe(importedTip);
     await expectTotalsToMatchEvents(forkTip);
-    expect((await countContext(forkTip, null, database)).all).toBe((await countContext(importedTip, null, database)).all);
+    expect((await countContext(forkTip, null, database)).all).toBe(
+      (await countContext(importedTip, null, database)).all,
+    );
   });
 });

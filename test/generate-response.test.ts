@@ -120,7 +120,9 @@ describe("generateResponse", () => {
   });
 
   it("without a provider answers a typed ModelNotConfiguredError and stores nothing", async () => {
-    const server = await startServer({ store, config: testConfig, 
+    const server = await startServer({
+      store,
+      config: testConfig,
       port: 0,
       models: createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }),
     });

@@ -232,7 +232,7 @@ describe("oversized WebSocket messages", () => {
     for (const method of ["error", "warn", "info", "log"] as const) {
       vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void lines.push(args));
     }
-    const server = await startServer({ store, config: testConfig,  port: 0, limits: { bodyBytes: 1_000 } });
+    const server = await startServer({ store, config: testConfig, port: 0, limits: { bodyBytes: 1_000 } });
     try {
       for (let i = 0; i < 3; i++) {
         const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");

@@ -6,7 +6,7 @@ import { store, testConfig, testConfig as config } from "./support/database.js";
 import { createClient as createWsClient } from "graphql-ws";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import type { Limits } from "../src/server/limits.js";
+import type { Limits } from "../src/limits.js";
 import { startServer } from "../src/server/http-server.js";
 import { tenantKey } from "./support/tenants.js";
 
@@ -101,7 +101,7 @@ describe("request body size", () => {
   });
 
   it("limits a WebSocket message the same way (closed with 1009, message too big)", async () => {
-    const server = await startServer({ store, config: testConfig,  port: 0, limits: { bodyBytes: 1_000 } });
+    const server = await startServer({ store, config: testConfig, port: 0, limits: { bodyBytes: 1_000 } });
     try {
       const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
       await new Promise((resolve) => socket.once("open", resolve));
@@ -154,7 +154,7 @@ describe("per write (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES)", () => {
 
 describe("subscriptions per connection", () => {
   it("MAX_SUBSCRIPTIONS_PER_CONNECTION run at once; one more is TOO_MANY_SUBSCRIPTIONS until one ends", async () => {
-    const server = await startServer({ store, config: testConfig,  port: 0, limits: { subscriptionsPerConnection: 2 } });
+    const server = await startServer({ store, config: testConfig, port: 0, limits: { subscriptionsPerConnection: 2 } });
     const client = createWsClient({
       url: `${server.url.replace(/^http/, "ws")}/graphql`,
       webSocketImpl: WebSocket,
@@ -215,7 +215,12 @@ describe("rate limit per API key", () => {
   });
 
   it("counts WebSocket operations too: beyond the limit an operation fails with RATE_LIMITED", async () => {
-    const server = await startServer({ store, config: testConfig,  port: 0, limits: { rateLimitRequests: 2, rateLimitWindowSeconds: 60 } });
+    const server = await startServer({
+      store,
+      config: testConfig,
+      port: 0,
+      limits: { rateLimitRequests: 2, rateLimitWindowSeconds: 60 },
+    });
     const { authorization } = await tenantKey("ws-limited");
     const client = createWsClient({
       url: `${server.url.replace(/^http/, "ws")}/graphql`,

@@ -19,7 +19,9 @@ let write: ReturnType<typeof writer>;
 
 /** A server whose in-flight text runs on the test's clock, checkpointing every 10 characters. */
 async function start() {
-  const started = await startServer({ store, config: testConfig, 
+  const started = await startServer({
+    store,
+    config: testConfig,
     port: 0,
     redisUrl,
     inFlight: { clock: () => now, checkpointMs: 60_000, checkpointChars: 10, idleTimeoutMs: 30_000, sweep: false },

@@ -61,7 +61,7 @@ describe("operations endpoints", () => {
 
   it("/ready is 503 while the configured Redis is down, /health stays 200", async () => {
     const redis = await startOwnRedis();
-    const server = await startServer({ store, config: testConfig,  port: 0, redisUrl: redis.url });
+    const server = await startServer({ store, config: testConfig, port: 0, redisUrl: redis.url });
     try {
       await expect.poll(async () => (await get(`${server.url}/ready`)).status, { timeout: 10_000 }).toBe(200);
       await redis.kill();

@@ -3,7 +3,7 @@
 // budget, and one tenant's reads queue behind each other instead of taking the whole pool.
 import { testApp } from "./support/graphql.js";
 import { describe, expect, it } from "vitest";
-import type { Limits } from "../src/server/limits.js";
+import type { Limits } from "../src/limits.js";
 import { createRequestBudget } from "../src/server/request-budget.js";
 
 function appWith(limits: Partial<Limits> = {}) {

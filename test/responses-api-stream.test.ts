@@ -152,7 +152,9 @@ describe("responses.stream", () => {
 
 describe("providers", () => {
   it("without any provider configured, answers a clear error naming the settings; the rest still works", async () => {
-    const server = await startServer({ store, config: testConfig, 
+    const server = await startServer({
+      store,
+      config: testConfig,
       port: 0,
       models: createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }),
     });

@@ -70,7 +70,8 @@ describe("the retention sweeper", () => {
     // Nothing is idle yet; the sweeper's clock is two hours ahead.
     const sweeper = startSweeper(store, { intervalMs: 20, clock: () => new Date(Date.now() + 2 * HOUR) })!;
     try {
-      for (let tries = 0; tries < 250 && (await exists(idle.dialogId)); tries++) await new Promise((r) => setTimeout(r, 20));
+      for (let tries = 0; tries < 250 && (await exists(idle.dialogId)); tries++)
+        await new Promise((r) => setTimeout(r, 20));
       expect(await exists(idle.dialogId)).toBe(false);
     } finally {
       await sweeper.stop();
@@ -107,7 +108,10 @@ describe("an expired dialog, before the sweeper comes", () => {
       __typename: "NotFoundError",
       message: `Response ${old.id} not found (it has expired)`,
     });
-    const viaDialog = await createResponse({ dialogId: old.dialogId, input: [{ human: { content: "Hi again" } }] }, app);
+    const viaDialog = await createResponse(
+      { dialogId: old.dialogId, input: [{ human: { content: "Hi again" } }] },
+      app,
+    );
     expect(viaDialog).toMatchObject({ message: `Dialog ${old.dialogId} not found (it has expired)` });
     const imported = await importMessages(
       { format: "OPENAI_CHAT", previousResponseId: old.id, messages: [{ role: "user", content: "Hi again" }] },

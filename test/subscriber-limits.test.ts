@@ -80,7 +80,12 @@ describe("queued bytes per connection", () => {
 
 describe("connections per API key and per tenant", () => {
   it("beyond MAX_CONNECTIONS_PER_KEY or MAX_CONNECTIONS_PER_TENANT a WebSocket closes with 4429; a freed place is taken again", async () => {
-    const server = await startServer({ store, config: testConfig,  port: 0, limits: { connectionsPerKey: 2, connectionsPerTenant: 3 } });
+    const server = await startServer({
+      store,
+      config: testConfig,
+      port: 0,
+      limits: { connectionsPerKey: 2, connectionsPerTenant: 3 },
+    });
     const [first, second] = [await tenantKey("crowded"), await tenantKey("crowded")];
     const open: WebSocket[] = [];
     const connect = (key: string) =>

@@ -200,7 +200,8 @@ describe("tenant B naming tenant A's ids", () => {
         problems.push(`${field.name}: no rule`);
         continue;
       }
-      const named = typeof rule === "string" ? [] : [rule.dialogs ?? [], rule.responses ?? [], rule.chainedTo ?? []].flat();
+      const named =
+        typeof rule === "string" ? [] : [rule.dialogs ?? [], rule.responses ?? [], rule.chainedTo ?? []].flat();
       const idPaths = field.args.flatMap((arg) => idPathsOf(arg.type, [arg.name]));
       for (const path of named) if (!idPaths.includes(path)) problems.push(`${field.name}: names no argument ${path}`);
       for (const path of idPaths) {
@@ -329,7 +330,12 @@ describe("the tenant rule, declared once per root field", () => {
       },
     };
     const run = (id: string) =>
-      graphql({ schema: builder.toSchema(), source: `query($id: ID!) { read(id: $id) }`, variableValues: { id }, contextValue });
+      graphql({
+        schema: builder.toSchema(),
+        source: `query($id: ID!) { read(id: $id) }`,
+        variableValues: { id },
+        contextValue,
+      });
     expect((await run("mine")).data).toEqual({ read: "read" });
     expect((await run("theirs")).errors?.map((error) => error.message)).toEqual(["Dialog theirs not found"]);
     expect(resolved).toEqual(["mine"]);

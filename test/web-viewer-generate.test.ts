@@ -23,7 +23,7 @@ beforeAll(async () => {
     UPSTREAM_MAX_RETRIES: 0,
     DEFAULT_MODEL: "stand-in-1",
   });
-  server = await startServer({ store, config: testConfig,  port: 0, models });
+  server = await startServer({ store, config: testConfig, port: 0, models });
   client = testClient(server.url, "ws");
 });
 afterAll(async () => {

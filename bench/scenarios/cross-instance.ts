@@ -19,8 +19,8 @@ if (!redisUrl) throw new Error("cross-instance needs BENCH_REDIS_URL");
 
 await applyMigrations(database);
 // Both instances in this process share its database connection; each has its own Redis clients.
-const a = await startServer({ store, config,  port: 0, redisUrl });
-const b = await startServer({ store, config,  port: 0, redisUrl });
+const a = await startServer({ store, config, port: 0, redisUrl });
+const b = await startServer({ store, config, port: 0, redisUrl });
 const WRITE = `mutation($input: CreateResponseInput!) { createResponse(input: $input) {
   ... on Response { dialog { id } output { ... on BaseHistoryEvent { seq } } } } }`;
 const write = async (url: string, input: Record<string, unknown>) => {

@@ -86,7 +86,7 @@ const raw = await rawSubscribers.next<Delivery>("result");
 broadcaster.close();
 
 // dialogql: writes through GraphQL over HTTP (the resolver publishes after commit).
-const server = await startServer({ store, config,  port: 0 });
+const server = await startServer({ store, config, port: 0 });
 const graphqlUrl = `${server.url}/graphql`;
 const WRITE = `mutation($input: CreateResponseInput!) { createResponse(input: $input) {
   ... on Response { dialog { id } output { ... on BaseHistoryEvent { seq } } } } }`;

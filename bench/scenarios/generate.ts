@@ -26,7 +26,9 @@ upstream.fallback = {
   output: [{ text: "A reply of a few dozen characters, streamed in several chunks." }],
   usage: { input: 100, output: 20 },
 };
-const server = await startServer({ store, config, 
+const server = await startServer({
+  store,
+  config,
   port: 0,
   models: createModelCatalog({ OPENAI_BASE_URL: upstream.url, UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }),
 });

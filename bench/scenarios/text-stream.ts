@@ -28,7 +28,7 @@ interface Delivery {
 }
 
 await applyMigrations(database);
-const server = await startServer({ store, config,  port: 0, redisUrl: process.env.REDIS_URL || null });
+const server = await startServer({ store, config, port: 0, redisUrl: process.env.REDIS_URL || null });
 const url = `${server.url}/graphql`;
 const started = await graphql(
   url,

@@ -35,6 +35,9 @@ export type TenantRule = NamedIds | "caller" | "none";
 const pluginName = "tenantScope";
 const ROOT_KINDS = new Set<FieldKind>(["Query", "Mutation", "Subscription"]);
 
+// Pothos's option types are extended by declaration merging, which needs its namespace and its
+// type parameters as declared.
+/* eslint-disable @typescript-eslint/no-namespace, @typescript-eslint/no-unused-vars */
 declare global {
   export namespace PothosSchemaTypes {
     export interface Plugins<Types extends SchemaTypes> {
@@ -54,6 +57,7 @@ declare global {
     }
   }
 }
+/* eslint-enable @typescript-eslint/no-namespace, @typescript-eslint/no-unused-vars */
 
 /** The value at a dotted argument path, as an id; null when absent. */
 function idAt(args: Record<string, unknown>, path: string): string | null {

@@ -26,7 +26,7 @@ import { useSharedSubscriptionResults } from "../live/shared-subscription-result
 import { contextFactory } from "./context.js";
 import { toRequestError, useErrorReporting } from "./error-reporting.js";
 import { exampleQuery } from "./graphiql-example.js";
-import { type Limits, limitsFromConfig } from "./limits.js";
+import { type Limits, limitsFromConfig } from "../limits.js";
 import { logger } from "../logger.js";
 import { useWebViewer } from "./web-viewer.js";
 import { useInputLimits } from "./input-limits.js";

@@ -10,7 +10,7 @@ import { viewerOf } from "../auth/access-control.js";
 import type { Viewer } from "../auth/authenticator.js";
 import type { TenantScope, TenantScopes } from "../auth/tenant-scope.js";
 import type { Store } from "../store/store.js";
-import type { Limits } from "./limits.js";
+import type { Limits } from "../limits.js";
 import { createRequestBudget, type RequestBudget } from "./request-budget.js";
 import { requestIdOf } from "./request-id.js";
 

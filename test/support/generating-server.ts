@@ -34,7 +34,13 @@ export async function startGeneratingServer(
     UPSTREAM_MAX_RETRIES: 0,
     ...settings,
   });
-  const server = await startServer({ store, config: testConfig, port: 0, redisUrl: process.env.TEST_REDIS_URL ?? null, models });
+  const server = await startServer({
+    store,
+    config: testConfig,
+    port: 0,
+    redisUrl: process.env.TEST_REDIS_URL ?? null,
+    models,
+  });
   cleanups.push(
     () => server.close(),
     () => upstream.close(),
