@@ -15,7 +15,7 @@ import { openStore, type Store } from "../../src/store/store.js";
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 let dropDatabase: (() => Promise<void>) | undefined;
-const databaseSettings: Record<string, string> = { DATA_DIR: "memory://", DATABASE_URL: "" };
+const databaseSettings = { DATA_DIR: "memory://", DATABASE_URL: "" };
 
 if (serverUrl) {
   const name = `dialogql_test_${randomBytes(6).toString("hex")}`;
@@ -33,6 +33,12 @@ if (serverUrl) {
     await client.end();
   };
 }
+
+// Processes a test starts (`npm run keys`, a server in a child process) read their environment as
+// any process does: they get this file's database there. The app in this process does not read it.
+if (databaseSettings.DATABASE_URL) process.env.DATABASE_URL = databaseSettings.DATABASE_URL;
+else delete process.env.DATABASE_URL;
+process.env.DATA_DIR = databaseSettings.DATA_DIR;
 
 /** The process's environment with this file's database, and `overrides` (variables as text). */
 export function configWith(overrides: Record<string, string> = {}): Config {
