@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -11,6 +12,9 @@ export default defineConfig({
     setupFiles: ["test/support/database.ts"],
     // The browser tests serve web/dist: rebuilt first when the viewer's sources are newer.
     globalSetup: ["test/support/build-viewer.ts", "test/support/pglite-template.ts"],
+    // vitest's default is one worker fewer than the cores: one worker on a 2-core machine. The
+    // files spend much of their time waiting on sockets and child processes, so one per core.
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 60_000,
     hookTimeout: 60_000,
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },

@@ -87,6 +87,9 @@ const schema = z.object({
   /** `required`: every call needs an API key. `auto`: so do they once any key exists; before that
    * the server runs in single-tenant development mode. */
   AUTH: z.enum(["auto", "required"]).default("auto"),
+  /** How often each instance reads API key revocations from the database (with Redis they also
+   * arrive at once; this catches those made while an instance was cut off). */
+  REVOCATION_POLL_MS: count(5_000),
   /** Origins (comma-separated, or *) whose browser pages may call the API; same-origin always can. */
   CORS_ORIGINS: z.string().default(""),
   /** GraphiQL and introspection; both default to off when NODE_ENV=production. */

@@ -85,6 +85,8 @@ export interface LiveBus {
    * knowing every later write will also arrive here.
    */
   listen(topic: Topic, id: string): Promise<AsyncIterableIterator<LiveMessage>>;
+  /** Listeners of one dialog or response in this instance (what operations and tests look at). */
+  listenerCount(topic: Topic, id: string): number;
   /** Sends `notice` to every instance, this one included. */
   broadcast(notice: unknown): void;
   onNotice(handler: NoticeHandler): void;
@@ -175,6 +177,10 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
       // Counted at once (the count is synchronous), so a return() that comes early releases it.
       await redis?.subscribe(channel);
       return payloads;
+    },
+
+    listenerCount(topic, id) {
+      return listenersByChannel.get(`${topic}:${id}`)?.size ?? 0;
     },
 
     broadcast(notice) {

@@ -55,7 +55,8 @@ export interface AppOptions {
   models?: ModelCatalog;
   /** In-flight text settings (clock, checkpoint bounds, idle sweep); from the configuration when not given. */
   inFlight?: Partial<InFlightOptions>;
-  /** How often the database is asked for revoked API keys, in ms (5 s when not given). */
+  /** How often revocations are read from the database (they also arrive at once through the live
+   * bus); from REVOCATION_POLL_MS when not given. */
   revocationPollMs?: number;
 }
 
@@ -68,7 +69,7 @@ export function buildApp(options: AppOptions) {
     mode: options.auth ?? config.AUTH,
     store,
     live,
-    revocationPollMs: options.revocationPollMs,
+    revocationPollMs: options.revocationPollMs ?? config.REVOCATION_POLL_MS,
   });
   const rateLimiter = createRateLimiter({
     requests: limits.rateLimitRequests,
