@@ -6,8 +6,9 @@ export default defineConfig({
   // package; Vite would pick the ESM one for our files, and two copies of graphql refuse to mix.
   resolve: { alias: { graphql: "graphql/index.js" } },
   test: {
-    // Each test file gets its own database (see test/support/database.ts), embedded ones copied
-    // from the PGlite template that test/support/pglite-template.ts keeps current.
+    // Each test file gets its own database and store (see test/support/database.ts), embedded ones
+    // copied from the PGlite template that test/support/pglite-template.ts keeps current. Settings
+    // come from configs built in the test (configWith), never from a project's environment.
     setupFiles: ["test/support/database.ts"],
     // The browser tests serve web/dist: rebuilt first when the viewer's sources are newer.
     globalSetup: ["test/support/build-viewer.ts", "test/support/pglite-template.ts"],
@@ -17,10 +18,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
-    projects: [
-      { extends: true, test: { name: "default", include: ["test/**/*.test.ts"], exclude: ["test/retention.test.ts"] } },
-      // The configuration is read once per process, so retention gets a project with a short one.
-      { extends: true, test: { name: "retention", include: ["test/retention.test.ts"], env: { RETENTION: "2s" } } },
-    ],
+    include: ["test/**/*.test.ts"],
   },
 });

@@ -1,7 +1,7 @@
 // Reading the context at the end of a 1,000-response chain costs a constant number of SQL
 // statements: the ancestors are walked inside one recursive query, never one query per turn.
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { newDialogId, newEventId, newResponseId } from "../src/ids.js";
 import { executeOk } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";

@@ -59,7 +59,7 @@ export interface ContextPageQuery {
 // on the presorted depth): the first 100 of 10,000 events cost 1 ms instead of the 10 ms of
 // joining and sorting them all. Cursor bounds are split so each side can use them: the depth
 // prunes whole responses, the seq only matters inside the response of the cursor.
-export function readContextPage(responseId: string, query: ContextPageQuery, db?: Db) {
+export function readContextPage(responseId: string, query: ContextPageQuery, db: Db) {
   return run<ContextEvent>(contextPageStatement(responseId, query), db);
 }
 
@@ -83,14 +83,14 @@ export function contextPageStatement(responseId: string, query: ContextPageQuery
 }
 
 /** The whole context, in order. */
-export function readContext(responseId: string, types?: readonly HistoryEventType[] | null, db?: Db) {
+export function readContext(responseId: string, types: readonly HistoryEventType[] | null | undefined, db: Db) {
   return run<ContextEvent>(contextPageStatement(responseId, { types, limit: null, inverted: false }), db);
 }
 
 export type ContextTotals = { all: number } & Record<HistoryEventType, number>;
 
 /** The context's events counted by type, over the selection `types` (all when absent): a sum of its responses' counts. */
-export async function countContext(responseId: string, types?: readonly HistoryEventType[] | null, db?: Db) {
+export async function countContext(responseId: string, types: readonly HistoryEventType[] | null | undefined, db: Db) {
   const sums = Prisma.raw(
     Object.entries(countColumns)
       .map(([type, column]) => `COALESCE(sum("${column}"), 0)::int AS "${type}"`)
@@ -110,7 +110,7 @@ export async function countContext(responseId: string, types?: readonly HistoryE
 }
 
 /** The tool calls among `callIds` made somewhere in the context of `responseId`: callId → tool name. */
-export async function findToolCallsInContext(responseId: string, callIds: string[], db?: Db) {
+export async function findToolCallsInContext(responseId: string, callIds: string[], db: Db) {
   if (!callIds.length) return new Map<string, string>();
   const rows = await run<{ callId: string; toolName: string }>(
     Prisma.sql`
@@ -123,7 +123,7 @@ export async function findToolCallsInContext(responseId: string, callIds: string
 }
 
 /** The responses on the chain of `responseId`, root first. */
-export function readChain(responseId: string, db?: Db) {
+export function readChain(responseId: string, db: Db) {
   return run<{ id: string; depth: number }>(
     Prisma.sql`
     ${chainOf(responseId)}
@@ -133,7 +133,7 @@ export function readChain(responseId: string, db?: Db) {
 }
 
 /** The ids of the context's events, in order. */
-export async function readContextEventIds(responseId: string, db?: Db) {
+export async function readContextEventIds(responseId: string, db: Db) {
   const rows = await run<{ id: string }>(
     Prisma.sql`
     ${chainOf(responseId)}

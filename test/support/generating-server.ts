@@ -4,6 +4,7 @@ import OpenAI from "openai";
 import { afterAll } from "vitest";
 import { createModelCatalog, type ProviderSettings } from "../../src/generation/providers.js";
 import { type RunningServer, startServer } from "../../src/server/http-server.js";
+import { store, testConfig } from "./database.js";
 import { tenantKey } from "./tenants.js";
 import { startUpstreamStandIn, type UpstreamStandIn } from "./upstream-stand-in.js";
 
@@ -33,7 +34,13 @@ export async function startGeneratingServer(
     UPSTREAM_MAX_RETRIES: 0,
     ...settings,
   });
-  const server = await startServer({ port: 0, redisUrl: process.env.TEST_REDIS_URL, models });
+  const server = await startServer({
+    store,
+    config: testConfig,
+    port: 0,
+    redisUrl: process.env.TEST_REDIS_URL ?? null,
+    models,
+  });
   cleanups.push(
     () => server.close(),
     () => upstream.close(),

@@ -5,6 +5,7 @@ import { createClient as createWsClient } from "graphql-ws";
 import { afterAll } from "vitest";
 import WebSocket from "ws";
 import { createApiKey } from "../../src/auth/api-keys.js";
+import { store } from "./database.js";
 import { newDialogId, newResponseId } from "../../src/ids.js";
 import type { RunningServer } from "../../src/server/http-server.js";
 
@@ -14,7 +15,7 @@ afterAll(async () => {
 });
 
 export async function tenantKey(tenantId: string) {
-  const { key, id } = await createApiKey(tenantId, "test");
+  const { key, id } = await createApiKey(store, tenantId, "test");
   return { key, id, authorization: `Bearer ${key}` };
 }
 
