@@ -117,7 +117,12 @@ export function buildApp(options: AppOptions) {
     ],
   });
 
-  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter });
+  /** Ends the app's timers (revocation poll, idle sweep); the store and the live bus stay open. */
+  const stop = () => {
+    authenticator.close();
+    inFlight.close();
+  };
+  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, stop });
 }
 
 export type App = ReturnType<typeof buildApp>;

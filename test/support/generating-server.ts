@@ -1,7 +1,7 @@
 // A dialogql server whose models are the upstream stand-in (a real HTTP server speaking OpenAI's
 // wire format), with a tenant's API key and the real `openai` SDK pointed at its /v1.
 import OpenAI from "openai";
-import { afterAll } from "vitest";
+import { atEveryFileEnd } from "./file-scope.js";
 import { createModelCatalog, type ProviderSettings } from "../../src/generation/providers.js";
 import { type RunningServer, startServer } from "../../src/server/http-server.js";
 import { store, testConfig } from "./database.js";
@@ -9,8 +9,8 @@ import { tenantKey } from "./tenants.js";
 import { startUpstreamStandIn, type UpstreamStandIn } from "./upstream-stand-in.js";
 
 const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
+atEveryFileEnd(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 export interface GeneratingServer {

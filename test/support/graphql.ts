@@ -6,10 +6,22 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { print } from "graphql";
 import { type App, type AppOptions, buildApp } from "../../src/server/app.js";
 import { store, testConfig } from "./database.js";
+import { atEveryFileEnd } from "./file-scope.js";
 
-export const testApp = (options: Partial<AppOptions> = {}) => buildApp({ store, config: testConfig, ...options });
+const apps: App[] = [];
+export const testApp = (options: Partial<AppOptions> = {}) => {
+  const built = buildApp({ store, config: testConfig, ...options });
+  apps.push(built);
+  return built;
+};
 
-export const app = testApp();
+/** This file's app: a new one for every file, so no cache of an earlier file's keys or dialogs is left. */
+export let app = testApp();
+atEveryFileEnd(() => {
+  // The file's apps stop polling the database (a later file counts its statements).
+  for (const finished of apps.splice(0)) finished.stop();
+  app = testApp();
+});
 
 export interface GraphQLResult<T = any> {
   data?: T;

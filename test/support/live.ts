@@ -2,15 +2,15 @@
 // graphql-sse over HTTP), closed after each test file so nothing is left listening.
 import { createClient as createSseClient } from "graphql-sse";
 import { type Client as WsClient, createClient as createWsClient } from "graphql-ws";
-import { afterAll } from "vitest";
+import { atEveryFileEnd } from "./file-scope.js";
 import WebSocket from "ws";
 import { type RunningServer, type ServerOptions, startServer } from "../../src/server/http-server.js";
 import { store, testConfig } from "./database.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
+atEveryFileEnd(async () => {
   // Clients first, then servers: a server closing under a client would be a reconnect storm.
-  for (const cleanup of cleanups.reverse()) await cleanup();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 /**
