@@ -4,7 +4,7 @@
 // story writes through the API, then checks every read against the context walked by hand
 // (response by response, through previousResponseId) and the segments against their invariants.
 import { describe, expect, it } from "vitest";
-import { database, prisma } from "../src/db/prisma.js";
+import { database, prisma, store } from "./support/database.js";
 import { countColumns, segmentCountColumns } from "../src/services/event-counts.js";
 import { contextPageStatement } from "../src/services/context.js";
 import { sweepExpired } from "../src/services/retention.js";
@@ -268,7 +268,7 @@ describe("context addressing", () => {
   it("a deleted branch tip frees its place: the next turn from its parent continues the segment", async () => {
     const before = await expectSegmentsHold(dialogId);
     const tip = await prisma.response.findUniqueOrThrow({ where: { id: tips.branch } });
-    await deleteResponse(tip.id, dialogId);
+    await deleteResponse(store, tip.id, dialogId);
     const replacement = await turn({ ...step("replacement", 1), previousResponseId: tip.previousResponseId! });
     const after = await expectSegmentsHold(dialogId);
     expect(after.map((s) => s.length)).toEqual(before.map((s) => s.length));
@@ -352,7 +352,7 @@ describe("a page's cost", () => {
 
 describe("retention", () => {
   it("sweeps expired dialogs with all their segments and events, and a new dialog starts afresh", async () => {
-    const { deletedDialogIds } = await sweepExpired({ now: new Date(Date.now() + 60_000), retention: 1 });
+    const { deletedDialogIds } = await sweepExpired(store, { now: new Date(Date.now() + 60_000), retention: 1 });
     expect(deletedDialogIds.length).toBeGreaterThan(3);
     expect(await prisma.response.count()).toBe(0);
     expect(await prisma.event.count()).toBe(0);

@@ -2,7 +2,7 @@
 // statements: the context is addressed by segments (one, for a linear chain), never walked one
 // query per turn.
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { newDialogId, newEventId, newResponseId } from "../src/ids.js";
 import { executeOk } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";

@@ -3,6 +3,7 @@
 // unsent data has not drained for SLOW_SUBSCRIBER_TIMEOUT_MS, and resuming with afterSeq it gets
 // everything it missed.
 import { describe, expect, it } from "vitest";
+import { store, testConfig } from "./support/database.js";
 import WebSocket from "ws";
 import { metrics } from "../src/metrics.js";
 import { startServer } from "../src/server/http-server.js";
@@ -21,7 +22,12 @@ const wsUrl = (url: string) => `${url.replace(/^http/, "ws")}/graphql`;
 
 describe("slow and broken clients", () => {
   it("closes a connection that sends no connection_init in time (4408)", async () => {
-    const server = await startServer({ port: 0, limits: { wsConnectionInitTimeoutMs: 300 } });
+    const server = await startServer({
+      store,
+      config: testConfig,
+      port: 0,
+      limits: { wsConnectionInitTimeoutMs: 300 },
+    });
     try {
       const socket = new WebSocket(wsUrl(server.url), "graphql-transport-ws");
       const started = Date.now();
@@ -34,7 +40,7 @@ describe("slow and broken clients", () => {
   });
 
   it("disconnects a subscriber that stops reading; it resumes with afterSeq and misses nothing", async () => {
-    const server = await startServer({ port: 0, limits: { slowSubscriberTimeoutMs: 500 } });
+    const server = await startServer({ store, config: testConfig, port: 0, limits: { slowSubscriberTimeoutMs: 500 } });
     try {
       const write = writer(httpExecutor(server));
       const started = await write.createResponse({ input: [{ human: { content: "go" } }] });

@@ -4,7 +4,7 @@
 // the dialog actions and the keys that get them there.
 import { readFile } from "node:fs/promises";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { database } from "../src/db/prisma.js";
+import { database } from "./support/database.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { CHROMIUM, hasChromium, openPage as openBrowserPage, screenshot, timelineEvents } from "./support/browser.js";
 import { httpExecutor, startTestServer } from "./support/live.js";

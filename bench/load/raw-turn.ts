@@ -2,7 +2,7 @@
 // read the head's depth and segment, insert the response and its four events, move the head), written with
 // plain parameterised SQL in one transaction.
 import { randomUUID } from "node:crypto";
-import type { Database } from "../../src/db/prisma.js";
+import type { Database } from "../../src/db/database.js";
 
 export async function createRawDialog(database: Database) {
   const id = `raw_${randomUUID()}`;

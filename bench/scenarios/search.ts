@@ -9,7 +9,7 @@
 // — and the common word is reported beside it: ranking every one of its matches costs more.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { database } from "../../src/db/prisma.js";
+import { database } from "../lib/store.js";
 import { emit, smoke } from "../lib/report.js";
 import { startInProcessServer } from "../lib/server.js";
 import { summarize } from "../lib/stats.js";

@@ -60,7 +60,7 @@ export interface ContextPageQuery {
 // index whatever its statistics), at most `limit` of them, so a page of 100 reads about 100 rows
 // whatever the context holds. A cursor bounds the range as a row comparison, which the index
 // serves directly; segments that end before the cursor are skipped without being read.
-export function readContextPage(responseId: string, query: ContextPageQuery, db?: Db) {
+export function readContextPage(responseId: string, query: ContextPageQuery, db: Db) {
   return run<ContextEvent>(contextPageStatement(responseId, query), db);
 }
 
@@ -82,7 +82,7 @@ export function contextPageStatement(responseId: string, query: ContextPageQuery
 }
 
 /** The whole context, in order. */
-export function readContext(responseId: string, types?: readonly HistoryEventType[] | null, db?: Db) {
+export function readContext(responseId: string, types: readonly HistoryEventType[] | null | undefined, db: Db) {
   return run<ContextEvent>(contextPageStatement(responseId, { types, limit: null, inverted: false }), db);
 }
 
@@ -92,7 +92,7 @@ export type ContextTotals = { all: number } & Record<HistoryEventType, number>;
  * The context's events counted by type, over the selection `types` (all when absent): the
  * segment counts at the deepest response the context holds in each of its segments, added up.
  */
-export async function countContext(responseId: string, types?: readonly HistoryEventType[] | null, db?: Db) {
+export async function countContext(responseId: string, types: readonly HistoryEventType[] | null | undefined, db: Db) {
   const sums = Prisma.raw(
     Object.entries(segmentCountColumns)
       .map(([type, column]) => `COALESCE(sum("${column}"), 0)::int AS "${type}"`)
@@ -112,7 +112,7 @@ export async function countContext(responseId: string, types?: readonly HistoryE
 }
 
 /** The tool calls among `callIds` made somewhere in the context of `responseId`: callId → tool name. */
-export async function findToolCallsInContext(responseId: string, callIds: string[], db?: Db) {
+export async function findToolCallsInContext(responseId: string, callIds: string[], db: Db) {
   if (!callIds.length) return new Map<string, string>();
   const rows = await run<{ callId: string; toolName: string }>(
     Prisma.sql`
@@ -127,7 +127,7 @@ export async function findToolCallsInContext(responseId: string, callIds: string
 }
 
 /** The responses on the chain of `responseId` (from depth `fromDepth` on, when given), root first. */
-export function readChain(responseId: string, db?: Db, fromDepth = 0) {
+export function readChain(responseId: string, db: Db, fromDepth = 0) {
   return run<{ id: string; depth: number }>(
     Prisma.sql`
     ${segmentsOf(responseId)}
@@ -140,12 +140,12 @@ export function readChain(responseId: string, db?: Db, fromDepth = 0) {
 }
 
 /** The segments of the context of `responseId`, each with the deepest depth of it the context holds. */
-export function readSegments(responseId: string, db?: Db) {
+export function readSegments(responseId: string, db: Db) {
   return run<{ id: string; upTo: number }>(Prisma.sql`${segmentsOf(responseId)} SELECT id, "upTo" FROM segments`, db);
 }
 
 /** The response at `depth` of segment `segmentId`. */
-export async function responseAt(segmentId: string, depth: number, db?: Db) {
+export async function responseAt(segmentId: string, depth: number, db: Db) {
   const [row] = await run<{ id: string; depth: number }>(
     Prisma.sql`SELECT id, depth FROM "Response" WHERE "segmentId" = ${segmentId} AND depth = ${depth}::int`,
     db,
@@ -154,7 +154,7 @@ export async function responseAt(segmentId: string, depth: number, db?: Db) {
 }
 
 /** The ids of the context's events, in order. */
-export async function readContextEventIds(responseId: string, db?: Db) {
+export async function readContextEventIds(responseId: string, db: Db) {
   const rows = await run<{ id: string }>(
     Prisma.sql`
     ${segmentsOf(responseId)}

@@ -27,7 +27,8 @@ import {
   segmentCountIncrements,
   type Usage,
 } from "./rows.js";
-import { inTransaction, run, type SqlRunner } from "./sql.js";
+import { run, type SqlRunner } from "./sql.js";
+import type { Store } from "./store.js";
 
 export interface LockedDialog {
   id: string;
@@ -301,13 +302,16 @@ export interface DialogWriteOutcome<T> {
  * commits. Nothing is visible to anyone, nor published, before the commit.
  */
 export async function writeDialog<T>(
+  store: Store,
   target: DialogTarget,
   work: (write: DialogWrite) => Promise<T>,
   now = new Date(),
 ): Promise<DialogWriteOutcome<T>> {
-  return inTransaction(async (session) => {
+  return store.database.transaction(async (session) => {
     const dialog =
-      "create" in target ? await createDialogRow(session, target.create, now) : await lockDialog(session, target, now);
+      "create" in target
+        ? await createDialogRow(session, target.create, now)
+        : await lockDialog(session, target, now, store.retentionMs);
     const write = new DialogWrite(dialog, session, now);
     const value = await work(write);
     const row = await write.finish();
@@ -323,14 +327,15 @@ export async function writeDialog<T>(
 export async function lockDialog(
   session: SqlRunner,
   target: { id: string; whenMissing?: () => Error; whenExpired?: () => Error },
-  now = new Date(),
+  now: Date,
+  retention: number | null,
 ): Promise<LockedDialog> {
   const [dialog] = await run<LockedDialog>(
     Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt" FROM "Dialog" WHERE id = ${target.id} FOR UPDATE`,
     session,
   );
   if (!dialog) throw target.whenMissing?.() ?? NotFoundError.dialog(target.id);
-  if (isExpired(dialog.updatedAt, now)) throw target.whenExpired?.() ?? dialogExpired(target.id);
+  if (isExpired(dialog.updatedAt, now, retention)) throw target.whenExpired?.() ?? dialogExpired(target.id);
   return dialog;
 }
 

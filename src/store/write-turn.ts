@@ -26,7 +26,8 @@ import {
   segmentCountColumnList,
   segmentCountValues,
 } from "./rows.js";
-import { run, type SqlRunner } from "./sql.js";
+import { run } from "./sql.js";
+import type { Store } from "./store.js";
 
 export interface TurnToInsert extends NewTurn {
   /** An existing dialog to lock and continue, or a new one to create with this turn as root. */
@@ -50,7 +51,7 @@ export interface StoredTurn {
  * Stores the turn; "not-found" when the dialog does not exist, "expired" when it is past its
  * retention (nothing stored in those cases).
  */
-export async function insertTurn(turn: TurnToInsert, on?: SqlRunner): Promise<StoredTurn | "not-found" | "expired"> {
+export async function insertTurn(store: Store, turn: TurnToInsert): Promise<StoredTurn | "not-found" | "expired"> {
   const now = turn.now.toISOString();
   const events = [
     ...turn.input.map((event) => eventJson(event, "INPUT")),
@@ -63,7 +64,7 @@ export async function insertTurn(turn: TurnToInsert, on?: SqlRunner): Promise<St
         RETURNING id, 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth", "updatedAt", to_jsonb("Dialog") AS after`
     : Prisma.sql`SELECT id, "lastSeq", "headId", "headDepth", "updatedAt", NULL::jsonb AS after FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
   // Past its retention a dialog takes no more writes, even before the sweeper deletes it.
-  const cutoff = expiryCutoff(turn.now);
+  const cutoff = expiryCutoff(turn.now, store.retentionMs);
   const alive =
     turn.dialog.isNew || cutoff == null ? Prisma.sql`TRUE` : Prisma.sql`d."updatedAt" > ${cutoff}::timestamp`;
   const moveHead = turn.dialog.isNew
@@ -100,7 +101,7 @@ export async function insertTurn(turn: TurnToInsert, on?: SqlRunner): Promise<St
       ${turn.dialog.isNew ? Prisma.sql`d.after` : Prisma.sql`(SELECT after FROM u)`} AS dialog
     FROM d LEFT JOIN r ON TRUE`;
   type Outcome = { previousSeq: number; depth: number | null; alive: boolean; response: unknown; dialog: unknown };
-  const [row] = await run<Outcome>(statement, on);
+  const [row] = await run<Outcome>(statement, store.database);
   if (!row) return "not-found";
   if (!row.alive || row.depth === null) return "expired";
   return {
