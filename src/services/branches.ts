@@ -1,8 +1,10 @@
 // Branches compared: where two responses' chains part (their deepest shared response), and what
 // each side holds after that point. Read through the context reads of context.ts, so a comparison
-// costs a few statements whatever the depth of the chains.
+// costs a few statements whatever the depth of the chains, and finding where they part costs the
+// same at any depth: two contexts share a prefix of their segment lists, and part in the deepest
+// segment they share, at the shallower of the two depths they reach in it.
 import type { Store } from "../store/store.js";
-import { type ContextEvent, readChain, readContextPage } from "./context.js";
+import { type ContextEvent, readChain, readContextPage, readSegments, responseAt } from "./context.js";
 
 /** At most this many events per side are read; a side's `eventCount` still counts them all. */
 export const MAX_SIDE_EVENTS = 10_000;
@@ -14,11 +16,16 @@ export interface ChainLink {
 
 /** The deepest response on both chains, or null when they share none (e.g. different dialogs). */
 export async function commonAncestor(store: Store, a: string, b: string): Promise<ChainLink | null> {
-  const [chainA, chainB] = await Promise.all([readChain(a, store.database), readChain(b, store.database)]);
-  const onA = new Set(chainA.map((link) => link.id));
-  let deepest: ChainLink | null = null;
-  for (const link of chainB) if (onA.has(link.id) && (!deepest || link.depth > deepest.depth)) deepest = link;
-  return deepest;
+  const [segmentsA, segmentsB] = await Promise.all([readSegments(a, store.database), readSegments(b, store.database)]);
+  const upToOnB = new Map(segmentsB.map((segment) => [segment.id, segment.upTo]));
+  let deepest: { segmentId: string; depth: number } | null = null;
+  for (const segment of segmentsA) {
+    const onB = upToOnB.get(segment.id);
+    if (onB === undefined) continue;
+    const depth = Math.min(segment.upTo, onB);
+    if (!deepest || depth > deepest.depth) deepest = { segmentId: segment.id, depth };
+  }
+  return deepest && responseAt(deepest.segmentId, deepest.depth, store.database);
 }
 
 export interface BranchSide {
@@ -44,7 +51,7 @@ export async function compareBranches(store: Store, a: string, b: string): Promi
 
 async function readSide(store: Store, tipId: string, ancestor: ChainLink | null): Promise<BranchSide> {
   const forkDepth = ancestor ? ancestor.depth + 1 : 0;
-  const chain = (await readChain(tipId, store.database)).filter((link) => link.depth >= forkDepth);
+  const chain = await readChain(tipId, store.database, forkDepth);
   const responseIds = chain.map((link) => link.id);
   const [events, sums] = await Promise.all([
     readContextPage(

@@ -8,7 +8,9 @@
 //
 // Under READ COMMITTED a statement that waited for the lock sees the newest version of the
 // locked row but not rows other writers inserted meanwhile; that is why the head's depth is
-// read from the dialog row (`headDepth`) rather than from the head response.
+// read from the dialog row (`headDepth`) rather than from the head response, and why the place
+// of the new response in its segment (docs/architecture.md, "Context addressing") comes from the
+// function "segmentTail", which reads with a snapshot taken after the lock.
 import type { Dialog, Response } from "../generated/prisma/client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { rowFromJson } from "../db/json-rows.js";
@@ -21,6 +23,8 @@ import {
   eventValuesFromJson,
   jsonOrNull,
   type NewTurn,
+  segmentCountColumnList,
+  segmentCountValues,
 } from "./rows.js";
 import { run } from "./sql.js";
 import type { Store } from "./store.js";
@@ -71,25 +75,26 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
         FROM d, r WHERE "Dialog".id = d.id
         RETURNING to_jsonb("Dialog") AS after)`;
   const final = turn.status !== "IN_PROGRESS";
+  const all = [...turn.input, ...turn.output];
   const statement = Prisma.sql`
     WITH d AS (${dialog}),
     r AS (
       INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
         "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
-        "requestHash", ${countColumnList})
+        "requestHash", ${countColumnList}, "segmentId", ${segmentCountColumnList})
       SELECT ${turn.id}, d.id, COALESCE(${parent?.id ?? null}::text, d."headId"),
         COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0),
         ${turn.model}, ${turn.status}::"ResponseStatus", ${usage.inputTokens}::int, ${usage.outputTokens}::int,
         ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${jsonOrNull(turn.error)}::jsonb,
         ${JSON.stringify(turn.metadata)}::jsonb, ${now}::timestamp, ${final ? now : null}::timestamp,
         ${final ? events.length : null}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash},
-        ${countValues([...turn.input, ...turn.output])}
-      FROM d
+        ${countValues(all)}, COALESCE(tail."segmentId", ${turn.id}), ${segmentCountValues(all, "tail")}
+      FROM d LEFT JOIN LATERAL "segmentTail"(COALESCE(${parent?.id ?? null}::text, d."headId")) tail ON TRUE
       WHERE ${alive}
       RETURNING *),
     e AS (
-      INSERT INTO "Event" (id, "dialogId", "responseId", seq, ${eventValueColumns})
-      SELECT ev->>'id', d.id, r.id, d."lastSeq" + t.ord, ${eventValuesFromJson(now)}
+      INSERT INTO "Event" (id, "dialogId", "responseId", seq, "segmentId", depth, ${eventValueColumns})
+      SELECT ev->>'id', d.id, r.id, d."lastSeq" + t.ord, r."segmentId", r.depth, ${eventValuesFromJson(now)}
       FROM d, r, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS t(ev, ord))
     ${moveHead}
     SELECT d."lastSeq" AS "previousSeq", r.depth, ${alive} AS alive, to_jsonb(r) AS response,
