@@ -11,7 +11,7 @@ import { graphql } from "../src/client/generated/index.js";
 import { withField } from "./support/narrow.js";
 import type { GraphQLResult } from "./support/graphql.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { resumingSubscriber } from "./support/resuming-subscriber.js";
 import { type ServerProcess, startServerProcess } from "./support/processes.js";
 import { startTcpProxy } from "./support/tcp-proxy.js";

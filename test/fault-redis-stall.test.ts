@@ -9,6 +9,7 @@ import { graphql } from "../src/client/generated/index.js";
 import type { GraphQLResult } from "./support/graphql.js";
 import { withField } from "./support/narrow.js";
 import { afterAll, describe, expect, it } from "vitest";
+import { configWith, store } from "./support/database.js";
 import { startServer } from "../src/server/http-server.js";
 import { startOwnRedis } from "./support/redis-server.js";
 import { tenantKey, wsAs } from "./support/tenants.js";
@@ -41,9 +42,10 @@ const DELTAS = `subscription($d: ID!, $after: Int) { historyDelta(dialogId: $d, 
 describe("a stalled Redis (SIGSTOP)", async () => {
   const redis = await startOwnRedis();
   const server = await startServer({
+    store,
+    config: configWith({ REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS) }),
     port: 0,
     redisUrl: redis.url,
-    redisCommandTimeoutMs: COMMAND_TIMEOUT_MS,
     limits: { rateLimitRequests: 5, rateLimitWindowSeconds: 60 },
   });
   afterAll(async () => {

@@ -5,7 +5,7 @@
 import { print } from "graphql";
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { writer, member } from "./support/dialogs.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
 import { graphql } from "../src/client/generated/index.js";

@@ -3,7 +3,7 @@
 // dialogql Response, continued by previous_response_id, visible in GraphQL.
 import type { ResponseInputItem, ResponseItem } from "openai/resources/responses/responses";
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
 import { asCaller } from "./support/tenants.js";
 

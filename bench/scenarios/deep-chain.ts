@@ -1,9 +1,10 @@
 // Scenario 3, deep chain: Response.context at the end of a 1,000-response chain, with the number
 // of SQL statements it costs at depth 10 and at depth 1,000 (it must not grow with depth).
-import { onStatement } from "../../src/db/prisma.js";
+import { onStatement } from "../../src/db/statement-log.js";
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { createResponse } from "../../src/services/responses.js";
 import { emit, smoke } from "../lib/report.js";
+import { store } from "../lib/store.js";
 import { graphql, startInProcessServer } from "../lib/server.js";
 import { timeQuery } from "../lib/timed-query.js";
 
@@ -18,6 +19,7 @@ const tips: Record<number, string> = {};
 let previousResponseId: string | undefined;
 for (let depth = 1; depth <= DEPTH; depth++) {
   const written = await createResponse(
+    store,
     {
       previousResponseId,
       input: [{ human: { content: `Turn ${depth}` } }],

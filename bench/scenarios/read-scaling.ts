@@ -5,6 +5,7 @@
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { createResponse } from "../../src/services/responses.js";
 import { emit, smoke } from "../lib/report.js";
+import { store } from "../lib/store.js";
 import { startInProcessServer } from "../lib/server.js";
 import { timeQuery } from "../lib/timed-query.js";
 
@@ -24,6 +25,7 @@ async function writeDialog(events: number) {
         : { toolCall: { callId: `call_${turn}_${i}`, toolName: "search", args: { q: `query ${i}` } } },
     );
     const written = await createResponse(
+      store,
       { dialogId, input: [{ human: { content: `Question ${turn}` } }], output },
       DEVELOPMENT_TENANT,
     );

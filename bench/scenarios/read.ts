@@ -1,6 +1,6 @@
 // Scenario 2, read: a dialog of 10,000 events. The first page of 100 and the whole history
 // through Dialog.history over HTTP, against the same context query run raw plus JSON.stringify.
-import { database } from "../../src/db/prisma.js";
+import { database, store } from "../lib/store.js";
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { contextPageStatement } from "../../src/services/context.js";
 import { createResponse } from "../../src/services/responses.js";
@@ -27,6 +27,7 @@ for (let turn = 0; turn < EVENTS / PER_TURN; turn++) {
         : { toolCall: { callId: `call_${turn}_${i}`, toolName: "search", args: { q: `query ${i}`, page: 1 } } },
   );
   const written = await createResponse(
+    store,
     { dialogId, input: [{ human: { content: `Question ${turn}` } }], output },
     DEVELOPMENT_TENANT,
   );

@@ -2,7 +2,7 @@
 // 16 concurrent HTTP clients in another process, against the same rows written with raw SQL in
 // one transaction per turn, same concurrency and pool size.
 import path from "node:path";
-import { database } from "../../src/db/prisma.js";
+import { database } from "../lib/store.js";
 import { runTs } from "../lib/child.js";
 import { emit, smoke } from "../lib/report.js";
 import { startInProcessServer } from "../lib/server.js";

@@ -7,8 +7,9 @@ import type {
   CreateResponseInput,
   InterruptResponseInput,
 } from "../../src/client/generated/graphql.js";
-import { prisma } from "../../src/db/prisma.js";
-import { executeOk } from "./graphql.js";
+import type { App } from "../../src/server/app.js";
+import { prisma } from "./database.js";
+import { app, executeOk } from "./graphql.js";
 import { member } from "./narrow.js";
 
 export { member, withField } from "./narrow.js";
@@ -47,14 +48,18 @@ export type CreateResponseResult = ResultOf<typeof CREATE_RESPONSE>["createRespo
 /** The typed result, whichever member came back. (Bad-input tests pass deliberately malformed input.) */
 export async function createResponse(
   input: CreateResponseInput | Record<string, unknown>,
+  on: App = app,
 ): Promise<CreateResponseResult> {
-  const data = await executeOk(CREATE_RESPONSE, { input: input as CreateResponseInput });
+  const data = await executeOk(CREATE_RESPONSE, { input: input as CreateResponseInput }, on);
   return data.createResponse;
 }
 
 /** Creates a response and fails unless it was stored. */
-export async function turn(input: CreateResponseInput): Promise<{ id: string; dialogId: string; status: string }> {
-  const data = await executeOk(CREATE_RESPONSE, { input });
+export async function turn(
+  input: CreateResponseInput,
+  on: App = app,
+): Promise<{ id: string; dialogId: string; status: string }> {
+  const data = await executeOk(CREATE_RESPONSE, { input }, on);
   const result = data.createResponse;
   if (result.__typename !== "Response") throw new Error(`createResponse failed: ${JSON.stringify(result)}`);
   return { id: result.id, dialogId: result.dialog.id, status: result.status };

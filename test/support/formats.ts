@@ -2,7 +2,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { graphql } from "../../src/client/generated/index.js";
 import type { ImportMessagesInput } from "../../src/client/generated/graphql.js";
-import { executeOk } from "./graphql.js";
+import type { App } from "../../src/server/app.js";
+import { app, executeOk } from "./graphql.js";
 
 export type Format = "OPENAI_CHAT" | "OPENAI_RESPONSES" | "ANTHROPIC_MESSAGES" | "AI_SDK_UI";
 export const formats: Format[] = ["OPENAI_CHAT", "OPENAI_RESPONSES", "ANTHROPIC_MESSAGES", "AI_SDK_UI"];
@@ -58,8 +59,8 @@ export const IMPORT_MESSAGES = graphql(`
 `);
 
 /** Imports `input` as given: tests also send shapes the schema's JSON fields accept but a format does not. */
-export async function importMessages(input: ImportMessagesInput | Record<string, unknown>) {
-  return (await executeOk(IMPORT_MESSAGES, { input: input as ImportMessagesInput })).importMessages;
+export async function importMessages(input: ImportMessagesInput | Record<string, unknown>, on: App = app) {
+  return (await executeOk(IMPORT_MESSAGES, { input: input as ImportMessagesInput }, on)).importMessages;
 }
 
 export type ImportResult = Awaited<ReturnType<typeof importMessages>>;
