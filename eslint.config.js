@@ -29,12 +29,6 @@ export default tseslint.config(
     },
   },
   {
-    // Untyped GraphQL strings in tests still give `any`; issue 19 moves them to codegen-typed
-    // documents and removes this exception.
-    files: ["test/**/*.ts"],
-    rules: { "@typescript-eslint/no-explicit-any": "off" },
-  },
-  {
     files: ["scripts/**/*.mjs"],
     languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly" } },
   },

@@ -2,14 +2,16 @@
 // applies each historyDelta to it. Applying a dialog's whole stream to an empty list rebuilds
 // exactly Dialog.history; a delta it already has changes nothing; a missing one is reported.
 import { type ApplyHistoryDeltaResult, applyHistoryDelta } from "dialogql/client";
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { graphql } from "../src/client/generated/index.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { writer } from "./support/dialogs.js";
-import { httpExecutor, startTestServer, take, wsClient } from "./support/live.js";
+import { httpExecutor, startTestServer, take, wsClient, subscribe } from "./support/live.js";
 
 // One selection for the events of both the deltas and Dialog.history, so they compare exactly.
-const EVENT = /* GraphQL */ `
-  fragment Event on HistoryEvent {
+graphql(`
+  fragment ApplyHistoryDeltaEvent on HistoryEvent {
     __typename
     ... on BaseHistoryEvent {
       id
@@ -49,33 +51,36 @@ const EVENT = /* GraphQL */ `
       isError
     }
   }
-`;
-const HISTORY_DELTA = /* GraphQL */ `
-  subscription ($dialogId: ID!, $afterSeq: Int) {
+`);
+const HISTORY_DELTA = graphql(`
+  subscription ApplyHistoryDeltaStream($dialogId: ID!, $afterSeq: Int) {
     historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
       previousSeq
       seq
       status
       append {
-        ...Event
+        ...ApplyHistoryDeltaEvent
       }
     }
   }
-  ${EVENT}
-`;
+`);
 
-interface HistoryEvent {
-  __typename: string;
-  id: string;
-  seq: number;
-  metadata: Record<string, unknown>;
-}
-interface Delta {
-  previousSeq: number;
-  seq: number;
-  status: string;
-  append: HistoryEvent[];
-}
+const DIALOG_HISTORY = graphql(`
+  query ApplyHistoryDeltaDialogHistory($id: ID!) {
+    dialog(id: $id) {
+      history(first: 1000) {
+        edges {
+          node {
+            ...ApplyHistoryDeltaEvent
+          }
+        }
+      }
+    }
+  }
+`);
+
+type Delta = ResultOf<typeof HISTORY_DELTA>["historyDelta"];
+type HistoryEvent = Delta["append"][number];
 
 let server: RunningServer;
 let run: ReturnType<typeof httpExecutor>;
@@ -91,10 +96,7 @@ beforeAll(async () => {
     input: [{ system: { content: "You are terse." } }, { human: { content: "Weather in Oslo?" } }],
   });
   dialogId = first.dialog.id;
-  const stream = wsClient(server).iterate<{ historyDelta: Delta }>({
-    query: HISTORY_DELTA,
-    variables: { dialogId, afterSeq: 0 },
-  });
+  const stream = subscribe(wsClient(server), HISTORY_DELTA, { dialogId, afterSeq: 0 });
   const collect = async () => deltas.push(...(await take(stream, 1)).map((d) => d.historyDelta));
   await collect();
 
@@ -124,11 +126,8 @@ beforeAll(async () => {
 });
 
 async function dialogHistory(): Promise<HistoryEvent[]> {
-  const data = await run(
-    `query($id: ID!) { dialog(id: $id) { history(first: 1000) { edges { node { ...Event } } } } } ${EVENT}`,
-    { id: dialogId },
-  );
-  return data.dialog.history.edges.map((edge: { node: HistoryEvent }) => edge.node);
+  const data = await run(DIALOG_HISTORY, { id: dialogId });
+  return data.dialog!.history.edges.map((edge) => edge.node);
 }
 
 describe("applyHistoryDelta", () => {

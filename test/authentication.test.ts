@@ -10,20 +10,46 @@ import { startServer } from "../src/server/http-server.js";
 import { startTestServer } from "./support/live.js";
 import { countStatements } from "./support/query-counter.js";
 import { asCaller, restAs, sseAs, tenantKey, wsAs } from "./support/tenants.js";
+import { graphql } from "../src/client/generated/index.js";
 
 const TYPENAME = "{ __typename }";
+
+const CREATE_DIALOG = graphql(`
+  mutation AuthenticationCreateDialog {
+    createDialog(input: { title: "dev" }) {
+      ... on Dialog {
+        id
+      }
+    }
+  }
+`);
+
+const _TYPENAME = graphql(`
+  query Authentication_Typename {
+    __typename
+  }
+`);
+
+const CREATE_RESPONSE = graphql(`
+  mutation AuthenticationCreateResponse {
+    createResponse(input: { input: [{ human: { content: "hi" } }] }) {
+      ... on Response {
+        dialog {
+          id
+        }
+      }
+    }
+  }
+`);
 
 describe("authentication", () => {
   it("runs in single-tenant development mode while no key exists; AUTH=required refuses all the same", async () => {
     const open = await startTestServer();
-    const anonymous = await asCaller(
-      open,
-      null,
-    )(`mutation { createDialog(input: { title: "dev" }) { ... on Dialog { id } } }`);
+    const anonymous = await asCaller(open, null)(CREATE_DIALOG);
     expect(anonymous.status).toBe(200);
     // OpenAI-compatible clients always send some key: while none exists, any value is accepted.
     for (const placeholder of ["sk-any", "dq_" + "y".repeat(43)]) {
-      const withPlaceholder = await asCaller(open, placeholder)(`{ __typename }`);
+      const withPlaceholder = await asCaller(open, placeholder)(_TYPENAME);
       expect(withPlaceholder.status, placeholder).toBe(200);
     }
     expect(await open.authenticator.describe()).toMatchObject({
@@ -35,7 +61,7 @@ describe("authentication", () => {
     try {
       const refused = await asCaller(strict, null)(TYPENAME);
       expect(refused.status).toBe(401);
-      expect(refused.body.errors[0].extensions.code).toBe("UNAUTHENTICATED");
+      expect(refused.body.errors![0]!.extensions?.code).toBe("UNAUTHENTICATED");
       expect(await strict.authenticator.describe()).toMatchObject({
         message: expect.stringContaining("AUTH=required"),
       });
@@ -52,7 +78,7 @@ describe("authentication", () => {
 
     for (const key of [null, "dq_" + "x".repeat(43), "sk-any"]) {
       const http = await asCaller(server, key)(TYPENAME);
-      expect([http.status, http.body.errors[0].extensions.code]).toEqual([401, "UNAUTHENTICATED"]);
+      expect([http.status, http.body.errors![0]!.extensions?.code]).toEqual([401, "UNAUTHENTICATED"]);
       const rest = await restAs(server, key)("/api/dialogs/01JNOSUCH/history");
       expect(rest.status).toBe(401);
       expect(rest.body).toEqual({ detail: expect.stringMatching(/API key/) });
@@ -101,10 +127,8 @@ describe("authentication", () => {
     const server = await startTestServer();
     const { key, id } = await tenantKey("revoked");
     const write = asCaller(server, key);
-    const created = await write(
-      `mutation { createResponse(input: { input: [{ human: { content: "hi" } }] }) { ... on Response { dialog { id } } } }`,
-    );
-    const dialogId = created.body.data.createResponse.dialog.id;
+    const created = await write(CREATE_RESPONSE);
+    const dialogId = created.body.data!.createResponse.dialog.id;
     const subscription = {
       query: `subscription($d: ID!) { historyDelta(dialogId: $d, afterSeq: 0) { seq } }`,
       variables: { d: dialogId },

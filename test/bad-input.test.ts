@@ -2,7 +2,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import { execute } from "./support/graphql.js";
-import { createResponse, rowCounts, turn } from "./support/dialogs.js";
+import { createResponse, rowCounts, turn, member, withField } from "./support/dialogs.js";
+import { graphql } from "../src/client/generated/index.js";
 
 let dialogA: { id: string; dialogId: string };
 let dialogB: { id: string; dialogId: string };
@@ -23,8 +24,8 @@ async function expectRejected(
   const before = await rowCounts();
   const result = await createResponse(input);
   expect(result.__typename).toBe(expected.__typename);
-  expect(result.code).toBe(expected.code);
-  if (expected.message) expect(result.message).toMatch(expected.message);
+  expect(withField(result, "code").code).toBe(expected.code);
+  if (expected.message) expect(withField(result, "message").message).toMatch(expected.message);
   expect(await rowCounts()).toEqual(before);
   return result;
 }
@@ -53,7 +54,9 @@ describe("createResponse rejects bad input with a typed error and stores nothing
 
   it("an empty input is a ValidationError on input", async () => {
     const result = await expectRejected({ input: [] }, { __typename: "ValidationError", code: "VALIDATION_ERROR" });
-    expect(result.fieldErrors).toEqual([{ path: ["input"], message: "at least one input event is required" }]);
+    expect(withField(result, "fieldErrors").fieldErrors).toEqual([
+      { path: ["input"], message: "at least one input event is required" },
+    ]);
   });
 
   it("a tool call without a name, or with non-object args, names each offending field", async () => {
@@ -70,7 +73,7 @@ describe("createResponse rejects bad input with a typed error and stores nothing
       },
       { __typename: "ValidationError", code: "VALIDATION_ERROR" },
     );
-    expect(result.fieldErrors).toEqual([
+    expect(withField(result, "fieldErrors").fieldErrors).toEqual([
       { path: ["output", "0", "toolCall", "toolName"], message: "a tool call needs a tool name" },
       { path: ["output", "1", "toolCall", "toolName"], message: "a tool call needs a tool name" },
       { path: ["output", "2", "toolCall", "args"], message: "tool call arguments must be a JSON object" },
@@ -83,7 +86,7 @@ describe("createResponse rejects bad input with a typed error and stores nothing
       { previousResponseId: dialogA.id, input: [{ toolResult: { callId: "call_elsewhere", content: "42" } }] },
       { __typename: "ValidationError", code: "VALIDATION_ERROR" },
     );
-    expect(result.fieldErrors).toEqual([
+    expect(withField(result, "fieldErrors").fieldErrors).toEqual([
       {
         path: ["input", "0", "toolResult", "callId"],
         message: "no tool call with callId call_elsewhere in the context",
@@ -109,7 +112,7 @@ describe("createResponse rejects bad input with a typed error and stores nothing
     expect(answered.__typename).toBe("Response");
     // Each result is named after the tool of its call, whether the call is in the context or in the write.
     const named = await prisma.event.findMany({
-      where: { responseId: answered.id, type: "TOOL_RESULT" },
+      where: { responseId: member(answered, "Response").id, type: "TOOL_RESULT" },
       orderBy: { seq: "asc" },
     });
     expect(named.map((e) => [e.callId, e.toolName])).toEqual([
@@ -124,7 +127,9 @@ describe("createResponse rejects bad input with a typed error and stores nothing
         { toolResult: { callId: "call_3", content: "13:00" } },
       ],
     });
-    const [result] = await prisma.event.findMany({ where: { responseId: inWrite.id, type: "TOOL_RESULT" } });
+    const [result] = await prisma.event.findMany({
+      where: { responseId: member(inWrite, "Response").id, type: "TOOL_RESULT" },
+    });
     expect(result?.toolName).toBe("clock");
   });
 
@@ -134,8 +139,8 @@ describe("createResponse rejects bad input with a typed error and stores nothing
       { input: [{ human: { content: "short" } }, { human: { content: huge } }] },
       { __typename: "ValidationError", code: "VALIDATION_ERROR" },
     );
-    expect(result.fieldErrors[0].path).toEqual(["input", "1", "human"]);
-    expect(result.fieldErrors[0].message).toMatch(/bytes; the limit is 1048576/);
+    expect(withField(result, "fieldErrors").fieldErrors[0]!.path).toEqual(["input", "1", "human"]);
+    expect(withField(result, "fieldErrors").fieldErrors[0]!.message).toMatch(/bytes; the limit is 1048576/);
   });
 
   it("malformed content parts, metadata and messages without content are ValidationErrors", async () => {
@@ -151,7 +156,7 @@ describe("createResponse rejects bad input with a typed error and stores nothing
       },
       { __typename: "ValidationError", code: "VALIDATION_ERROR" },
     );
-    expect(result.fieldErrors.map((e: any) => e.path.join("."))).toEqual([
+    expect(withField(result, "fieldErrors").fieldErrors.map((e) => e.path.join("."))).toEqual([
       "input.0.human.parts.0",
       "input.1.human.metadata",
       "input.2.ai.content",
@@ -170,9 +175,49 @@ describe("createResponse rejects bad input with a typed error and stores nothing
   });
 });
 
+const DIALOG_ID = graphql(`
+  query BadInputDialogId {
+    dialog(id: "01JMISSING") {
+      id
+    }
+    response(id: "resp_MISSING") {
+      id
+    }
+  }
+`);
+
+const DIALOG_HISTORY = graphql(`
+  query BadInputDialogHistory($d: ID!, $r: ID) {
+    dialog(id: $d) {
+      history(responseId: $r) {
+        totalMessages
+      }
+    }
+  }
+`);
+
+const U = graphql(`
+  mutation BadInputU {
+    u: updateDialog(input: { id: "01JNOPE", title: "x" }) {
+      __typename
+      ... on Error {
+        code
+        message
+      }
+    }
+    d: deleteDialog(input: { id: "01JNOPE" }) {
+      __typename
+      ... on Error {
+        code
+        message
+      }
+    }
+  }
+`);
+
 describe("queries for ids that do not exist", () => {
   it("answer null with a NOT_FOUND error", async () => {
-    const result = await execute(`{ dialog(id: "01JMISSING") { id } response(id: "resp_MISSING") { id } }`);
+    const result = await execute(DIALOG_ID);
     expect(result.data).toEqual({ dialog: null, response: null });
     // Both fields resolve in parallel, so the errors may come in either order.
     const errors = result.errors?.map((e) => [e.message, e.extensions?.code, e.path]);
@@ -183,13 +228,10 @@ describe("queries for ids that do not exist", () => {
   });
 
   it("history of a response from another dialog is NOT_FOUND", async () => {
-    const result = await execute(
-      `query($d: ID!, $r: ID) { dialog(id: $d) { history(responseId: $r) { totalMessages } } }`,
-      {
-        d: dialogB.dialogId,
-        r: dialogA.id,
-      },
-    );
+    const result = await execute(DIALOG_HISTORY, {
+      d: dialogB.dialogId,
+      r: dialogA.id,
+    });
     expect(result.errors?.[0]).toMatchObject({
       message: `Response ${dialogA.id} not found`,
       extensions: { code: "NOT_FOUND" },
@@ -197,10 +239,7 @@ describe("queries for ids that do not exist", () => {
   });
 
   it("update and delete of a missing dialog are NotFoundErrors", async () => {
-    const result = await execute(`mutation {
-      u: updateDialog(input: {id: "01JNOPE", title: "x"}) { __typename ... on Error { code message } }
-      d: deleteDialog(input: {id: "01JNOPE"}) { __typename ... on Error { code message } }
-    }`);
+    const result = await execute(U);
     expect(result.data).toEqual({
       u: { __typename: "NotFoundError", code: "NOT_FOUND", message: "Dialog 01JNOPE not found" },
       d: { __typename: "NotFoundError", code: "NOT_FOUND", message: "Dialog 01JNOPE not found" },

@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { turn } from "./support/dialogs.js";
 import { execute, executeOk } from "./support/graphql.js";
+import { graphql } from "../src/client/generated/index.js";
 
 // root ─ shared ─┬─ a1 ─ a2
 //                └─ b1
@@ -59,13 +60,33 @@ beforeAll(async () => {
   ).id;
 });
 
+const RESPONSE_COMMON_ANCESTOR = graphql(`
+  query BranchesResponseCommonAncestor($id: ID!, $w: ID!) {
+    response(id: $id) {
+      commonAncestor(with: $w) {
+        id
+      }
+    }
+  }
+`);
+
 const ancestor = async (of: string, other: string) =>
   (
-    await executeOk(`query($id: ID!, $w: ID!) { response(id: $id) { commonAncestor(with: $w) { id } } }`, {
+    await executeOk(RESPONSE_COMMON_ANCESTOR, {
       id: of,
       w: other,
     })
-  ).response.commonAncestor?.id ?? null;
+  ).response!.commonAncestor?.id ?? null;
+
+const RESPONSE_COMMON_ANCESTOR2 = graphql(`
+  query BranchesResponseCommonAncestor2($id: ID!) {
+    response(id: $id) {
+      commonAncestor(with: "resp_nope") {
+        id
+      }
+    }
+  }
+`);
 
 describe("Response.commonAncestor", () => {
   it("is the response where two branches part, whichever side asks", async () => {
@@ -83,10 +104,7 @@ describe("Response.commonAncestor", () => {
   it("is null for a response of another dialog, and an unknown id is NOT_FOUND", async () => {
     const elsewhere = await turn({ input: [{ human: { content: "other" } }] });
     expect(await ancestor(a2, elsewhere.id)).toBeNull();
-    const unknown = await execute(
-      `query($id: ID!) { response(id: $id) { commonAncestor(with: "resp_nope") { id } } }`,
-      { id: a2 },
-    );
+    const unknown = await execute(RESPONSE_COMMON_ANCESTOR2, { id: a2 });
     expect(unknown.errors?.[0]).toMatchObject({
       message: "Response resp_nope not found",
       extensions: { code: "NOT_FOUND" },
@@ -94,21 +112,94 @@ describe("Response.commonAncestor", () => {
   });
 });
 
-const COMPARE = `query($a: ID!, $b: ID!) { compareBranches(a: $a, b: $b) {
-  commonAncestor { id }
-  shared { totalMessages edges { node { ... on BaseHistoryEvent { seq type } } } }
-  a { tip { id } responses { id } preview eventCount usage { inputTokens outputTokens reasoningTokens totalTokens }
-      events { __typename ... on BaseHistoryEvent { seq } ... on HumanEvent { content } ... on AiEvent { content } ... on ToolCallEvent { toolName } ... on ToolResultEvent { content } } }
-  b { tip { id } responses { id } eventCount usage { inputTokens outputTokens reasoningTokens totalTokens }
-      events { __typename ... on BaseHistoryEvent { seq } ... on HumanEvent { content } ... on AiEvent { content } } }
-} }`;
+const COMPARE = graphql(`
+  query BranchesCompareBranchesCommonAncestor($a: ID!, $b: ID!) {
+    compareBranches(a: $a, b: $b) {
+      commonAncestor {
+        id
+      }
+      shared {
+        totalMessages
+        edges {
+          node {
+            ... on BaseHistoryEvent {
+              seq
+              type
+            }
+          }
+        }
+      }
+      a {
+        tip {
+          id
+        }
+        responses {
+          id
+        }
+        preview
+        eventCount
+        usage {
+          inputTokens
+          outputTokens
+          reasoningTokens
+          totalTokens
+        }
+        events {
+          __typename
+          ... on BaseHistoryEvent {
+            seq
+          }
+          ... on HumanEvent {
+            content
+          }
+          ... on AiEvent {
+            content
+          }
+          ... on ToolCallEvent {
+            toolName
+          }
+          ... on ToolResultEvent {
+            content
+          }
+        }
+      }
+      b {
+        tip {
+          id
+        }
+        responses {
+          id
+        }
+        eventCount
+        usage {
+          inputTokens
+          outputTokens
+          reasoningTokens
+          totalTokens
+        }
+        events {
+          __typename
+          ... on BaseHistoryEvent {
+            seq
+          }
+          ... on HumanEvent {
+            content
+          }
+          ... on AiEvent {
+            content
+          }
+        }
+      }
+    }
+  }
+`);
 
 describe("compareBranches", () => {
   it("gives the shared prefix, then each side's events after the fork with that side's usage", async () => {
     const { compareBranches: c } = await executeOk(COMPARE, { a: a2, b: b1 });
     expect(c.commonAncestor).toEqual({ id: shared });
     expect(c.shared.totalMessages).toBe(4);
-    expect(c.shared.edges.map((e: any) => e.node.type)).toEqual(["HUMAN", "AI", "HUMAN", "AI"]);
+    expect(c.shared.edges.map((e) => e.node.type)).toEqual(["HUMAN", "AI", "HUMAN", "AI"]);
     expect(c.a).toEqual({
       tip: { id: a2 },
       preview: "By train",
@@ -139,7 +230,7 @@ describe("compareBranches", () => {
     const { compareBranches: c } = await executeOk(COMPARE, { a: a1, b: a2 });
     expect(c.commonAncestor).toEqual({ id: a1 });
     expect(c.a).toMatchObject({ responses: [], events: [], eventCount: 0 });
-    expect(c.b.events.map((e: any) => e.seq)).toEqual([8, 9]);
+    expect(c.b.events.map((e) => e.seq)).toEqual([8, 9]);
   });
 
   it("refuses responses of two dialogs and unknown ids with typed errors", async () => {

@@ -2,12 +2,15 @@
 // and branches never see each other.
 import { describe, expect, it } from "vitest";
 import { executeOk } from "./support/graphql.js";
-import { createResponse, turn } from "./support/dialogs.js";
+import { createResponse, member, turn } from "./support/dialogs.js";
+import { graphql } from "../src/client/generated/index.js";
 
-const contents = (history: any) => history.edges.map((e: any) => e.node.content);
+/** The content of each event of a history (undefined for those without content). */
+const contents = (history: { edges: readonly { node: { content?: string } }[] }) =>
+  history.edges.map((e) => e.node.content);
 
-const READ_DIALOG = /* GraphQL */ `
-  query ($id: ID!) {
+const READ_DIALOG = graphql(`
+  query ChainingDialogHead($id: ID!) {
     dialog(id: $id) {
       head {
         id
@@ -43,10 +46,10 @@ const READ_DIALOG = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
-const CONTEXT = /* GraphQL */ `
-  query ($id: ID!) {
+const CONTEXT = graphql(`
+  query ChainingResponseContext($id: ID!) {
     response(id: $id) {
       context {
         totalMessages
@@ -75,7 +78,55 @@ const CONTEXT = /* GraphQL */ `
       }
     }
   }
-`;
+`);
+
+const BRANCH_HISTORY = graphql(`
+  query ChainingDialogHistory($id: ID!, $r: ID) {
+    dialog(id: $id) {
+      history(responseId: $r) {
+        edges {
+          node {
+            ... on AiEvent {
+              content
+            }
+            ... on HumanEvent {
+              content
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+const FIRST_DIALOG_PAGE = graphql(`
+  query ChainingDialogsEdges {
+    dialogs(first: 1) {
+      edges {
+        cursor
+        node {
+          id
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+const NEXT_DIALOG_PAGE = graphql(`
+  query ChainingDialogsEdges2($after: String) {
+    dialogs(first: 1, after: $after) {
+      edges {
+        node {
+          id
+        }
+      }
+    }
+  }
+`);
 
 describe("chaining responses", () => {
   it("continues a conversation from previousResponseId without replaying it", async () => {
@@ -91,13 +142,13 @@ describe("chaining responses", () => {
     expect(second.status).toBe("IN_PROGRESS");
 
     const { response } = await executeOk(CONTEXT, { id: second.id });
-    expect(contents(response.context)).toEqual([
+    expect(contents(response!.context)).toEqual([
       "My favourite language is Elixir.",
       "Noted.",
       "What is my favourite language?",
     ]);
-    expect(response.input).toEqual([{ __typename: "HumanEvent", content: "What is my favourite language?" }]);
-    expect(response.output).toEqual([]);
+    expect(response!.input).toEqual([{ __typename: "HumanEvent", content: "What is my favourite language?" }]);
+    expect(response!.output).toEqual([]);
   });
 
   it("chains to the dialog's head when only dialogId is given, and starts a dialog when neither is", async () => {
@@ -111,9 +162,9 @@ describe("chaining responses", () => {
     expect(other.dialogId).not.toBe(first.dialogId);
 
     const { dialog } = await executeOk(READ_DIALOG, { id: first.dialogId });
-    expect(dialog.head.id).toBe(second.id);
-    expect(contents(dialog.history)).toEqual(["one", "1", "two", "2"]);
-    const nodes = dialog.responses.edges.map((e: any) => e.node);
+    expect(dialog!.head!.id).toBe(second.id);
+    expect(contents(dialog!.history)).toEqual(["one", "1", "two", "2"]);
+    const nodes = dialog!.responses.edges.map((e) => e.node);
     expect(nodes).toEqual([
       { id: first.id, depth: 0, previousResponse: null, children: [{ id: second.id }] },
       { id: second.id, depth: 1, previousResponse: { id: first.id }, children: [] },
@@ -141,7 +192,7 @@ describe("chaining responses", () => {
       output: [{ ai: { content: "Why did the chicken…" } }],
     });
 
-    const contextA = (await executeOk(CONTEXT, { id: a2.id })).response.context;
+    const contextA = (await executeOk(CONTEXT, { id: a2.id })).response!.context;
     expect(contents(contextA)).toEqual([
       "Tell me a joke",
       "Knock knock",
@@ -150,46 +201,58 @@ describe("chaining responses", () => {
       "Lettuce who?",
       "Lettuce in!",
     ]);
-    const contextB = (await executeOk(CONTEXT, { id: b.id })).response.context;
+    const contextB = (await executeOk(CONTEXT, { id: b.id })).response!.context;
     expect(contents(contextB)).toEqual(["Tell me a joke", "Knock knock", "Another one (B)", "Why did the chicken…"]);
     expect(contextB.totalMessages).toBe(4);
 
     const { dialog } = await executeOk(READ_DIALOG, { id: root.dialogId });
-    expect(dialog.head.id).toBe(b.id);
-    expect(dialog.branches.map((r: any) => r.id)).toEqual([a2.id, b.id]);
-    expect(contents(dialog.history)).toEqual(contents(contextB));
-    const rootNode = dialog.responses.edges[0].node;
-    expect(rootNode.children.map((c: any) => c.id)).toEqual([a.id, b.id]);
+    expect(dialog!.head!.id).toBe(b.id);
+    expect(dialog!.branches.map((r) => r.id)).toEqual([a2.id, b.id]);
+    expect(contents(dialog!.history)).toEqual(contents(contextB));
+    const rootNode = dialog!.responses.edges[0]!.node;
+    expect(rootNode.children.map((c) => c.id)).toEqual([a.id, b.id]);
 
     // Continuing the dialog now continues branch B, one level below it.
     const next = await createResponse({ dialogId: root.dialogId, input: [{ human: { content: "Why?" } }] });
     expect(next).toMatchObject({ depth: 2, previousResponse: { id: b.id } });
 
     // History of another branch through Dialog.history(responseId:).
-    const other = await executeOk(
-      `query($id: ID!, $r: ID) { dialog(id: $id) { history(responseId: $r) { edges { node { ... on AiEvent { content } ... on HumanEvent { content } } } } } }`,
-      { id: root.dialogId, r: a.id },
-    );
-    expect(contents(other.dialog.history)).toEqual(["Tell me a joke", "Knock knock", "Who's there? (A)", "Lettuce"]);
+    const other = await executeOk(BRANCH_HISTORY, { id: root.dialogId, r: a.id });
+    expect(contents(other.dialog!.history)).toEqual(["Tell me a joke", "Knock knock", "Who's there? (A)", "Lettuce"]);
   });
 
   it("lists dialogs newest first with Relay cursors", async () => {
     const older = await turn({ input: [{ human: { content: "older" } }] });
     const newer = await turn({ input: [{ human: { content: "newer" } }] });
-    const page1 = await executeOk(
-      `{ dialogs(first: 1) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`,
-    );
-    expect(page1.dialogs.edges[0].node.id).toBe(newer.dialogId);
+    const page1 = await executeOk(FIRST_DIALOG_PAGE);
+    expect(page1.dialogs.edges[0]!.node.id).toBe(newer.dialogId);
     expect(page1.dialogs.pageInfo.hasNextPage).toBe(true);
-    const page2 = await executeOk(
-      `query($after: String) { dialogs(first: 1, after: $after) { edges { node { id } } } }`,
-      {
-        after: page1.dialogs.pageInfo.endCursor,
-      },
-    );
-    expect(page2.dialogs.edges[0].node.id).toBe(older.dialogId);
+    const page2 = await executeOk(NEXT_DIALOG_PAGE, {
+      after: page1.dialogs.pageInfo.endCursor,
+    });
+    expect(page2.dialogs.edges[0]!.node.id).toBe(older.dialogId);
   });
 });
+
+const RESPONSE_CREATED_AT = graphql(`
+  query ChainingResponseCreatedAt($id: ID!) {
+    response(id: $id) {
+      createdAt
+      input {
+        ... on BaseHistoryEvent {
+          createdAt
+          metadata
+        }
+      }
+      output {
+        ... on BaseHistoryEvent {
+          createdAt
+          metadata
+        }
+      }
+    }
+  }
+`);
 
 describe("event fields", () => {
   it("keeps a client-supplied createdAt and metadata on each event", async () => {
@@ -198,22 +261,68 @@ describe("event fields", () => {
       input: [{ human: { content: "Leap day", createdAt: at, metadata: { source: "import", lang: "en" } } }],
       output: [{ ai: { content: "Indeed" } }],
     });
-    const { response } = await executeOk(
-      `query($id: ID!) { response(id: $id) { createdAt input { ... on BaseHistoryEvent { createdAt metadata } } output { ... on BaseHistoryEvent { createdAt metadata } } } }`,
-      { id },
-    );
-    expect(response.input).toEqual([{ createdAt: at, metadata: { source: "import", lang: "en" } }]);
+    const { response } = await executeOk(RESPONSE_CREATED_AT, { id });
+    expect(response!.input).toEqual([{ createdAt: at, metadata: { source: "import", lang: "en" } }]);
     // Without one, an event is stamped with the write's time, like its response.
-    expect(response.output).toEqual([{ createdAt: response.createdAt, metadata: {} }]);
+    expect(response!.output).toEqual([{ createdAt: response!.createdAt, metadata: {} }]);
   });
 });
 
+const CREATE_DIALOG = graphql(`
+  mutation ChainingCreateDialog {
+    createDialog(input: { title: "Trip", metadata: { owner: "ana" } }) {
+      __typename
+      ... on Dialog {
+        id
+        title
+        metadata
+        head {
+          id
+        }
+      }
+    }
+  }
+`);
+
+const EMPTY_HISTORY = graphql(`
+  query ChainingDialogHistory2($id: ID!) {
+    dialog(id: $id) {
+      history {
+        totalMessages
+        edges {
+          cursor
+        }
+      }
+    }
+  }
+`);
+
+const UPDATE_DIALOG = graphql(`
+  mutation ChainingUpdateDialog($id: ID!) {
+    updateDialog(input: { id: $id, title: "Trip to Lisbon" }) {
+      ... on Dialog {
+        title
+        metadata
+      }
+    }
+  }
+`);
+
+const DELETE_DIALOG = graphql(`
+  mutation ChainingDeleteDialog($id: ID!) {
+    deleteDialog(input: { id: $id }) {
+      __typename
+      ... on DeleteDialogPayload {
+        id
+      }
+    }
+  }
+`);
+
 describe("dialog mutations", () => {
   it("creates, updates and deletes a dialog with everything in it", async () => {
-    const created = await executeOk(
-      `mutation { createDialog(input: {title: "Trip", metadata: {owner: "ana"}}) { __typename ... on Dialog { id title metadata head { id } } } }`,
-    );
-    const id = created.createDialog.id;
+    const created = await executeOk(CREATE_DIALOG);
+    const id = member(created.createDialog, "Dialog").id;
     expect(created.createDialog).toEqual({
       __typename: "Dialog",
       id,
@@ -221,25 +330,16 @@ describe("dialog mutations", () => {
       metadata: { owner: "ana" },
       head: null,
     });
-    const empty = await executeOk(
-      `query($id: ID!) { dialog(id: $id) { history { totalMessages edges { cursor } } } }`,
-      { id },
-    );
-    expect(empty.dialog.history).toEqual({ totalMessages: 0, edges: [] });
+    const empty = await executeOk(EMPTY_HISTORY, { id });
+    expect(empty.dialog!.history).toEqual({ totalMessages: 0, edges: [] });
 
     const first = await turn({ dialogId: id, input: [{ human: { content: "Where to?" } }] });
     expect(first.dialogId).toBe(id);
 
-    const updated = await executeOk(
-      `mutation($id: ID!) { updateDialog(input: {id: $id, title: "Trip to Lisbon"}) { ... on Dialog { title metadata } } }`,
-      { id },
-    );
+    const updated = await executeOk(UPDATE_DIALOG, { id });
     expect(updated.updateDialog).toEqual({ title: "Trip to Lisbon", metadata: { owner: "ana" } });
 
-    const deleted = await executeOk(
-      `mutation($id: ID!) { deleteDialog(input: {id: $id}) { __typename ... on DeleteDialogPayload { id } } }`,
-      { id },
-    );
+    const deleted = await executeOk(DELETE_DIALOG, { id });
     expect(deleted.deleteDialog).toEqual({ __typename: "DeleteDialogPayload", id });
     const { prisma } = await import("./support/database.js");
     expect(await prisma.dialog.count({ where: { id } })).toBe(0);

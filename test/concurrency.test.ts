@@ -2,7 +2,7 @@
 // never produce a duplicate or a gap.
 import { describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
-import { createResponse, turn } from "./support/dialogs.js";
+import { createResponse, turn, member, type CreateResponseResult } from "./support/dialogs.js";
 
 describe("concurrent writers on one dialog", () => {
   it("20 concurrent createResponse calls produce seqs 1..N with no gap and no duplicate", async () => {
@@ -46,7 +46,7 @@ describe("concurrent writers on one dialog", () => {
         createResponse({ previousResponseId: root.id, input: [{ human: { content: `branch ${i}` } }] }),
       ),
     );
-    expect(results.map((r) => r.previousResponse?.id)).toEqual(Array(10).fill(root.id));
+    expect(results.map((r) => member(r, "Response").previousResponse?.id)).toEqual(Array(10).fill(root.id));
     const seqs = (await prisma.event.findMany({ where: { dialogId: root.dialogId }, orderBy: { seq: "asc" } })).map(
       (e) => e.seq,
     );
@@ -63,7 +63,7 @@ describe("16 concurrent writers mixing tool calls and tool results on one dialog
     // validated against whatever context the head has when it is written, which other writers
     // keep moving.
     const writer = async (w: number) => {
-      const outcomes: any[] = [];
+      const outcomes: CreateResponseResult[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const callId = `call_${w}_${round}`;
         outcomes.push(

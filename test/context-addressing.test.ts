@@ -3,7 +3,10 @@
 // eventCount, the REST history — reads (segment, depth) ranges instead of walking the chain. Each
 // story writes through the API, then checks every read against the context walked by hand
 // (response by response, through previousResponseId) and the segments against their invariants.
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { describe, expect, it } from "vitest";
+import { graphql } from "../src/client/generated/index.js";
+import { withField } from "./support/narrow.js";
 import { database, prisma, store } from "./support/database.js";
 import { countColumns, segmentCountColumns } from "../src/services/event-counts.js";
 import { contextPageStatement } from "../src/services/context.js";
@@ -56,8 +59,8 @@ async function walkedContext(tip: string) {
   return events.sort((a, b) => depthOf(a.responseId) - depthOf(b.responseId) || a.seq - b.seq);
 }
 
-const READS = /* GraphQL */ `
-  query ($dialog: ID!, $tip: ID!, $first: Int, $after: String, $last: Int, $before: String) {
+const READS = graphql(`
+  query ContextAddressingReads($dialog: ID!, $tip: ID!, $first: Int, $after: String, $last: Int, $before: String) {
     dialog(id: $dialog) {
       eventCount(responseId: $tip)
       toolCalls: eventCount(responseId: $tip, types: [TOOL_CALL])
@@ -90,7 +93,53 @@ const READS = /* GraphQL */ `
       }
     }
   }
-`;
+`);
+
+type ReadsPage = NonNullable<ResultOf<typeof READS>["dialog"]>["history"];
+
+const COMMON_ANCESTOR = graphql(`
+  query ContextAddressingCommonAncestor($a: ID!, $b: ID!) {
+    response(id: $a) {
+      commonAncestor(with: $b) {
+        id
+      }
+    }
+  }
+`);
+
+const APPEND_EVENTS = graphql(`
+  mutation ContextAddressingAppend($input: AppendEventsInput!) {
+    appendEvents(input: $input) {
+      __typename
+    }
+  }
+`);
+
+const FORK_DIALOG = graphql(`
+  mutation ContextAddressingFork($input: ForkDialogInput!) {
+    forkDialog(input: $input) {
+      ... on Dialog {
+        id
+        head {
+          id
+        }
+      }
+    }
+  }
+`);
+
+const PAGE = graphql(`
+  query ContextAddressingPage($id: ID!) {
+    response(id: $id) {
+      context(first: 20) {
+        totalMessages
+        edges {
+          cursor
+        }
+      }
+    }
+  }
+`);
 
 /** Every read of the context of `tip` agrees with the walked context. */
 async function expectReadsMatchWalk(tip: string) {
@@ -99,42 +148,44 @@ async function expectReadsMatchWalk(tip: string) {
   const ofType = (type: HistoryEventType) => walked.filter((e) => e.type === type);
   const { dialogId } = await prisma.response.findUniqueOrThrow({ where: { id: tip } });
   const read = (args: Record<string, unknown>) =>
-    executeOk(READS, { dialog: dialogId, tip, ...args }).then((data) => data.dialog);
+    executeOk(READS, { dialog: dialogId, tip, ...args }).then((data) => data.dialog!);
 
   const whole = await read({ first: 10_000 });
-  expect(whole.history.edges.map((e: any) => e.node.id)).toEqual(ids);
+  expect(whole.history.edges.map((e) => e.node.id)).toEqual(ids);
   expect(whole.history.totalMessages).toBe(ids.length);
   expect(whole.history.totalToolCalls).toBe(ofType("TOOL_CALL").length);
   expect(whole.eventCount).toBe(ids.length);
   expect(whole.toolCalls).toBe(ofType("TOOL_CALL").length);
-  expect(whole.lastEvent.id).toBe(ids.at(-1));
-  expect(whole.lastHuman.id).toBe(ofType("HUMAN").at(-1)!.id);
+  expect(whole.lastEvent!.id).toBe(ids.at(-1));
+  expect(whole.lastHuman!.id).toBe(ofType("HUMAN").at(-1)!.id);
 
   // Forwards in pages of 7 and backwards in pages of 5 (or in about 20 pages, for long contexts):
   // cursors carry across segment boundaries.
   const [first, last] = [Math.max(7, Math.ceil(ids.length / 20)), Math.max(5, Math.ceil(ids.length / 20) - 1)];
   const forwards: string[] = [];
   for (let after: string | null = null; ;) {
-    const page: any = (await read({ first, after })).history;
-    forwards.push(...page.edges.map((e: any) => e.node.id));
+    const page: ReadsPage = (await read({ first, after })).history;
+    forwards.push(...page.edges.map((e) => e.node.id));
     if (!page.pageInfo.hasNextPage) break;
-    after = page.pageInfo.endCursor;
+    after = page.pageInfo.endCursor ?? null;
   }
   expect(forwards).toEqual(ids);
   const backwards: string[] = [];
   for (let before: string | null = null; ;) {
-    const page: any = (await read({ last, before })).history;
-    backwards.unshift(...page.edges.map((e: any) => e.node.id));
+    const page: ReadsPage = (await read({ last, before })).history;
+    backwards.unshift(...page.edges.map((e) => e.node.id));
     if (!page.pageInfo.hasPreviousPage) break;
-    before = page.pageInfo.startCursor;
+    before = page.pageInfo.startCursor ?? null;
   }
   expect(backwards).toEqual(ids);
 
   // Seed 001's REST history shows four of the types, in the same order.
-  const rest = await restGet(`/api/dialogs/${dialogId}/history?response_id=${tip}`);
+  const rest = await restGet<{ messages: { type: string; content?: string | null }[] }>(
+    `/api/dialogs/${dialogId}/history?response_id=${tip}`,
+  );
   const shown = walked.filter((e) => ["HUMAN", "AI", "REASONING", "TOOL_CALL"].includes(e.type));
-  expect(rest.body.messages.map((m: any) => m.type)).toEqual(shown.map((e) => e.type.toLowerCase()));
-  expect(rest.body.messages.map((m: any) => m.content ?? null)).toEqual(
+  expect(rest.body.messages.map((m) => m.type)).toEqual(shown.map((e) => e.type.toLowerCase()));
+  expect(rest.body.messages.map((m) => m.content ?? null)).toEqual(
     shown.map((e) => (e.type === "TOOL_CALL" ? null : e.content)),
   );
 }
@@ -160,9 +211,10 @@ async function expectSegmentsHold(dialogId: string) {
       for (const [type, own] of Object.entries(countColumns)) {
         const inSegment = segmentCountColumns[type as HistoryEventType];
         const mine = events.filter((e) => e.responseId === r.id && e.type === type).length;
-        expect((r as any)[own]).toBe(mine);
+        const counts = r as unknown as Record<string, number>;
+        expect(counts[own]).toBe(mine);
         running[inSegment]! += mine;
-        expect((r as any)[inSegment]).toBe(running[inSegment]);
+        expect(counts[inSegment]).toBe(running[inSegment]);
       }
     });
   }
@@ -206,8 +258,7 @@ describe("context addressing", () => {
     expect(segments.map((s) => s.length)).toEqual([44, 10, 7]);
     // Where two branches part is found from their segments too.
     const partAt = async (a: string, b: string) =>
-      (await executeOk(`query($a: ID!, $b: ID!) { response(id: $a) { commonAncestor(with: $b) { id } } }`, { a, b }))
-        .response.commonAncestor.id;
+      (await executeOk(COMMON_ANCESTOR, { a, b })).response!.commonAncestor!.id;
     expect(await partAt(tips.twig, tips.main)).toBe(main[14]);
     expect(await partAt(tips.branch, tips.twig)).toBe(branch[3]);
     expect(await partAt(main[10]!, tips.twig)).toBe(main[10]);
@@ -229,7 +280,7 @@ describe("context addressing", () => {
     const opened = await turn({ model: "m", input: [{ human: { content: "start a long job" } }] });
     expect(opened.status).toBe("IN_PROGRESS");
     const next = await chain("after", 2, opened.id);
-    await executeOk(`mutation($input: AppendEventsInput!) { appendEvents(input: $input) { __typename } }`, {
+    await executeOk(APPEND_EVENTS, {
       input: {
         responseId: opened.id,
         events: [
@@ -248,11 +299,9 @@ describe("context addressing", () => {
 
   it("a fork is one segment in its new dialog, with the context it copied", async () => {
     const twigTip = tips.twig;
-    const data = await executeOk(
-      `mutation($input: ForkDialogInput!) { forkDialog(input: $input) { ... on Dialog { id head { id } } } }`,
-      { input: { responseId: twigTip } },
-    );
-    const copy = { id: data.forkDialog.head.id, dialogId: data.forkDialog.id };
+    const data = await executeOk(FORK_DIALOG, { input: { responseId: twigTip } });
+    const forked = withField(data.forkDialog, "id");
+    const copy = { id: forked.head!.id, dialogId: forked.id };
     const original = await walkedContext(twigTip);
     const copied = await walkedContext(copy.id);
     expect(copied.map((e) => [e.type, e.content])).toEqual(original.map((e) => [e.type, e.content]));
@@ -326,11 +375,10 @@ describe("a page's cost", () => {
       // A deeper index may have one more level; reading the segment whole would be hundreds more.
       expect(atDeep).toBeLessThanOrEqual(atShallow + 3);
     }
-    const PAGE = `query($id: ID!) { response(id: $id) { context(first: 20) { totalMessages edges { cursor } } } }`;
     await executeOk(PAGE, { id: shallow }); // the first request of a file also looks up whether API keys exist
     const atShallow = await countStatements(() => executeOk(PAGE, { id: shallow }));
     const atDeep = await countStatements(() => executeOk(PAGE, { id: deep }));
-    expect(atDeep.result.response.context.totalMessages).toBe(4_000);
+    expect(atDeep.result.response!.context.totalMessages).toBe(4_000);
     expect(atDeep.statements.length).toBe(atShallow.statements.length);
   });
 

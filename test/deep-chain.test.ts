@@ -6,6 +6,8 @@ import { prisma } from "./support/database.js";
 import { newDialogId, newEventId, newResponseId } from "../src/ids.js";
 import { executeOk } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";
+import { graphql } from "../src/client/generated/index.js";
+import { withField } from "./support/narrow.js";
 
 /** Stores a linear chain of `depth` turns (human + ai each) directly, and returns its responses. */
 async function storeChain(depth: number) {
@@ -59,8 +61,8 @@ async function storeChain(depth: number) {
   return { dialogId, ids };
 }
 
-const CONTEXT = /* GraphQL */ `
-  query ($id: ID!) {
+const CONTEXT = graphql(`
+  query DeepChainResponseContext($id: ID!) {
     response(id: $id) {
       context(first: 10000) {
         totalMessages
@@ -83,10 +85,10 @@ const CONTEXT = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
-const HISTORY_PAGE = /* GraphQL */ `
-  query ($id: ID!) {
+const HISTORY_PAGE = graphql(`
+  query DeepChainDialogHistory($id: ID!) {
     dialog(id: $id) {
       history(last: 20) {
         totalMessages
@@ -103,7 +105,7 @@ const HISTORY_PAGE = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
 let short: Awaited<ReturnType<typeof storeChain>>;
 let long: Awaited<ReturnType<typeof storeChain>>;
@@ -115,18 +117,18 @@ beforeAll(async () => {
 
 describe("context of a deep chain", () => {
   it("is complete and in order at depth 1,000", async () => {
-    const data = await executeOk(CONTEXT, { id: long.ids.at(-1) });
-    const edges = data.response.context.edges;
-    expect(data.response.context.totalMessages).toBe(2000);
+    const data = await executeOk(CONTEXT, { id: long.ids.at(-1)! });
+    const edges = data.response!.context.edges;
+    expect(data.response!.context.totalMessages).toBe(2000);
     expect(edges).toHaveLength(2000);
-    expect(edges.map((e: any) => e.node.seq)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
-    expect(edges[0].node).toEqual({ seq: 1, response: { id: long.ids[0], model: "m" }, content: "q0" });
+    expect(edges.map((e) => e.node.seq)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
+    expect(edges[0]!.node).toEqual({ seq: 1, response: { id: long.ids[0], model: "m" }, content: "q0" });
   });
 
   it("costs the same small number of statements at depth 10 and at depth 1,000", async () => {
-    const atTen = await countStatements(() => executeOk(CONTEXT, { id: short.ids.at(-1) }));
-    const atThousand = await countStatements(() => executeOk(CONTEXT, { id: long.ids.at(-1) }));
-    expect(atThousand.result.response.context.edges).toHaveLength(2000);
+    const atTen = await countStatements(() => executeOk(CONTEXT, { id: short.ids.at(-1)! }));
+    const atThousand = await countStatements(() => executeOk(CONTEXT, { id: long.ids.at(-1)! }));
+    expect(atThousand.result.response!.context.edges).toHaveLength(2000);
     expect(atThousand.statements.length).toBe(atTen.statements.length);
     // response lookup, context page, totals, and one batched load of the events' responses.
     expect(atThousand.statements.length).toBeLessThanOrEqual(4);
@@ -135,9 +137,9 @@ describe("context of a deep chain", () => {
   it("pages the head's history from the end in constant statements too", async () => {
     const atTen = await countStatements(() => executeOk(HISTORY_PAGE, { id: short.dialogId }));
     const atThousand = await countStatements(() => executeOk(HISTORY_PAGE, { id: long.dialogId }));
-    const edges = atThousand.result.dialog.history.edges;
-    expect(edges.map((e: any) => e.node.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 1981 + i));
-    expect(edges.at(-1).node.content).toBe("a999");
+    const edges = atThousand.result.dialog!.history.edges;
+    expect(edges.map((e) => e.node.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 1981 + i));
+    expect(withField(edges.at(-1)!.node, "content").content).toBe("a999");
     expect(atThousand.statements.length).toBe(atTen.statements.length);
     expect(atThousand.statements.length).toBeLessThanOrEqual(3);
   });

@@ -2,10 +2,13 @@
 // message (lastEvent), filter_by_role (types), per-event metadata and timestamps, str() (transcript).
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
-import { createResponse, historyOf, rowCounts, turn } from "./support/dialogs.js";
+import { graphql } from "../src/client/generated/index.js";
+import { createResponse, historyOf, member, rowCounts, turn, withField } from "./support/dialogs.js";
 import { execute, executeOk } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";
 import { dialogMessages } from "./support/formats.js";
+
+type HistoryEvent = Awaited<ReturnType<typeof historyOf>>[number];
 
 let root: { id: string; dialogId: string };
 let branchA: { id: string };
@@ -42,8 +45,8 @@ beforeAll(async () => {
   });
 });
 
-const OVERVIEW = /* GraphQL */ `
-  query ($id: ID!, $r: ID, $types: [HistoryEventType!], $max: Int) {
+const OVERVIEW = graphql(`
+  query DialogOverview($id: ID!, $r: ID, $types: [HistoryEventType!], $max: Int) {
     dialog(id: $id) {
       eventCount(responseId: $r, types: $types)
       lastEvent(responseId: $r, types: $types) {
@@ -69,31 +72,66 @@ const OVERVIEW = /* GraphQL */ `
       }
     }
   }
-`;
+`);
+
+const TRANSCRIPT_OF_LENGTH_0 = graphql(`
+  query TranscriptOfLength0($id: ID!) {
+    dialog(id: $id) {
+      transcript(maxContentLength: 0)
+    }
+  }
+`);
+
+const HUMAN_EVENT_METADATA = graphql(`
+  query FirstHumanEventMetadata($id: ID!) {
+    dialog(id: $id) {
+      history(types: [HUMAN], first: 1) {
+        edges {
+          node {
+            ... on HumanEvent {
+              metadata
+              createdAt
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+const CREATE_EMPTY_DIALOG = graphql(`
+  mutation CreateEmptyDialog {
+    createDialog(input: {}) {
+      ... on Dialog {
+        id
+      }
+    }
+  }
+`);
 
 describe("reading a branched dialog", () => {
   it("counts and finds the last event of the head's context, or of a branch, optionally by type", async () => {
-    const head = (await executeOk(OVERVIEW, { id: root.dialogId })).dialog;
+    const head = (await executeOk(OVERVIEW, { id: root.dialogId })).dialog!;
     expect(head.eventCount).toBe(5);
     expect(head.lastEvent).toEqual({ __typename: "AiEvent", seq: 10, content: "Why did the chicken cross the road?" });
     // b is the head: naming it reads the same context.
     expect((await executeOk(OVERVIEW, { id: root.dialogId, r: branchB.id })).dialog).toEqual(head);
 
-    const a = (await executeOk(OVERVIEW, { id: root.dialogId, r: branchA.id, types: ["HUMAN"] })).dialog;
+    const a = (await executeOk(OVERVIEW, { id: root.dialogId, r: branchA.id, types: ["HUMAN"] })).dialog!;
     expect(a.eventCount).toBe(2);
     expect(a.lastEvent).toMatchObject({ __typename: "HumanEvent", seq: 4 });
-    expect(a.history.edges.map((e: any) => e.node.__typename)).toEqual(["HumanEvent", "HumanEvent"]);
+    expect(a.history.edges.map((e) => e.node.__typename)).toEqual(["HumanEvent", "HumanEvent"]);
 
     const toolSteps = (
       await executeOk(OVERVIEW, { id: root.dialogId, r: branchA.id, types: ["TOOL_CALL", "TOOL_RESULT"] })
-    ).dialog;
-    expect(toolSteps.history.edges.map((e: any) => e.node.__typename)).toEqual(["ToolCallEvent", "ToolResultEvent"]);
+    ).dialog!;
+    expect(toolSteps.history.edges.map((e) => e.node.__typename)).toEqual(["ToolCallEvent", "ToolResultEvent"]);
     expect(toolSteps.eventCount).toBe(2);
   });
 
   it("renders a transcript of a branch with numbered, shortened lines", async () => {
     const { dialog } = await executeOk(OVERVIEW, { id: root.dialogId, r: branchA.id, max: 30 });
-    expect(dialog.transcript).toBe(
+    expect(dialog!.transcript).toBe(
       [
         "History (8 events):",
         "  1. [system] Be brief.",
@@ -106,33 +144,28 @@ describe("reading a branched dialog", () => {
         "  8. [assistant] Lettuce in, it's cold out here...",
       ].join("\n"),
     );
-    const bad = await execute(`query($id: ID!) { dialog(id: $id) { transcript(maxContentLength: 0) } }`, {
-      id: root.dialogId,
-    });
+    const bad = await execute(TRANSCRIPT_OF_LENGTH_0, { id: root.dialogId });
     expect(bad.errors?.[0]).toMatchObject({ extensions: { code: "VALIDATION_ERROR" } });
   });
 
   it("keeps per-event metadata and a client's createdAt, and leaves them out of OpenAI exports", async () => {
-    const { dialog } = await executeOk(
-      `query($id: ID!) { dialog(id: $id) { history(types: [HUMAN], first: 1) { edges { node { ... on HumanEvent { metadata createdAt } } } } } }`,
-      { id: root.dialogId },
-    );
-    expect(dialog.history.edges[0].node).toEqual({ metadata: { lang: "en" }, createdAt: askedAt });
-    expect((await dialogMessages(root.dialogId, "OPENAI_CHAT"))[1]).toEqual({
+    const { dialog } = await executeOk(HUMAN_EVENT_METADATA, { id: root.dialogId });
+    expect(dialog!.history.edges[0]!.node).toEqual({ metadata: { lang: "en" }, createdAt: askedAt });
+    expect(((await dialogMessages(root.dialogId, "OPENAI_CHAT")) as unknown[])[1]).toEqual({
       role: "user",
       content: "Tell me a joke",
     });
   });
 
   it("an empty dialog counts 0, has no last event and an empty transcript", async () => {
-    const { createDialog } = await executeOk(`mutation { createDialog(input: {}) { ... on Dialog { id } } }`);
-    const { dialog } = await executeOk(OVERVIEW, { id: createDialog.id });
+    const { createDialog } = await executeOk(CREATE_EMPTY_DIALOG);
+    const { dialog } = await executeOk(OVERVIEW, { id: withField(createDialog, "id").id });
     expect(dialog).toMatchObject({ eventCount: 0, lastEvent: null, transcript: "History (0 events)" });
   });
 });
 
-const FORK = /* GraphQL */ `
-  mutation ($input: ForkDialogInput!) {
+const FORK = graphql(`
+  mutation ForkDialogForTest($input: ForkDialogInput!) {
     forkDialog(input: $input) {
       __typename
       ... on Dialog {
@@ -153,7 +186,15 @@ const FORK = /* GraphQL */ `
       }
     }
   }
-`;
+`);
+
+const RENAME_DEEP = graphql(`
+  mutation RenameDialogDeep($id: ID!) {
+    updateDialog(input: { id: $id, title: "Deep" }) {
+      __typename
+    }
+  }
+`);
 
 describe("forkDialog", () => {
   it("copies the context of a response into a new dialog with new ids, seqs 1..n and forkedFrom", async () => {
@@ -165,33 +206,34 @@ describe("forkDialog", () => {
       lastSeq: 8,
       forkedFrom: { id: branchA.id },
     });
-    expect(fork.head.depth).toBe(1);
+    const forked = member(fork, "Dialog");
+    expect(forked.head!.depth).toBe(1);
 
-    const copy = await historyOf(fork.id);
-    const originalA = (await executeOk(OVERVIEW, { id: root.dialogId, r: branchA.id })).dialog;
-    expect(copy.map((e: any) => e.__typename)).toEqual(originalA.history.edges.map((e: any) => e.node.__typename));
-    expect(copy.map((e: any) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const copy = await historyOf(forked.id);
+    const originalA = (await executeOk(OVERVIEW, { id: root.dialogId, r: branchA.id })).dialog!;
+    expect(copy.map((e) => e.__typename)).toEqual(originalA.history.edges.map((e) => e.node.__typename));
+    expect(copy.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     // Same content, timestamps, metadata and response fields; nothing shared by id.
-    const strip = ({ id: _id, seq: _seq, response: { id: _rid, ...response }, ...event }: any) => ({
+    const strip = ({ id: _id, seq: _seq, response: { id: _rid, ...response }, ...event }: HistoryEvent) => ({
       ...event,
       response,
     });
-    const originalEvents = (await historyOf(root.dialogId)).filter((e: any) => e.seq <= 3);
+    const originalEvents = (await historyOf(root.dialogId)).filter((e) => e.seq <= 3);
     expect(copy.slice(0, 3).map(strip)).toEqual(originalEvents.map(strip));
     expect(copy[1]).toMatchObject({ createdAt: askedAt, metadata: { lang: "en" } });
-    expect(copy[0].response).toMatchObject({
+    expect(copy[0]!.response).toMatchObject({
       model: "gpt-4o",
       metadata: { run: 1 },
       usage: { inputTokens: 12, outputTokens: 3 },
     });
-    const originalIds = new Set(originalBefore.flatMap((e: any) => [e.id, e.response.id]));
-    expect(copy.some((e: any) => originalIds.has(e.id) || originalIds.has(e.response.id))).toBe(false);
+    const originalIds = new Set(originalBefore.flatMap((e) => [e.id, e.response.id]));
+    expect(copy.some((e) => originalIds.has(e.id) || originalIds.has(e.response.id))).toBe(false);
 
     // The copy lives on its own: continuing it leaves the original untouched.
-    const onFork = await createResponse({ dialogId: fork.id, input: [{ human: { content: "Only in the fork" } }] });
-    expect(onFork).toMatchObject({ depth: 2, previousResponse: { id: fork.head.id } });
+    const onFork = await createResponse({ dialogId: forked.id, input: [{ human: { content: "Only in the fork" } }] });
+    expect(onFork).toMatchObject({ depth: 2, previousResponse: { id: forked.head!.id } });
     expect(await historyOf(root.dialogId)).toEqual(originalBefore);
-    expect((await historyOf(fork.id)).at(-1)).toMatchObject({ seq: 9, content: "Only in the fork" });
+    expect((await historyOf(forked.id)).at(-1)).toMatchObject({ seq: 9, content: "Only in the fork" });
   });
 
   it("keeps the original title by default, and copies in the same few statements at any depth", async () => {
@@ -204,9 +246,7 @@ describe("forkDialog", () => {
           output: [{ ai: { content: `${i}` } }],
         });
       }
-      await executeOk(`mutation($id: ID!) { updateDialog(input: {id: $id, title: "Deep"}) { __typename } }`, {
-        id: last.dialogId,
-      });
+      await executeOk(RENAME_DEEP, { id: last.dialogId });
       return last;
     };
     const fork = (responseId: string) => countStatements(() => executeOk(FORK, { input: { responseId } }));
@@ -221,13 +261,13 @@ describe("forkDialog", () => {
     const before = await rowCounts();
     const { forkDialog: result } = await executeOk(FORK, { input: { responseId: "resp_MISSING" } });
     expect(result).toMatchObject({ __typename: "NotFoundError", code: "NOT_FOUND" });
-    expect(result.message).toMatch(/^Response resp_MISSING not found/);
+    expect(member(result, "NotFoundError").message).toMatch(/^Response resp_MISSING not found/);
     expect(await rowCounts()).toEqual(before);
   });
 });
 
-const CLEAR = /* GraphQL */ `
-  mutation ($id: ID!) {
+const CLEAR = graphql(`
+  mutation ClearDialogForTest($id: ID!) {
     clearDialog(input: { id: $id }) {
       __typename
       ... on Dialog {
@@ -251,7 +291,36 @@ const CLEAR = /* GraphQL */ `
       }
     }
   }
-`;
+`);
+
+const HUMAN_EVENTS_AFTER_CLEAR = graphql(`
+  query HumanEventsAfterClear($id: ID!) {
+    dialog(id: $id) {
+      lastSeq
+      history {
+        edges {
+          node {
+            ... on HumanEvent {
+              seq
+              content
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+const FORK_PROVENANCE = graphql(`
+  query ForkProvenance($id: ID!) {
+    dialog(id: $id) {
+      forkedFrom {
+        id
+      }
+      eventCount
+    }
+  }
+`);
 
 describe("clearDialog", () => {
   it("removes every response and event, keeps the dialog and its lastSeq, and the next event continues after it", async () => {
@@ -270,7 +339,7 @@ describe("clearDialog", () => {
       history: { totalMessages: 0 },
       branches: [],
     });
-    expect(new Date(cleared.updatedAt).getTime()).toBeGreaterThan(before.updatedAt.getTime());
+    expect(new Date(member(cleared, "Dialog").updatedAt).getTime()).toBeGreaterThan(before.updatedAt.getTime());
     expect(await prisma.response.count({ where: { dialogId: first.dialogId } })).toBe(0);
     expect(await prisma.event.count({ where: { dialogId: first.dialogId } })).toBe(0);
 
@@ -278,17 +347,12 @@ describe("clearDialog", () => {
     const fresh = await createResponse({ dialogId: first.dialogId, input: [{ human: { content: "fresh start" } }] });
     // …as a new root: nothing left to chain to.
     expect(fresh).toMatchObject({ depth: 0, previousResponse: null });
-    const { dialog } = await executeOk(
-      `query($id: ID!) { dialog(id: $id) { lastSeq history { edges { node { ... on HumanEvent { seq content } } } } } }`,
-      { id: first.dialogId },
-    );
-    expect(dialog.history.edges.map((e: any) => e.node)).toEqual([{ seq: 4, content: "fresh start" }]);
-    expect(fresh.dialog.id).toBe(first.dialogId);
+    const { dialog } = await executeOk(HUMAN_EVENTS_AFTER_CLEAR, { id: first.dialogId });
+    expect(dialog!.history.edges.map((e) => e.node)).toEqual([{ seq: 4, content: "fresh start" }]);
+    expect(member(fresh, "Response").dialog.id).toBe(first.dialogId);
 
     // A fork keeps its copy; its provenance is gone with the response it pointed at.
-    const forked = await executeOk(`query($id: ID!) { dialog(id: $id) { forkedFrom { id } eventCount } }`, {
-      id: fork.id,
-    });
+    const forked = await executeOk(FORK_PROVENANCE, { id: member(fork, "Dialog").id });
     expect(forked.dialog).toEqual({ forkedFrom: null, eventCount: 3 });
   });
 

@@ -5,6 +5,11 @@
 // - the database goes away entirely (a proxy in front of it stops): calls fail fast with
 //   UNAVAILABLE, and the server recovers by itself when it comes back.
 import pg from "pg";
+import type { ResultOf, TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { print } from "graphql";
+import { graphql } from "../src/client/generated/index.js";
+import { withField } from "./support/narrow.js";
+import type { GraphQLResult } from "./support/graphql.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import { resumingSubscriber } from "./support/resuming-subscriber.js";
@@ -15,21 +20,26 @@ const runs = Boolean(process.env.TEST_DATABASE_URL);
 const title = runs ? "PostgreSQL faults" : "PostgreSQL faults (skipped: need TEST_DATABASE_URL)";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Answer {
+interface Answer<T = unknown> {
   status: number;
-  data?: any;
+  data?: T | null;
   codes: string[];
 }
 
-async function call(server: ServerProcess, query: string, variables?: Record<string, unknown>): Promise<Answer> {
+/** A typed document gives typed data; the plain reads with an id written in give `unknown`. */
+async function call<T, V>(
+  server: ServerProcess,
+  document: TypedDocumentNode<T, V> | string,
+  variables?: V,
+): Promise<Answer<T>> {
   try {
     const response = await fetch(`${server.url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: typeof document === "string" ? document : print(document), variables }),
       signal: AbortSignal.timeout(20_000),
     });
-    const body = (await response.json()) as { data?: any; errors?: { extensions?: { code?: string } }[] };
+    const body = (await response.json()) as GraphQLResult<T>;
     return {
       status: response.status,
       data: body.data,
@@ -40,8 +50,23 @@ async function call(server: ServerProcess, query: string, variables?: Record<str
   }
 }
 
-const CREATE = `mutation($input: CreateResponseInput!) {
-  createResponse(input: $input) { __typename ... on Response { id dialog { id } } ... on Error { code message } } }`;
+const CREATE = graphql(`
+  mutation FaultPostgresWrite($input: CreateResponseInput!) {
+    createResponse(input: $input) {
+      __typename
+      ... on Response {
+        id
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        code
+        message
+      }
+    }
+  }
+`);
 
 describe.runIf(runs)(title, () => {
   // Made in beforeAll: this body also runs (to list the skipped tests) when there is no server.
@@ -63,7 +88,7 @@ describe.runIf(runs)(title, () => {
     const dialogs: string[] = [];
     for (let c = 0; c < CLIENTS; c++) {
       const started = await call(server, CREATE, { input: { input: [{ human: { content: "start" } }] } });
-      dialogs.push(started.data.createResponse.dialog.id);
+      dialogs.push(withField(started.data!.createResponse, "dialog").dialog.id);
     }
 
     const codesSeen = new Set<string>();
@@ -130,7 +155,7 @@ describe.runIf(runs)(title, () => {
     url.host = `127.0.0.1:${proxy.port}`;
     const server = await startServerProcess({ DATABASE_URL: url.toString() });
     const started = await call(server, CREATE, { input: { input: [{ human: { content: "before" } }] } });
-    const dialogId = started.data.createResponse.dialog.id;
+    const dialogId = withField(started.data!.createResponse, "dialog").dialog.id;
     const subscriber = resumingSubscriber(server.url, "sse", dialogId);
     await subscriber.waitFor(1, 10_000);
 
@@ -148,13 +173,13 @@ describe.runIf(runs)(title, () => {
 
     await proxy.start();
     // Recovers by itself: no restart, the next calls just work (a few tries while the pool reconnects).
-    let after: Answer | undefined;
+    let after: Answer<ResultOf<typeof CREATE>> | undefined;
     for (let i = 0; i < 50; i++) {
       after = await call(server, CREATE, { input: { dialogId, input: [{ human: { content: "after" } }] } });
       if (after.data?.createResponse?.__typename === "Response") break;
       await sleep(100);
     }
-    expect(after!.data.createResponse.__typename).toBe("Response");
+    expect(after!.data!.createResponse.__typename).toBe("Response");
     // The subscriber, resuming with afterSeq, has everything once.
     await subscriber.waitFor(2, 15_000);
     subscriber.stop();
@@ -172,15 +197,15 @@ describe.runIf(runs)(title, () => {
       DATABASE_CONNECT_TIMEOUT_MS: String(TIMEOUT_MS),
     });
     const started = await call(server, CREATE, { input: { input: [{ human: { content: "before" } }] } });
-    const dialogId = started.data.createResponse.dialog.id;
+    const dialogId = withField(started.data!.createResponse, "dialog").dialog.id;
 
     proxy.stall();
     // Several calls at once, as a loaded server would have: none may wait longer than a few
     // timeouts (a query, then its transaction's ROLLBACK), with a margin for a loaded machine.
     const BOUND_MS = 4 * TIMEOUT_MS + 2_000;
-    const timed = async (query: string, variables?: Record<string, unknown>) => {
+    const timed = async <T, V>(document: TypedDocumentNode<T, V> | string, variables?: V) => {
       const began = Date.now();
-      const answer = await call(server, query, variables);
+      const answer = await call(server, document, variables);
       return { ...answer, ms: Date.now() - began };
     };
     const answers = await Promise.all([
@@ -195,13 +220,13 @@ describe.runIf(runs)(title, () => {
     }
 
     proxy.unstall();
-    let after: Answer | undefined;
+    let after: Answer<ResultOf<typeof CREATE>> | undefined;
     for (let i = 0; i < 50; i++) {
       after = await call(server, CREATE, { input: { dialogId, input: [{ human: { content: "after" } }] } });
       if (after.data?.createResponse?.__typename === "Response") break;
       await sleep(100);
     }
-    expect(after!.data.createResponse.__typename).toBe("Response");
+    expect(after!.data!.createResponse.__typename).toBe("Response");
     // Nothing the stalled calls tried was stored: the dialog holds "before" and "after" only.
     const events = await prisma.event.findMany({ where: { dialogId }, orderBy: { seq: "asc" }, select: { seq: true } });
     expect(events.map((e) => e.seq)).toEqual([1, 2]);

@@ -7,24 +7,14 @@
 // instance's subscribers can only catch up by the resync that follows the reconnect.
 import { afterAll, describe, expect, it } from "vitest";
 import { writer } from "./support/dialogs.js";
+import { httpExecutor } from "./support/live.js";
 import { startOwnRedis } from "./support/redis-server.js";
 import { type ResumingSubscriber, resumingSubscriber } from "./support/resuming-subscriber.js";
-import { type ServerProcess, startServerProcess } from "./support/processes.js";
+import { startServerProcess } from "./support/processes.js";
 
 // Separate processes need a database they can all reach; the embedded PGlite lives in one process.
 const runs = Boolean(process.env.TEST_DATABASE_URL);
 const title = runs ? "Redis outage under load" : "Redis outage under load (skipped: needs TEST_DATABASE_URL)";
-
-const executorOf = (server: ServerProcess) => async (query: string, variables?: Record<string, unknown>) => {
-  const response = await fetch(`${server.url}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query, variables }),
-  });
-  const result = (await response.json()) as { data?: any; errors?: unknown[] };
-  if (result.errors?.length) throw new Error(JSON.stringify(result.errors));
-  return result.data;
-};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,8 +28,8 @@ describe.runIf(runs)(title, () => {
       startServerProcess({ REDIS_URL: redis.url }),
       startServerProcess({ REDIS_URL: redis.url }),
     ]);
-    const viaA = writer(executorOf(a));
-    const viaB = writer(executorOf(b));
+    const viaA = writer(httpExecutor(a));
+    const viaB = writer(httpExecutor(b));
     const first = await viaA.createResponse({ input: [{ human: { content: "start" } }] });
     const dialogId = first.dialog.id;
     const onA = resumingSubscriber(a.url, "ws", dialogId);

@@ -1,5 +1,6 @@
 // Cross-format export on plain events: each step becomes its nearest equivalent in Anthropic's and
 // the AI SDK's shapes, provider-only fields stay home, and what cannot be carried becomes a note.
+import type { UiMessage } from "../src/formats/ai-sdk-ui.js";
 import { describe, expect, it } from "vitest";
 import { fromAnthropicConversation } from "../src/formats/anthropic-messages-import.js";
 import { exportEvents } from "../src/formats/index.js";
@@ -70,14 +71,14 @@ describe("to ANTHROPIC_MESSAGES", () => {
 
 describe("to AI_SDK_UI", () => {
   it("makes one assistant message per run of steps, with step-starts and answered tool parts", () => {
-    const messages = exportEvents("AI_SDK_UI", agentTurn) as any[];
+    const messages = exportEvents("AI_SDK_UI", agentTurn) as UiMessage[];
     expect(messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
-    expect(messages[1].parts).toEqual([
+    expect(messages[1]!.parts).toEqual([
       { type: "text", text: "Weather here?" },
       { type: "file", mediaType: "image/png", url: "data:image/png;base64,iVBORw0KGgo=" },
       { type: "file", mediaType: "audio/wav", url: "data:audio/wav;base64,UklGRg==" },
     ]);
-    expect(messages[2].parts).toEqual([
+    expect(messages[2]!.parts).toEqual([
       { type: "step-start" },
       { type: "reasoning", text: "Look it up." },
       {
@@ -141,7 +142,7 @@ describe("from ANTHROPIC_MESSAGES to OpenAI", () => {
       { role: "assistant", content: "It says hi." },
     ]);
     // Responses has no place for Anthropic's signed thinking: it is left out.
-    expect((exportEvents("OPENAI_RESPONSES", stored()) as any[]).map((item) => item.type)).toEqual([
+    expect((exportEvents("OPENAI_RESPONSES", stored()) as { type?: string }[]).map((item) => item.type)).toEqual([
       "message",
       "message",
       "message",

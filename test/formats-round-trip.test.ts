@@ -5,13 +5,27 @@
 import { describe, expect, it } from "vitest";
 import { dialogMessages, type Format, formats, importOk, loadFixtures, responseMessages } from "./support/formats.js";
 import { executeOk } from "./support/graphql.js";
+import { graphql } from "../src/client/generated/index.js";
+
+const DIALOG_HISTORY = graphql(`
+  query FormatsRoundTripDialogHistory($id: ID!) {
+    dialog(id: $id) {
+      history(first: 1000) {
+        edges {
+          node {
+            ... on BaseHistoryEvent {
+              type
+            }
+          }
+        }
+      }
+    }
+  }
+`);
 
 async function eventTypes(dialogId: string) {
-  const data = await executeOk(
-    `query($id: ID!) { dialog(id: $id) { history(first: 1000) { edges { node { ... on BaseHistoryEvent { type } } } } } }`,
-    { id: dialogId },
-  );
-  return data.dialog.history.edges.map((edge: any) => edge.node.type as string);
+  const data = await executeOk(DIALOG_HISTORY, { id: dialogId });
+  return data.dialog!.history.edges.map((edge) => edge.node.type as string);
 }
 
 /** The steps a conversion keeps, in the order it keeps them. */

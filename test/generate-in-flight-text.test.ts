@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
 import { wsAs } from "./support/tenants.js";
-import { TextSubscriber, wsIterate } from "./support/text-stream.js";
+import { TextSubscriber, iterateTextDeltas } from "./support/text-stream.js";
 
 let g: GeneratingServer;
 beforeAll(async () => {
@@ -35,7 +35,7 @@ describe("a generated turn as in-flight text", () => {
     const answer = "Once upon a time, a model typed slowly.";
     // The role chunk, the reasoning's three chunks and the answer's first two, then the gate.
     g.upstream.script({ output: [{ reasoning }, { text: answer }], holdAfterFirstChunk: gate, holdAfterChunks: 6 });
-    const watcher = new TextSubscriber(wsIterate(wsAs(g.server, g.key)), {
+    const watcher = new TextSubscriber(iterateTextDeltas(wsAs(g.server, g.key)), {
       dialogId: dialog.id,
       afterSeq: dialog.lastSeq,
     });
@@ -62,7 +62,7 @@ describe("a generated turn as in-flight text", () => {
     expect(watcher.inFlight).toEqual({});
     expect(watcher.duplicates).toBe(0);
     expect(watcher.gaps).toBe(0);
-    const typed = watcher.deltas.filter((delta) => delta.text?.type === "AI").map((delta) => delta.text.delta);
+    const typed = watcher.deltas.filter((delta) => delta.text?.type === "AI").map((delta) => delta.text!.delta);
     expect(typed.join("")).toBe(answer);
     // The stored turn holds each step once: GET answers what the stream did.
     const stored = await g.openai.responses.retrieve(final.id);

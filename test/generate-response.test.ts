@@ -1,12 +1,16 @@
 // generateResponse: a GraphQL client asks the configured model for the next turn and watches it
 // arrive; regenerating from an earlier response makes a branch; without a provider the answer is
 // a typed ModelNotConfiguredError.
+import type { ResultOf } from "@graphql-typed-document-node/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { store, testConfig } from "./support/database.js";
 import { createModelCatalog } from "../src/generation/providers.js";
 import { startServer } from "../src/server/http-server.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
 import { asCaller, tenantKey, wsAs } from "./support/tenants.js";
+import { graphql } from "../src/client/generated/index.js";
+import { subscribe } from "./support/live.js";
+import { member } from "./support/narrow.js";
 
 let g: GeneratingServer;
 let call: ReturnType<typeof asCaller>;
@@ -15,8 +19,8 @@ beforeAll(async () => {
   call = asCaller(g.server, g.key);
 });
 
-const GENERATE = /* GraphQL */ `
-  mutation ($input: GenerateResponseInput!) {
+const GENERATE = graphql(`
+  mutation GenerateResponseGenerateResponse($input: GenerateResponseInput!) {
     generateResponse(input: $input) {
       __typename
       ... on Response {
@@ -35,10 +39,10 @@ const GENERATE = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
-const RESPONSE_UPDATED = /* GraphQL */ `
-  subscription ($responseId: ID!) {
+const RESPONSE_UPDATED = graphql(`
+  subscription GenerateResponseResponseUpdatedStatus($responseId: ID!) {
     responseUpdated(responseId: $responseId) {
       status
       usage {
@@ -52,26 +56,58 @@ const RESPONSE_UPDATED = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
 /** The response's last state, once its subscription ends (it ends when the response is finished). */
 async function whenFinished(responseId: string) {
-  let last: any;
-  for await (const update of wsAs(g.server, g.key).iterate<any>({
-    query: RESPONSE_UPDATED,
-    variables: { responseId },
-  })) {
-    last = update.data.responseUpdated;
+  let last: ResultOf<typeof RESPONSE_UPDATED>["responseUpdated"] | undefined;
+  for await (const update of subscribe(wsAs(g.server, g.key), RESPONSE_UPDATED, { responseId })) {
+    last = update.data!.responseUpdated;
   }
   return last;
 }
+
+const RESPONSE_CHILDREN = graphql(`
+  query GenerateResponseResponseChildren($id: ID!) {
+    response(id: $id) {
+      children {
+        id
+      }
+    }
+  }
+`);
+
+const MODELS_CONFIGURED = graphql(`
+  query GenerateResponseModelsConfigured {
+    models {
+      configured
+      defaultModel
+    }
+  }
+`);
+
+const MODELS_CONFIGURED2 = graphql(`
+  query GenerateResponseModelsConfigured2 {
+    models {
+      configured
+      defaultModel
+    }
+    dialogs(first: 1) {
+      edges {
+        node {
+          id
+        }
+      }
+    }
+  }
+`);
 
 describe("generateResponse", () => {
   it("returns the response at once and the model's answer arrives over the subscription", async () => {
     g.upstream.script({ output: [{ text: "Hi from the model." }], usage: { input: 3, output: 4 } });
     const { body } = await call(GENERATE, { input: { model: "stand-in-1", input: [{ human: { content: "Hello" } }] } });
-    const started = body.data.generateResponse;
-    expect(body.data.generateResponse.__typename).toBe("Response");
+    expect(body.data!.generateResponse.__typename).toBe("Response");
+    const started = member(body.data!.generateResponse, "Response");
     expect(started.id).toMatch(/^resp_/);
     expect(await whenFinished(started.id)).toEqual({
       status: "COMPLETED",
@@ -86,37 +122,49 @@ describe("generateResponse", () => {
       { output: [{ text: "Second." }] },
       { output: [{ text: "Other second." }] },
     );
-    const first = (await call(GENERATE, { input: { model: "stand-in-1", input: [{ human: { content: "One" } }] } }))
-      .body.data.generateResponse;
+    const first = member(
+      (await call(GENERATE, { input: { model: "stand-in-1", input: [{ human: { content: "One" } }] } })).body.data!
+        .generateResponse,
+      "Response",
+    );
     await whenFinished(first.id);
     const dialogId = first.dialog.id;
-    const second = (
-      await call(GENERATE, { input: { model: "stand-in-1", dialogId, input: [{ human: { content: "Two" } }] } })
-    ).body.data.generateResponse;
-    expect(second.previousResponse.id).toBe(first.id);
+    const second = member(
+      (await call(GENERATE, { input: { model: "stand-in-1", dialogId, input: [{ human: { content: "Two" } }] } })).body
+        .data!.generateResponse,
+      "Response",
+    );
+    expect(second.previousResponse!.id).toBe(first.id);
     await whenFinished(second.id);
 
-    const regenerated = (
-      await call(GENERATE, {
-        input: { model: "stand-in-1", previousResponseId: first.id, input: [{ human: { content: "Two" } }] },
-      })
-    ).body.data.generateResponse;
-    expect(regenerated.previousResponse.id).toBe(first.id);
+    const regenerated = member(
+      (
+        await call(GENERATE, {
+          input: {
+            model: "stand-in-1",
+            previousResponseId: first.id,
+            input: [{ human: { content: "Two" } }],
+          },
+        })
+      ).body.data!.generateResponse,
+      "Response",
+    );
+    expect(regenerated.previousResponse!.id).toBe(first.id);
     await whenFinished(regenerated.id);
-    expect(g.upstream.requests.at(-1)!.body.messages).toEqual([
+    expect(g.upstream.requests.at(-1)!.body.messages!).toEqual([
       { role: "user", content: "One" },
       { role: "assistant", content: "First answer." },
       { role: "user", content: "Two" },
     ]);
-    const { body } = await call(`query ($id: ID!) { response(id: $id) { children { id } } }`, { id: first.id });
-    expect(body.data.response.children.map((child: { id: string }) => child.id).sort()).toEqual(
+    const { body } = await call(RESPONSE_CHILDREN, { id: first.id });
+    expect(body.data!.response!.children.map((child: { id: string }) => child.id).sort()).toEqual(
       [second.id, regenerated.id].sort(),
     );
   });
 
   it("tells clients whether a model is configured", async () => {
-    const { body } = await call(`{ models { configured defaultModel } }`);
-    expect(body.data.models).toEqual({ configured: true, defaultModel: "gpt-4o-mini" });
+    const { body } = await call(MODELS_CONFIGURED);
+    expect(body.data!.models).toEqual({ configured: true, defaultModel: "gpt-4o-mini" });
   });
 
   it("without a provider answers a typed ModelNotConfiguredError and stores nothing", async () => {
@@ -131,14 +179,11 @@ describe("generateResponse", () => {
       const { body } = await asCaller(server, key)(GENERATE, {
         input: { model: "gpt-4o", input: [{ human: { content: "hi" } }] },
       });
-      expect(body.data.generateResponse).toMatchObject({
+      expect(body.data!.generateResponse).toMatchObject({
         __typename: "ModelNotConfiguredError",
         code: "MODEL_NOT_CONFIGURED",
       });
-      const models = await asCaller(
-        server,
-        key,
-      )(`{ models { configured defaultModel } dialogs(first: 1) { edges { node { id } } } }`);
+      const models = await asCaller(server, key)(MODELS_CONFIGURED2);
       expect(models.body.data).toEqual({ models: { configured: false, defaultModel: null }, dialogs: { edges: [] } });
     } finally {
       await server.close();

@@ -3,6 +3,10 @@
 // refused before it started (503 SHUTTING_DOWN, or the connection refused) and not stored; none is
 // reset mid-way. An SSE subscriber's stream ends with `complete`, a WebSocket closes with 1001, and
 // the process exits within the drain time.
+import type { ResultOf } from "@graphql-typed-document-node/core";
+import { print } from "graphql";
+import { graphql } from "../src/client/generated/index.js";
+import type { GraphQLResult } from "./support/graphql.js";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,8 +21,22 @@ const databaseEnv = () =>
     ? { DATABASE_URL: process.env.DATABASE_URL }
     : { DATABASE_URL: "", DATA_DIR: mkdtempSync(path.join(tmpdir(), "dialogql-shutdown-")) };
 
-const CREATE = `mutation($input: CreateResponseInput!) {
-  createResponse(input: $input) { __typename ... on Response { dialog { id } } ... on Error { code message } } }`;
+const CREATE = graphql(`
+  mutation GracefulShutdownWrite($input: CreateResponseInput!) {
+    createResponse(input: $input) {
+      __typename
+      ... on Response {
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        code
+        message
+      }
+    }
+  }
+`);
 
 type Outcome = "acknowledged" | "refused" | `broken: ${string}`;
 
@@ -28,17 +46,17 @@ async function write(url: string, input: Record<string, unknown>): Promise<{ out
     response = await fetch(`${url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query: CREATE, variables: { input } }),
+      body: JSON.stringify({ query: print(CREATE), variables: { input } }),
     });
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code;
     // Refused at connect: the request never reached the server.
     return { outcome: code === "ECONNREFUSED" ? "refused" : `broken: ${code ?? (error as Error).message}` };
   }
-  const body = (await response.json().catch(() => null)) as any;
+  const body = (await response.json().catch(() => null)) as GraphQLResult<ResultOf<typeof CREATE>> | null;
   if (response.status === 503 && body?.errors?.[0]?.extensions?.code === "SHUTTING_DOWN") return { outcome: "refused" };
-  if (body?.data?.createResponse?.__typename === "Response")
-    return { outcome: "acknowledged", dialogId: body.data.createResponse.dialog.id };
+  const written = body?.data?.createResponse;
+  if (written?.__typename === "Response") return { outcome: "acknowledged", dialogId: written.dialog.id };
   return { outcome: `broken: ${response.status} ${JSON.stringify(body).slice(0, 200)}` };
 }
 
@@ -110,8 +128,10 @@ describe("graceful shutdown under load", () => {
             variables: { d: dialogId },
           }),
         });
-        const body = (await answer.json()) as any;
-        const stored = body.data.dialog.history.edges.map((edge: any) => edge.node.content);
+        const body = (await answer.json()) as {
+          data: { dialog: { history: { edges: { node: { content?: string } }[] } } };
+        };
+        const stored = body.data.dialog.history.edges.map((edge) => edge.node.content);
         expect(stored).toEqual([`w${w}-start`, ...acknowledged[w]!]);
       }
     } finally {

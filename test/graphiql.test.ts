@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/server/http-server.js";
 import { CHROMIUM, hasChromium, launchBrowser } from "./support/browser.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
+import { graphql } from "../src/client/generated/index.js";
 
 if (!hasChromium) console.warn(`GraphiQL test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
@@ -13,11 +14,21 @@ beforeAll(async () => {
   if (hasChromium) server = await startTestServer();
 });
 
+const CREATE_RESPONSE = graphql(`
+  mutation GraphiqlCreateResponse {
+    createResponse(input: { input: [{ human: { content: "from GraphiQL" } }] }) {
+      ... on Response {
+        dialog {
+          id
+        }
+      }
+    }
+  }
+`);
+
 describe.runIf(hasChromium)("GraphiQL at /graphql", () => {
   it("loads with the outside network blocked and runs a query", async () => {
-    const { createResponse } = await httpExecutor(server)(
-      `mutation { createResponse(input: { input: [{ human: { content: "from GraphiQL" } }] }) { ... on Response { dialog { id } } } }`,
-    );
+    const { createResponse } = await httpExecutor(server)(CREATE_RESPONSE);
     const dialogId = createResponse.dialog.id as string;
 
     const page = await (await launchBrowser()).newPage();

@@ -2,15 +2,32 @@
 // computed over the whole selection rather than the page.
 import { beforeAll, describe, expect, it } from "vitest";
 import { execute, executeOk } from "./support/graphql.js";
-import { HISTORY_FIELDS, turn } from "./support/dialogs.js";
+import type { ResultOf, VariablesOf } from "@graphql-typed-document-node/core";
+import { graphql } from "../src/client/generated/index.js";
+import { turn } from "./support/dialogs.js";
 
 let dialogId: string;
-const HISTORY = `query($id: ID!, $first: Int, $after: String, $last: Int, $before: String, $types: [HistoryEventType!]) {
-  dialog(id: $id) { history(first: $first, after: $after, last: $last, before: $before, types: $types) { ${HISTORY_FIELDS} } }
-}`;
-const history = async (args: Record<string, unknown>) =>
-  (await executeOk(HISTORY, { id: dialogId, ...args })).dialog.history;
-const seqs = (page: any) => page.edges.map((e: any) => e.node.seq);
+const HISTORY = graphql(`
+  query HistoryPaginationPage(
+    $id: ID!
+    $first: Int
+    $after: String
+    $last: Int
+    $before: String
+    $types: [HistoryEventType!]
+  ) {
+    dialog(id: $id) {
+      history(first: $first, after: $after, last: $last, before: $before, types: $types) {
+        ...HistoryPageFields
+      }
+    }
+  }
+`);
+type Page = NonNullable<ResultOf<typeof HISTORY>["dialog"]>["history"];
+const history = async (args: Omit<VariablesOf<typeof HISTORY>, "id">): Promise<Page> =>
+  (await executeOk(HISTORY, { id: dialogId, ...args })).dialog!.history;
+/** Every event carries its seq (all event types implement BaseHistoryEvent). */
+const seqs = (page: Page) => page.edges.map((e) => (e.node as { seq: number }).seq);
 
 beforeAll(async () => {
   // 3 turns, 12 events: system + human, then reasoning/ai/tool call/tool result/ai, twice.
@@ -41,7 +58,7 @@ describe("history pagination", () => {
     const seen: number[] = [];
     let after: string | null = null;
     for (;;) {
-      const page: any = await history({ first: 5, after });
+      const page: Page = await history({ first: 5, after });
       seen.push(...seqs(page));
       expect(page.totalMessages).toBe(12);
       if (!page.pageInfo.hasNextPage) break;
@@ -55,14 +72,14 @@ describe("history pagination", () => {
     for (const size of [1, 2, 3, 4, 7]) {
       const forward: number[] = [];
       for (let after: string | null = null; ;) {
-        const page: any = await history({ first: size, after });
+        const page: Page = await history({ first: size, after });
         forward.push(...seqs(page));
         if (!page.pageInfo.hasNextPage) break;
         after = page.pageInfo.endCursor;
       }
       const backward: number[] = [];
       for (let before: string | null = null; ;) {
-        const page: any = await history({ last: size, before });
+        const page: Page = await history({ last: size, before });
         backward.unshift(...seqs(page));
         if (!page.pageInfo.hasPreviousPage) break;
         before = page.pageInfo.startCursor;
@@ -71,7 +88,7 @@ describe("history pagination", () => {
     }
     // Both bounds at once, each inside a different response: exactly the events between them.
     const whole = await history({ first: 12 });
-    const between = await history({ first: 12, after: whole.edges[2].cursor, before: whole.edges[9].cursor });
+    const between = await history({ first: 12, after: whole.edges[2]!.cursor, before: whole.edges[9]!.cursor });
     expect(seqs(between)).toEqual([4, 5, 6, 7, 8, 9]);
   });
 
@@ -88,13 +105,13 @@ describe("history pagination", () => {
 
   it("filters by type, with totals over the filtered selection", async () => {
     const tools = await history({ types: ["TOOL_CALL", "TOOL_RESULT"], first: 2 });
-    expect(tools.edges.map((e: any) => e.node.__typename)).toEqual(["ToolCallEvent", "ToolResultEvent"]);
+    expect(tools.edges.map((e) => e.node.__typename)).toEqual(["ToolCallEvent", "ToolResultEvent"]);
     expect(tools.totalMessages).toBe(4);
     expect(tools.totalToolCalls).toBe(2);
     expect(tools.totalReasoning).toBe(0);
     expect(tools.pageInfo.hasNextPage).toBe(true);
     const rest = await history({ types: ["TOOL_CALL", "TOOL_RESULT"], after: tools.pageInfo.endCursor });
-    expect(rest.edges.map((e: any) => e.node)).toEqual([
+    expect(rest.edges.map((e) => e.node)).toEqual([
       expect.objectContaining({
         __typename: "ToolCallEvent",
         callId: "c2",
@@ -114,7 +131,7 @@ describe("history pagination", () => {
 
   it("serves every event type with its own fields", async () => {
     const all = await history({});
-    expect(all.edges.map((e: any) => e.node.__typename)).toEqual([
+    expect(all.edges.map((e) => e.node.__typename)).toEqual([
       "SystemEvent",
       "HumanEvent",
       "ReasoningEvent",
@@ -128,7 +145,7 @@ describe("history pagination", () => {
       "HumanEvent",
       "AiEvent",
     ]);
-    expect(all.edges[2].node).toMatchObject({ content: "Need the file.", modelName: "o3" });
+    expect(all.edges[2]!.node).toMatchObject({ content: "Need the file.", modelName: "o3" });
     expect(all).toMatchObject({ totalMessages: 12, totalReasoning: 1, totalToolCalls: 2 });
   });
 

@@ -1,7 +1,7 @@
 // Browser-facing protections and what unexpected failures look like: CSRF prevention (same-origin
 // JSON and GraphiQL still work), no CORS for other origins unless configured, GraphiQL and
 // introspection off in production, request ids, and masked errors that carry the request id.
-import { testApp } from "./support/graphql.js";
+import { type GraphQLResult, testApp } from "./support/graphql.js";
 import { createSchema, createYoga } from "graphql-yoga";
 import { describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config.js";
@@ -69,11 +69,11 @@ describe("production", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ query }),
       });
-      return (await response.json()) as any;
+      return (await response.json()) as GraphQLResult;
     };
     const page = await production.fetch("http://localhost/graphql", { headers: { accept: "text/html" } });
     expect(await page.text()).not.toMatch(/graphiql/i);
-    expect((await post("{ __schema { types { name } } }")).errors[0].message).toMatch(/introspection/i);
+    expect((await post("{ __schema { types { name } } }")).errors![0]!.message).toMatch(/introspection/i);
     const typo = await post("{ dialgs { edges { node { id } } } }");
     expect(JSON.stringify(typo)).not.toMatch(/Did you mean/);
   });
@@ -117,8 +117,8 @@ describe("request ids and unexpected errors", () => {
       headers: { "content-type": "application/json", "x-request-id": "req-42" },
       body: JSON.stringify({ query: "{ boom }" }),
     });
-    const body = (await response.json()) as any;
-    expect(body.errors[0]).toMatchObject({
+    const body = (await response.json()) as GraphQLResult;
+    expect(body.errors![0]).toMatchObject({
       message: "Unexpected error.",
       extensions: { code: "INTERNAL_SERVER_ERROR", requestId: "req-42" },
     });

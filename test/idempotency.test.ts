@@ -2,7 +2,7 @@
 // different request is a conflict.
 import { describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
-import { createResponse, rowCounts } from "./support/dialogs.js";
+import { createResponse, member, rowCounts } from "./support/dialogs.js";
 
 const request = (key: string) => ({
   idempotencyKey: key,
@@ -17,13 +17,13 @@ describe("idempotent createResponse", () => {
     const before = await rowCounts();
     const retry = await createResponse(request("key-1"));
     expect(retry.__typename).toBe("Response");
-    expect(retry.id).toBe(first.id);
+    expect(member(retry, "Response").id).toBe(member(first, "Response").id);
     expect(await rowCounts()).toEqual(before);
   });
 
   it("creates exactly one response when retries race", async () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => createResponse(request("key-race"))));
-    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect(new Set(results.map((r) => member(r, "Response").id)).size).toBe(1);
     expect(await prisma.response.count({ where: { idempotencyKey: "default/key-race" } })).toBe(1);
   });
 
@@ -32,7 +32,7 @@ describe("idempotent createResponse", () => {
     const before = await rowCounts();
     const reuse = await createResponse({ ...request("key-2"), input: [{ human: { content: "Something else" } }] });
     expect(reuse).toMatchObject({ __typename: "ConflictError", code: "CONFLICT" });
-    expect(reuse.message).toMatch(/key-2/);
+    expect(member(reuse, "ConflictError").message).toMatch(/key-2/);
     expect(await rowCounts()).toEqual(before);
   });
 });

@@ -7,6 +7,7 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { type Format, importMessages, importOk, responseMessages } from "./support/formats.js";
+import { withField } from "./support/narrow.js";
 
 const call = { id: "call_1", type: "function" as const, function: { name: "f", arguments: "{}" } };
 const chat: Record<string, ChatCompletionMessageParam[]> = {
@@ -66,7 +67,12 @@ const responses: Record<string, ResponseInputItem[]> = {
   ],
   "an assistant output message without id and status (a replayed history)": [
     { role: "user", content: "Hi" },
-    { type: "message", role: "assistant", content: [{ type: "output_text", text: "Hello", annotations: [] }] } as any,
+    // The SDK's type wants id and status on an output message; a replayed history may leave them out.
+    {
+      type: "message",
+      role: "assistant",
+      content: [{ type: "output_text", text: "Hello", annotations: [] }],
+    } as unknown as ResponseInputItem,
   ],
   "an assistant output message as the API returned it": [
     {
@@ -199,6 +205,6 @@ describe("what the APIs refuse is refused", () => {
   ] as [Format, unknown, string][])("%s: %j", async (format, messages, path) => {
     const result = await importMessages({ format, messages });
     expect(result.__typename).toBe("ValidationError");
-    expect(result.fieldErrors.map((e: any) => e.path.join("."))).toContain(path);
+    expect(withField(result, "fieldErrors").fieldErrors.map((e) => e.path.join("."))).toContain(path);
   });
 });

@@ -2,12 +2,13 @@
 // would put them, continues with createResponse, and exports back for the next model call.
 // Bad input is a ValidationError naming the offending message, and stores nothing.
 import { describe, expect, it } from "vitest";
-import { createResponse, rowCounts, turn } from "./support/dialogs.js";
-import { dialogMessages, importMessages, importOk, responseMessages } from "./support/formats.js";
+import { createResponse, member, rowCounts, turn } from "./support/dialogs.js";
+import { dialogMessages, type ImportResult, importMessages, importOk, responseMessages } from "./support/formats.js";
 import { executeOk } from "./support/graphql.js";
+import { graphql } from "../src/client/generated/index.js";
 
-const RESPONSES = /* GraphQL */ `
-  query ($id: ID!) {
+const RESPONSES = graphql(`
+  query ImportMessagesDialogLastSeq($id: ID!) {
     dialog(id: $id) {
       lastSeq
       head {
@@ -31,13 +32,55 @@ const RESPONSES = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
 const weatherCall = (id: string, city: string) => ({
   id,
   type: "function",
   function: { name: "get_weather", arguments: JSON.stringify({ city }) },
 });
+
+const DIALOG_LAST_SEQ2 = graphql(`
+  query ImportMessagesDialogLastSeq2($id: ID!) {
+    dialog(id: $id) {
+      lastSeq
+      history {
+        edges {
+          node {
+            ... on BaseHistoryEvent {
+              seq
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+const RESPONSE_PREVIOUS_RESPONSE = graphql(`
+  query ImportMessagesResponsePreviousResponse($id: ID!) {
+    response(id: $id) {
+      previousResponse {
+        id
+      }
+      input {
+        ... on HumanEvent {
+          content
+          parts {
+            __typename
+            ... on TextPart {
+              text
+            }
+            ... on ImageUrlPart {
+              url
+              detail
+            }
+          }
+        }
+      }
+    }
+  }
+`);
 
 describe("importMessages", () => {
   it("makes one response per turn: system and user in its input, the assistant's steps in its output", async () => {
@@ -54,17 +97,17 @@ describe("importMessages", () => {
       ],
     });
     const { dialog } = await executeOk(RESPONSES, { id: imported.dialogId });
-    const responses = dialog.responses.edges.map((e: any) => e.node);
-    expect(responses.map((r: any) => [r.status, r.model, r.depth])).toEqual([
+    const responses = dialog!.responses.edges.map((e) => e.node);
+    expect(responses.map((r) => [r.status, r.model, r.depth])).toEqual([
       ["COMPLETED", "gpt-4o", 0],
       ["IN_PROGRESS", "gpt-4o", 1],
     ]);
-    expect(responses[0].input.map((e: any) => e.__typename)).toEqual(["SystemEvent", "HumanEvent"]);
-    expect(responses[0].output.map((e: any) => e.__typename)).toEqual(["ToolCallEvent", "ToolResultEvent", "AiEvent"]);
-    expect(responses[1].input.map((e: any) => e.__typename)).toEqual(["HumanEvent"]);
-    expect(dialog.head.id).toBe(imported.id);
-    expect(imported.id).toBe(responses[1].id);
-    expect(dialog.lastSeq).toBe(6);
+    expect(responses[0]!.input.map((e) => e.__typename)).toEqual(["SystemEvent", "HumanEvent"]);
+    expect(responses[0]!.output.map((e) => e.__typename)).toEqual(["ToolCallEvent", "ToolResultEvent", "AiEvent"]);
+    expect(responses[1]!.input.map((e) => e.__typename)).toEqual(["HumanEvent"]);
+    expect(dialog!.head!.id).toBe(imported.id);
+    expect(imported.id).toBe(responses[1]!.id);
+    expect(dialog!.lastSeq).toBe(6);
   });
 
   it("continues a response: seqs go on, and a tool result may answer a call already in the context", async () => {
@@ -94,11 +137,8 @@ describe("importMessages", () => {
       { role: "tool", tool_call_id: "call_l", content: "19°C" },
       { role: "assistant", content: "19°C in Lima." },
     ]);
-    const seqs = await executeOk(
-      `query($id: ID!) { dialog(id: $id) { lastSeq history { edges { node { ... on BaseHistoryEvent { seq } } } } } }`,
-      { id: first.dialogId },
-    );
-    expect(seqs.dialog.history.edges.map((e: any) => e.node.seq)).toEqual([1, 2, 3, 4]);
+    const seqs = await executeOk(DIALOG_LAST_SEQ2, { id: first.dialogId });
+    expect(seqs.dialog!.history.edges.map((e) => e.node.seq)).toEqual([1, 2, 3, 4]);
   });
 
   it("full loop: import an OpenAI conversation, continue it with createResponse, export it for the next call", async () => {
@@ -143,13 +183,9 @@ describe("importMessages", () => {
         },
       ],
     });
-    const { response } = await executeOk(
-      `query($id: ID!) { response(id: $id) { previousResponse { id } input { ... on HumanEvent { content parts {
-        __typename ... on TextPart { text } ... on ImageUrlPart { url detail } } } } } }`,
-      { id: imported.id },
-    );
-    expect(response.previousResponse.id).toBe(start.id);
-    expect(response.input[0]).toEqual({
+    const { response } = await executeOk(RESPONSE_PREVIOUS_RESPONSE, { id: imported.id });
+    expect(response!.previousResponse!.id).toBe(start.id);
+    expect(response!.input[0]).toEqual({
       // GraphQL's content is non-null: empty for a message that has only parts.
       content: "",
       parts: [
@@ -169,7 +205,8 @@ describe("importMessages rejects bad input, naming the offending message, and st
     return result;
   }
   const invalid = { __typename: "ValidationError", code: "VALIDATION_ERROR" };
-  const fieldErrors = (result: any) => result.fieldErrors.map((e: any) => [e.path.join("."), e.message]);
+  const fieldErrors = (result: ImportResult) =>
+    member(result, "ValidationError").fieldErrors.map((e) => [e.path.join("."), e.message]);
 
   it("a tool message answering an unknown call", async () => {
     const result = await expectRejected(
@@ -226,8 +263,8 @@ describe("importMessages rejects bad input, naming the offending message, and st
       "messages.3.role",
       "messages.4",
     ]);
-    expect(fieldErrors(result)[1][1]).toMatch(/JSON object encoded as a string/);
-    expect(fieldErrors(result)[3][1]).toBe("duplicate tool call id c1");
+    expect(fieldErrors(result)[1]![1]).toMatch(/JSON object encoded as a string/);
+    expect(fieldErrors(result)[3]![1]).toBe("duplicate tool call id c1");
   });
 
   it("Responses items: unknown types, an assistant part of no known kind, a reasoning item without id", async () => {
@@ -264,12 +301,14 @@ describe("importMessages rejects bad input, naming the offending message, and st
       { format: "OPENAI_CHAT", previousResponseId: "resp_GONE", messages: [{ role: "user", content: "hi" }] },
       { __typename: "NotFoundError", code: "NOT_FOUND" },
     );
-    expect(missing.message).toMatch(/^Response resp_GONE not found \(it may have .*been deleted\)$/);
+    expect(member(missing, "NotFoundError").message).toMatch(
+      /^Response resp_GONE not found \(it may have .*been deleted\)$/,
+    );
   });
 
   it("a tool result in createResponse still names its own field", async () => {
     const result = await createResponse({ input: [{ toolResult: { callId: "call_x", content: "1" } }] });
-    expect(result.fieldErrors).toEqual([
+    expect(member(result, "ValidationError").fieldErrors).toEqual([
       { path: ["input", "0", "toolResult", "callId"], message: "no tool call with callId call_x in the context" },
     ]);
   });

@@ -2,6 +2,7 @@
 // the command works on both instances, `list` shows it without its secret, and `revoke` reaches
 // both — with Redis at once (the instances poll the database only hourly here, so the socket on
 // the other instance can only have been closed by the notice through Redis).
+import type { GraphQLResult } from "./support/graphql.js";
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -67,10 +68,10 @@ describe.runIf(runs)(title, () => {
       body: JSON.stringify({
         query: `mutation { createResponse(input: { input: [{ human: { content: "hi" } }] }) { ... on Response { dialog { id } } } }`,
       }),
-    }).then((response) => response.json() as Promise<any>);
+    }).then((response) => response.json() as Promise<GraphQLResult>);
     const subscription = client.iterate({
       query: `subscription($d: ID!) { historyDelta(dialogId: $d, afterSeq: 0) { seq } }`,
-      variables: { d: dialog.data.createResponse.dialog.id },
+      variables: { d: (dialog.data as { createResponse: { dialog: { id: string } } }).createResponse.dialog.id },
     });
     expect((await subscription.next()).value).toEqual({ data: { historyDelta: { seq: 1 } } });
 

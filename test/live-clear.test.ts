@@ -5,10 +5,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { applyHistoryDelta, ClearDialogDocument, CreateResponseDocument } from "../src/client/index.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { closeAfterAll, testClient, transports } from "./support/client.js";
-import { httpExecutor, startTestServer, take, wsClient } from "./support/live.js";
+import { httpExecutor, startTestServer, take, wsClient, subscribe as subscribeTo } from "./support/live.js";
+import { graphql } from "../src/client/generated/index.js";
+import { withField } from "./support/narrow.js";
 
-const DELTAS = /* GraphQL */ `
-  subscription ($dialogId: ID!, $afterSeq: Int) {
+const DELTAS = graphql(`
+  subscription LiveClearHistoryDeltaCleared($dialogId: ID!, $afterSeq: Int) {
     historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
       cleared
       responseId
@@ -22,18 +24,7 @@ const DELTAS = /* GraphQL */ `
       }
     }
   }
-`;
-
-type Delta = {
-  historyDelta: {
-    cleared: boolean;
-    responseId: string | null;
-    seq: number;
-    previousSeq: number;
-    status: string | null;
-    append: { seq: number }[];
-  };
-};
+`);
 
 let server: RunningServer;
 let run: ReturnType<typeof httpExecutor>;
@@ -42,22 +33,35 @@ beforeAll(async () => {
   run = httpExecutor(server);
 });
 
-const WRITE = `mutation ($input: CreateResponseInput!) { createResponse(input: $input) { ... on Response { id dialog { id } } } }`;
-const CLEAR = `mutation ($id: ID!) { clearDialog(input: { id: $id }) { __typename } }`;
+const WRITE = graphql(`
+  mutation LiveClearCreateResponse($input: CreateResponseInput!) {
+    createResponse(input: $input) {
+      ... on Response {
+        id
+        dialog {
+          id
+        }
+      }
+    }
+  }
+`);
+const CLEAR = graphql(`
+  mutation LiveClearClearDialog($id: ID!) {
+    clearDialog(input: { id: $id }) {
+      __typename
+    }
+  }
+`);
 
 async function dialogWithTwoEvents() {
   const { createResponse } = await run(WRITE, {
     input: { input: [{ human: { content: "one" } }], output: [{ ai: { content: "1" } }] },
   });
-  return createResponse.dialog.id as string;
+  return withField(createResponse, "dialog").dialog.id;
 }
 
 function subscribe(dialogId: string, afterSeq?: number) {
-  const client = wsClient(server);
-  return client.iterate<Delta>({
-    query: DELTAS,
-    variables: { dialogId, ...(afterSeq !== undefined && { afterSeq }) },
-  });
+  return subscribeTo(wsClient(server), DELTAS, { dialogId, ...(afterSeq !== undefined && { afterSeq }) });
 }
 
 describe("clearDialog on the historyDelta stream", () => {
@@ -84,12 +88,20 @@ describe("clearDialog on the historyDelta stream", () => {
   });
 });
 
+const DELETE_DIALOG = graphql(`
+  mutation LiveClearDeleteDialog($id: ID!) {
+    deleteDialog(input: { id: $id }) {
+      __typename
+    }
+  }
+`);
+
 describe("deleteDialog on the historyDelta stream", () => {
   it("ends the dialog's subscriptions", async () => {
     const dialogId = await dialogWithTwoEvents();
     const deltas = subscribe(dialogId, 1);
     await take(deltas, 1); // the replay of seq 2: the subscription is live
-    await run(`mutation ($id: ID!) { deleteDialog(input: { id: $id }) { __typename } }`, { id: dialogId });
+    await run(DELETE_DIALOG, { id: dialogId });
     expect(await deltas.next()).toEqual({ done: true, value: undefined });
   });
 });

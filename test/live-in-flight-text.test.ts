@@ -5,10 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma, store, testConfig } from "./support/database.js";
 import { type RunningServer, startServer } from "../src/server/http-server.js";
-import { writer } from "./support/dialogs.js";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { print } from "graphql";
+import type { StreamTextInput } from "../src/client/generated/graphql.js";
+import { member, type Run, withField, writer } from "./support/dialogs.js";
 import { httpExecutor, sseClient, wsClient } from "./support/live.js";
 import { asCaller, tenantKey } from "./support/tenants.js";
-import { STREAM_TEXT, TEXT_DELTAS, TextSubscriber, wsIterate } from "./support/text-stream.js";
+import { STREAM_TEXT, TextSubscriber, iterateTextDeltas } from "./support/text-stream.js";
+import { graphql } from "../src/client/generated/index.js";
 
 const redisUrl = process.env.TEST_REDIS_URL;
 let now = 1_000_000;
@@ -42,31 +46,57 @@ afterAll(async () => {
 async function startTurn() {
   const started = await write.createResponse({ input: [{ human: { content: "Tell me a story" } }] });
   expect(started.status).toBe("IN_PROGRESS");
-  return { responseId: started.id as string, dialogId: started.dialog.id as string };
+  return { responseId: started.id, dialogId: started.dialog.id };
 }
 
-const streamText = async (input: Record<string, unknown>, through = run) =>
+const streamText = async (input: StreamTextInput, through: Run = run) =>
   (await through(STREAM_TEXT, { input })).streamText;
 
 const words = (count: number) => Array.from({ length: count }, (_, i) => `word${i} `);
 
+const COMMIT_TEXT = graphql(`
+  mutation LiveInFlightTextCommitText($id: ID!) {
+    commitText(responseId: $id) {
+      __typename
+      ... on Response {
+        status
+      }
+    }
+  }
+`);
+
+const CLEAR_DIALOG = graphql(`
+  mutation LiveInFlightTextClearDialog($id: ID!) {
+    clearDialog(input: { id: $id }) {
+      __typename
+    }
+  }
+`);
+
+const CREATE_RESPONSE = graphql(`
+  mutation LiveInFlightTextCreateResponse {
+    createResponse(input: { input: [{ human: { content: "mine" } }] }) {
+      ... on Response {
+        id
+      }
+    }
+  }
+`);
+
 describe("in-flight text", () => {
   it("reaches subscribers as it is typed (graphql-ws and SSE), then the committed event replaces it", async () => {
     const { responseId, dialogId } = await startTurn();
-    const ws = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+    const ws = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 1 });
     const sse = sseClient(server);
-    const overSse = new TextSubscriber((variables) => sse.iterate<any>({ query: TEXT_DELTAS, variables }) as any, {
-      dialogId,
-      afterSeq: 1,
-    });
+    const overSse = new TextSubscriber(iterateTextDeltas(sse), { dialogId, afterSeq: 1 });
     // Deltas over the WebSocket the agent already holds, and over HTTP.
     const agentWs = wsClient(server);
-    const overWs = (query: string, variables?: Record<string, unknown>) =>
-      new Promise<any>((resolve, reject) => {
-        let data: any;
-        agentWs.subscribe(
-          { query, variables },
-          { next: (r) => (data = r.data), error: reject, complete: () => resolve(data) },
+    const overWs: Run = <T, V>(document: TypedDocumentNode<T, V>, variables?: V) =>
+      new Promise<T>((resolve, reject) => {
+        let data: T;
+        agentWs.subscribe<T>(
+          { query: print(document), variables: variables as Record<string, unknown> },
+          { next: (r) => (data = r.data!), error: reject, complete: () => resolve(data) },
         );
       });
 
@@ -95,17 +125,14 @@ describe("in-flight text", () => {
     const textDeltas = ws.deltas.filter((d) => d.text);
     expect(textDeltas).toHaveLength(21);
     expect(textDeltas.every((d) => d.seq === 1 && d.previousSeq === 1 && d.append.length === 0)).toBe(true);
-    const offsets = textDeltas.map((d) => d.text.offset);
+    const offsets = textDeltas.map((d) => d.text!.offset);
     expect(offsets).toEqual(
-      textDeltas.map((_, i) => textDeltas.slice(0, i).reduce((n, d) => n + d.text.delta.length, 0)),
+      textDeltas.map((_, i) => textDeltas.slice(0, i).reduce((n, d) => n + d.text!.delta.length, 0)),
     );
 
-    const committed = await run(
-      `mutation($id: ID!) { commitText(responseId: $id) { __typename ... on Response { status } } }`,
-      {
-        id: responseId,
-      },
-    );
+    const committed = await run(COMMIT_TEXT, {
+      id: responseId,
+    });
     expect(committed.commitText.__typename).toBe("Response");
     for (const subscriber of [ws, overSse]) {
       await subscriber.until((s) => s.events.length === 1);
@@ -124,7 +151,7 @@ describe("in-flight text", () => {
     const { responseId, dialogId } = await startTurn();
     await streamText({ responseId, type: "REASONING", delta: "Thinking about it. " });
     await streamText({ responseId, type: "AI", delta: "Hello" }); // commits the reasoning first
-    const fresh = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 0 });
+    const fresh = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 0 });
     await fresh.until((s) => s.textOf(responseId) === "Hello");
     expect(fresh.events.map((e) => [e.__typename, e.content])).toEqual([
       ["HumanEvent", "Tell me a story"],
@@ -132,16 +159,16 @@ describe("in-flight text", () => {
     ]);
     // It had "Hel" of part 2 and seq 2 when its connection dropped.
     const resumed = new TextSubscriber(
-      wsIterate(wsClient(server)),
+      iterateTextDeltas(wsClient(server)),
       { dialogId, afterSeq: 2, textOffsets: [{ responseId, part: 2, offset: 3 }] },
       { history: fresh.events, inFlight: { [responseId]: { responseId, part: 2, type: "AI", text: "Hel" } } },
     );
     await resumed.until((s) => s.textOf(responseId) === "Hello");
-    expect(resumed.deltas[0].text).toMatchObject({ part: 2, offset: 3, delta: "lo" });
+    expect(resumed.deltas[0]!.text).toMatchObject({ part: 2, offset: 3, delta: "lo" });
 
     await streamText({ responseId, type: "AI", delta: ", world", offset: 5 });
     const completed = await write.completeResponse({ responseId }); // commits the open text first
-    expect(completed.status).toBe("COMPLETED");
+    expect(member(completed, "Response").status).toBe("COMPLETED");
     for (const subscriber of [fresh, resumed]) {
       await subscriber.until((s) => s.deltas.at(-1)?.status === "COMPLETED");
       expect(subscriber.events.map((e) => e.content)).toEqual([
@@ -158,16 +185,16 @@ describe("in-flight text", () => {
 
   it("interruptResponse keeps the streamed text (SAVE_PARTIAL, SAVE_MARKED) or drops it and says so (DISCARD)", async () => {
     const outcomes: Record<string, unknown> = {};
-    for (const behavior of ["SAVE_PARTIAL", "SAVE_MARKED", "DISCARD"]) {
+    for (const behavior of ["SAVE_PARTIAL", "SAVE_MARKED", "DISCARD"] as const) {
       const { responseId, dialogId } = await startTurn();
-      const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+      const watcher = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 1 });
       await streamText({ responseId, type: "AI", delta: "Half an ans" });
       await watcher.until((s) => s.textOf(responseId) === "Half an ans");
       const interrupted = await write.interruptResponse({ responseId, behavior });
       await watcher.until((s) => s.deltas.at(-1)?.status !== "IN_PROGRESS");
       expect(watcher.inFlight).toEqual({});
-      expect(watcher.deltas.at(-1).endsTextPart).toBe(1);
-      outcomes[behavior] = [interrupted.status, watcher.events.map((e) => [e.content, e.metadata])];
+      expect(watcher.deltas.at(-1)!.endsTextPart).toBe(1);
+      outcomes[behavior] = [member(interrupted, "Response").status, watcher.events.map((e) => [e.content, e.metadata])];
       watcher.close();
     }
     expect(outcomes).toEqual({
@@ -188,7 +215,13 @@ describe("in-flight text", () => {
       await streamText({ responseId, type: "TOOL_CALL", delta: "x" }),
       await streamText({ responseId: "resp_nothing", type: "AI", delta: "x" }),
     ];
-    expect(rejected.map((r) => [r.__typename, r.code, r.expectedOffset])).toEqual([
+    expect(
+      rejected.map((r) => [
+        r.__typename,
+        "code" in r ? r.code : undefined,
+        "expectedOffset" in r ? r.expectedOffset : undefined,
+      ]),
+    ).toEqual([
       ["TextOffsetError", "CONFLICT", 3],
       ["TextOffsetError", "CONFLICT", 3],
       ["ValidationError", "VALIDATION_ERROR", undefined],
@@ -200,7 +233,7 @@ describe("in-flight text", () => {
 
     await write.completeResponse({ responseId });
     const late = await streamText({ responseId, type: "AI", delta: "more" });
-    expect([late.__typename, late.code]).toEqual(["ConflictError", "CONFLICT"]);
+    expect([late.__typename, withField(late, "code").code]).toEqual(["ConflictError", "CONFLICT"]);
     expect(
       await prisma.event.findMany({ where: { responseId }, select: { content: true }, orderBy: { seq: "asc" } }),
     ).toEqual([{ content: "Tell me a story" }, { content: "abc" }]);
@@ -208,22 +241,25 @@ describe("in-flight text", () => {
 
   it("clearDialog drops the text in flight for every subscriber", async () => {
     const { responseId, dialogId } = await startTurn();
-    const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+    const watcher = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 1 });
     await streamText({ responseId, type: "AI", delta: "Soon to be gone" });
     await watcher.until((s) => s.textOf(responseId) === "Soon to be gone");
-    await run(`mutation($id: ID!) { clearDialog(input: {id: $id}) { __typename } }`, { id: dialogId });
+    await run(CLEAR_DIALOG, { id: dialogId });
     await watcher.until((s) => s.deltas.at(-1)?.cleared === true);
     expect(watcher.inFlight).toEqual({});
     // Noticed when the next checkpoint is due (the bound on how long a deleted response takes text).
     now += 60_000;
     const late = await streamText({ responseId, type: "AI", delta: " more" });
-    expect([late.__typename, late.message]).toEqual(["NotFoundError", `Response ${responseId} not found`]);
+    expect([late.__typename, withField(late, "message").message]).toEqual([
+      "NotFoundError",
+      `Response ${responseId} not found`,
+    ]);
     watcher.close();
   });
 
   it("a response whose agent vanished ends INCOMPLETE with its text so far", async () => {
     const { responseId, dialogId } = await startTurn();
-    const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+    const watcher = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 1 });
     await streamText({ responseId, type: "AI", delta: "I was saying" });
     const inFlight = server.inFlight;
     now += 29_000;
@@ -248,7 +284,7 @@ describe("in-flight text", () => {
     run = httpExecutor(server);
     write = writer(run);
 
-    const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
+    const watcher = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 1 });
     const next = await streamText({ responseId, type: "AI", delta: "seven ", offset: text.length });
     let kept: string;
     if (redisUrl) {
@@ -258,8 +294,8 @@ describe("in-flight text", () => {
     } else {
       // Checkpointed every 10 characters: at most that many were lost, and the agent is told where to go on.
       expect(next.__typename).toBe("TextOffsetError");
-      expect(text.length - next.expectedOffset).toBeLessThan(10 + "six ".length);
-      kept = text.slice(0, next.expectedOffset);
+      expect(text.length - member(next, "TextOffsetError").expectedOffset).toBeLessThan(10 + "six ".length);
+      kept = text.slice(0, member(next, "TextOffsetError").expectedOffset);
       expect(
         await streamText({ responseId, type: "AI", delta: text.slice(kept.length) + "seven ", offset: kept.length }),
       ).toMatchObject({
@@ -279,7 +315,7 @@ describe("in-flight text", () => {
     const other = await start();
     const { responseId, dialogId } = await startTurn();
     await streamText({ responseId, type: "AI", delta: "Across " });
-    const far = new TextSubscriber(wsIterate(wsClient(other)), { dialogId, afterSeq: 1 });
+    const far = new TextSubscriber(iterateTextDeltas(wsClient(other)), { dialogId, afterSeq: 1 });
     await far.until((s) => s.textOf(responseId) === "Across ");
     let text = "Across ";
     for (const word of words(30)) {
@@ -302,15 +338,16 @@ describe("in-flight text", () => {
     const owner = await tenantKey("tenant-a");
     const intruder = await tenantKey("tenant-b");
     const asOwner = asCaller(server, owner.key);
-    const created = await asOwner(
-      `mutation { createResponse(input: {input: [{human: {content: "mine"}}]}) { ... on Response { id } } }`,
-    );
-    const responseId = created.body.data.createResponse.id;
+    const created = await asOwner(CREATE_RESPONSE);
+    const responseId = withField(created.body.data!.createResponse, "id").id;
     const delta = (key: typeof owner) =>
       asCaller(server, key.key)(STREAM_TEXT, { input: { responseId, type: "AI", delta: "hi" } });
-    expect((await delta(owner)).body.data.streamText.__typename).toBe("TextPosition");
-    const refused = (await delta(intruder)).body.data.streamText;
-    expect([refused.__typename, refused.message]).toEqual(["NotFoundError", `Response ${responseId} not found`]);
+    expect((await delta(owner)).body.data!.streamText.__typename).toBe("TextPosition");
+    const refused = (await delta(intruder)).body.data!.streamText;
+    expect([refused.__typename, withField(refused, "message").message]).toEqual([
+      "NotFoundError",
+      `Response ${responseId} not found`,
+    ]);
     expect((await server.inFlight.textOf(responseId))?.text).toBe("hi");
   });
 });

@@ -6,7 +6,7 @@ import { createClient as createWsClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { writer } from "./support/dialogs.js";
-import { type DeltaData, HISTORY_DELTA, type Result, take } from "./support/live.js";
+import { type DeltaData, HISTORY_DELTA, httpExecutor, subscribe, take } from "./support/live.js";
 import { type ServerProcess, startServerProcess } from "./support/processes.js";
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -31,20 +31,9 @@ describe.runIf(runs)(title, () => {
   });
   afterAll(() => disposers.forEach((dispose) => dispose()));
 
-  const executorOf = (server: ServerProcess) => async (query: string, variables?: Record<string, unknown>) => {
-    const response = await fetch(`${server.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query, variables }),
-    });
-    const result = (await response.json()) as Result<any>;
-    if (result.errors?.length) throw new Error(JSON.stringify(result.errors));
-    return result.data;
-  };
-
   it("a subscriber on one instance sees every write made through the other", async () => {
-    const viaA = writer(executorOf(a));
-    const viaB = writer(executorOf(b));
+    const viaA = writer(httpExecutor(a));
+    const viaB = writer(httpExecutor(b));
     const started = await viaB.createResponse({ input: [{ human: { content: "q" } }] });
     const dialogId = started.dialog.id;
 
@@ -58,8 +47,8 @@ describe.runIf(runs)(title, () => {
       () => ws.dispose(),
       () => sse.dispose(),
     );
-    const onA = ws.iterate<DeltaData>({ query: HISTORY_DELTA, variables: { dialogId, afterSeq: 0 } });
-    const onB = sse.iterate<DeltaData>({ query: HISTORY_DELTA, variables: { dialogId, afterSeq: 0 } });
+    const onA = subscribe(ws, HISTORY_DELTA, { dialogId, afterSeq: 0 });
+    const onB = subscribe(sse, HISTORY_DELTA, { dialogId, afterSeq: 0 });
     // The replayed first event: once it has arrived, each subscriber is listening on Redis.
     const seenOnA = await take(onA, 1);
     const seenOnB = await take(onB, 1);
@@ -78,7 +67,12 @@ describe.runIf(runs)(title, () => {
     }
 
     const summary = (deltas: DeltaData[]) =>
-      deltas.map(({ historyDelta: d }) => [d.previousSeq, d.seq, d.status, d.append.map((e) => e.content)]);
+      deltas.map(({ historyDelta: d }) => [
+        d.previousSeq,
+        d.seq,
+        d.status,
+        d.append.map((e) => ("content" in e ? e.content : undefined)),
+      ]);
     const expected = [
       [0, 1, "IN_PROGRESS", ["q"]],
       [1, 2, "IN_PROGRESS", ["from B"]],

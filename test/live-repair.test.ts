@@ -7,7 +7,15 @@ import type { RunningServer } from "../src/server/http-server.js";
 import { appendEvents } from "../src/services/response-lifecycle.js";
 import { store } from "./support/database.js";
 import { writer } from "./support/dialogs.js";
-import { type DeltaData, HISTORY_DELTA, httpExecutor, startTestServer, take, wsClient } from "./support/live.js";
+import {
+  type DeltaData,
+  HISTORY_DELTA,
+  httpExecutor,
+  startTestServer,
+  take,
+  wsClient,
+  subscribe,
+} from "./support/live.js";
 import { countStatements } from "./support/query-counter.js";
 
 let server: RunningServer;
@@ -19,11 +27,15 @@ beforeAll(async () => {
 });
 
 const ranges = (deltas: DeltaData[]) =>
-  deltas.map(({ historyDelta: d }) => [d.previousSeq, d.seq, d.append.map((e) => e.content)]);
+  deltas.map(({ historyDelta: d }) => [
+    d.previousSeq,
+    d.seq,
+    d.append.map((e) => ("content" in e ? e.content : undefined)),
+  ]);
 
 /** A subscriber that has received the dialog's first event, so it is listening for the next. */
 async function subscribed(dialogId: string) {
-  const deltas = wsClient(server).iterate<DeltaData>({ query: HISTORY_DELTA, variables: { dialogId, afterSeq: 0 } });
+  const deltas = subscribe(wsClient(server), HISTORY_DELTA, { dialogId, afterSeq: 0 });
   expect(ranges(await take(deltas, 1))).toEqual([[0, 1, ["e1"]]]);
   return deltas;
 }
@@ -88,7 +100,7 @@ describe("status changes on resume", () => {
     await write.appendEvents({ responseId, events: [ai("e2")] });
     await write.completeResponse({ responseId });
     // It comes back having seen seq 2, but not the completion made at seq 2.
-    const resumed = wsClient(server).iterate<DeltaData>({ query: HISTORY_DELTA, variables: { dialogId, afterSeq: 2 } });
+    const resumed = subscribe(wsClient(server), HISTORY_DELTA, { dialogId, afterSeq: 2 });
     expect((await take(resumed, 1)).map(statusOf)).toEqual([[2, 2, "COMPLETED", 0]]);
     // The next write is the next delta: nothing else was queued before it.
     await write.createResponse({ dialogId, input: [{ human: { content: "e3" } }] });
@@ -101,7 +113,7 @@ describe("status changes on resume", () => {
     await deltas.return?.();
     await write.appendEvents({ responseId, events: [ai("e2")] });
     await write.completeResponse({ responseId });
-    const resumed = wsClient(server).iterate<DeltaData>({ query: HISTORY_DELTA, variables: { dialogId, afterSeq: 1 } });
+    const resumed = subscribe(wsClient(server), HISTORY_DELTA, { dialogId, afterSeq: 1 });
     expect((await take(resumed, 1)).map(statusOf)).toEqual([[1, 2, "COMPLETED", 1]]);
     await write.createResponse({ dialogId, input: [{ human: { content: "e3" } }] });
     expect(ranges(await take(resumed, 1))).toEqual([[2, 3, ["e3"]]]);

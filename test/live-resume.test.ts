@@ -4,8 +4,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import type { RunningServer } from "../src/server/http-server.js";
-import { writer } from "./support/dialogs.js";
-import { type DeltaData, HISTORY_DELTA, httpExecutor, startTestServer, wsClient } from "./support/live.js";
+import { writer, member } from "./support/dialogs.js";
+import { HISTORY_DELTA, httpExecutor, startTestServer, wsClient, subscribe } from "./support/live.js";
+import { graphql } from "../src/client/generated/index.js";
 
 const WRITERS = 10;
 const EVENTS_PER_WRITER = 50;
@@ -41,14 +42,24 @@ async function agent(dialogId: string, index: number, next: () => number) {
     expect(appended.__typename).toBe("Response");
     written += size;
   }
-  expect((await write.completeResponse({ responseId: started.id })).status).toBe("COMPLETED");
+  expect(member(await write.completeResponse({ responseId: started.id }), "Response").status).toBe("COMPLETED");
 }
+
+const CREATE_DIALOG = graphql(`
+  mutation LiveResumeCreateDialog {
+    createDialog(input: { title: "busy" }) {
+      ... on Dialog {
+        id
+      }
+    }
+  }
+`);
 
 describe("historyDelta resume", () => {
   it(`10 concurrent writers, ${TOTAL} events, a subscriber that keeps reconnecting: seq 1..${TOTAL} once each, in order`, async () => {
     const seed = Date.now() % 100_000;
     const next = random(seed);
-    const dialog = await run(`mutation { createDialog(input: {title: "busy"}) { ... on Dialog { id } } }`);
+    const dialog = await run(CREATE_DIALOG);
     const dialogId: string = dialog.createDialog.id;
 
     const writing = Promise.all(Array.from({ length: WRITERS }, (_, i) => agent(dialogId, i, random(seed + i + 1))));
@@ -60,7 +71,7 @@ describe("historyDelta resume", () => {
     while ((received.at(-1)?.seq ?? 0) < TOTAL) {
       if (++subscriptions > TOTAL + WRITERS) throw new Error(`no progress (seed ${seed})`);
       const afterSeq = received.at(-1)?.seq ?? 0;
-      const deltas = client.iterate<DeltaData>({ query: HISTORY_DELTA, variables: { dialogId, afterSeq } });
+      const deltas = subscribe(client, HISTORY_DELTA, { dialogId, afterSeq });
       const keep = 1 + Math.floor(next() * 8);
       for (let taken = 0; taken < keep; taken++) {
         const { value, done } = await deltas.next();

@@ -4,22 +4,38 @@
 // socket receive the same payload under their own ids, as text frames; one that resumes with
 // afterSeq gets its replay first; a refused subscription fails alone; a completed one goes quiet
 // while its neighbour carries on.
+import type { ResultOf } from "@graphql-typed-document-node/core";
+import { print } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { RunningServer } from "../src/server/http-server.js";
 import { writer } from "./support/dialogs.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
+import { graphql } from "../src/client/generated/index.js";
 
-const DELTA = `subscription($dialogId: ID!, $afterSeq: Int) {
-  historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
-    seq previousSeq append { __typename ... on BaseHistoryEvent { seq } ... on AiEvent { content } }
+const DELTA = graphql(`
+  subscription LiveSharedDeliveryHistoryDeltaSeq($dialogId: ID!, $afterSeq: Int) {
+    historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
+      seq
+      previousSeq
+      append {
+        __typename
+        ... on BaseHistoryEvent {
+          seq
+        }
+        ... on AiEvent {
+          content
+        }
+      }
+    }
   }
-}`;
+`);
 
 interface Frame {
   id?: string;
   type: string;
-  payload?: any;
+  /** A `next` frame's payload carries a result of DELTA; an `error` frame's, the errors. */
+  payload?: { data?: ResultOf<typeof DELTA>; errors?: unknown[] };
   /** Whether it came as a binary frame (graphql-ws messages must be text). */
   binary: boolean;
 }
@@ -35,7 +51,7 @@ async function connect(server: RunningServer) {
   return {
     frames,
     subscribe: (id: string, variables: Record<string, unknown>) =>
-      socket.send(JSON.stringify({ id, type: "subscribe", payload: { query: DELTA, variables } })),
+      socket.send(JSON.stringify({ id, type: "subscribe", payload: { query: print(DELTA), variables } })),
     complete: (id: string) => socket.send(JSON.stringify({ id, type: "complete" })),
     of: (id: string) => frames.filter((f) => f.id === id),
     close: () => socket.close(),
@@ -50,7 +66,8 @@ async function until(condition: () => boolean, timeoutMs = 10_000) {
   }
 }
 
-const seqsOf = (frames: Frame[]) => frames.filter((f) => f.type === "next").map((f) => f.payload.data.historyDelta.seq);
+const seqsOf = (frames: Frame[]) =>
+  frames.filter((f) => f.type === "next").map((f) => f.payload!.data!.historyDelta.seq);
 
 let server: RunningServer;
 let write: ReturnType<typeof writer>;

@@ -6,9 +6,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import type { RunningServer } from "../src/server/http-server.js";
-import { writer } from "./support/dialogs.js";
+import { writer, member, withField } from "./support/dialogs.js";
 import { httpExecutor, startTestServer, wsClient } from "./support/live.js";
-import { STREAM_TEXT, TextSubscriber, wsIterate } from "./support/text-stream.js";
+import { STREAM_TEXT, TextSubscriber, iterateTextDeltas } from "./support/text-stream.js";
+import { graphql } from "../src/client/generated/index.js";
 
 const AGENTS = 3;
 const STEPS_PER_AGENT = 4; // reasoning, answer, reasoning, answer
@@ -30,6 +31,14 @@ function random(seed: number) {
   };
 }
 
+const COMMIT_TEXT = graphql(`
+  mutation LiveTextResumeTortureCommitText($id: ID!) {
+    commitText(responseId: $id) {
+      __typename
+    }
+  }
+`);
+
 async function agent(dialogId: string, index: number, next: () => number) {
   const write = writer(run);
   const started = await write.createResponse({ dialogId, input: [{ human: { content: `question ${index}` } }] });
@@ -42,18 +51,17 @@ async function agent(dialogId: string, index: number, next: () => number) {
       const delta = `${"étoile".slice(0, 1 + Math.floor(next() * 6))}${index}.${step}.${i} `;
       const { streamText } = await run(STREAM_TEXT, { input: { responseId: started.id, type, delta, offset: length } });
       expect(streamText.__typename).toBe("TextPosition");
-      length = streamText.length;
+      length = withField(streamText, "length").length;
     }
-    if (step < STEPS_PER_AGENT - 1)
-      await run(`mutation($id: ID!) { commitText(responseId: $id) { __typename } }`, { id: started.id });
+    if (step < STEPS_PER_AGENT - 1) await run(COMMIT_TEXT, { id: started.id });
   }
-  expect((await write.completeResponse({ responseId: started.id })).status).toBe("COMPLETED");
+  expect(member(await write.completeResponse({ responseId: started.id }), "Response").status).toBe("COMPLETED");
 }
 
 /** Subscribes, drops after 1-4 deltas and resumes where it was, RECONNECTS times; then stays. */
 async function restlessSubscriber(dialogId: string, next: () => number, finished: () => boolean) {
   const client = wsClient(server);
-  let current = new TextSubscriber(wsIterate(client), { dialogId, afterSeq: 0 });
+  let current = new TextSubscriber(iterateTextDeltas(client), { dialogId, afterSeq: 0 });
   let reconnects = 0;
   while (reconnects < RECONNECTS_PER_SUBSCRIBER && !finished()) {
     const target = current.deltas.length + 1 + Math.floor(next() * 4);
@@ -61,7 +69,7 @@ async function restlessSubscriber(dialogId: string, next: () => number, finished
     current.close();
     const { variables, seed } = current.resumePoint(dialogId);
     const replaced = current;
-    current = new TextSubscriber(wsIterate(client), variables, seed);
+    current = new TextSubscriber(iterateTextDeltas(client), variables, seed);
     current.duplicates += replaced.duplicates;
     current.gaps += replaced.gaps;
     reconnects++;
@@ -69,10 +77,20 @@ async function restlessSubscriber(dialogId: string, next: () => number, finished
   return { subscriber: current, reconnects };
 }
 
+const CREATE_DIALOG = graphql(`
+  mutation LiveTextResumeTortureCreateDialog {
+    createDialog(input: { title: "torture" }) {
+      ... on Dialog {
+        id
+      }
+    }
+  }
+`);
+
 describe("in-flight text resume torture", () => {
   it(`${SUBSCRIBERS} subscribers reconnecting at random while ${AGENTS} agents stream end with the committed history`, async () => {
     const seed = Date.now() % 100_000;
-    const dialog = await run(`mutation { createDialog(input: {title: "torture"}) { ... on Dialog { id } } }`);
+    const dialog = await run(CREATE_DIALOG);
     const dialogId: string = dialog.createDialog.id;
     let agentsDone = false;
 

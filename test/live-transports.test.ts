@@ -1,8 +1,9 @@
 // A frontend watches a turn being written step by step, over graphql-ws and over SSE, and sees
 // each committed write once, in order, with the events' own types.
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/server/http-server.js";
-import { writer } from "./support/dialogs.js";
+import { member, writer } from "./support/dialogs.js";
 import {
   type DeltaData,
   HISTORY_DELTA,
@@ -10,9 +11,11 @@ import {
   type Result,
   sseClient,
   startTestServer,
+  subscribe,
   take,
   wsClient,
 } from "./support/live.js";
+import { graphql } from "../src/client/generated/index.js";
 
 let server: RunningServer;
 let write: ReturnType<typeof writer>;
@@ -22,21 +25,21 @@ beforeAll(async () => {
   write = writer(httpExecutor(server));
 });
 
-type Subscribe = (query: string, variables: Record<string, unknown>) => AsyncIterableIterator<Result<any>>;
+type Subscribe = <T, V>(document: TypedDocumentNode<T, V>, variables: V) => AsyncIterableIterator<Result<T>>;
 
 const transports: [string, () => Subscribe][] = [
   [
     "graphql-ws",
     () => {
       const client = wsClient(server);
-      return (query, variables) => client.iterate({ query, variables });
+      return (document, variables) => subscribe(client, document, variables);
     },
   ],
   [
     "SSE",
     () => {
       const client = sseClient(server);
-      return (query, variables) => client.iterate({ query, variables });
+      return (document, variables) => subscribe(client, document, variables);
     },
   ],
 ];
@@ -45,7 +48,7 @@ const summarize = ({ historyDelta: d }: DeltaData) => ({
   previousSeq: d.previousSeq,
   seq: d.seq,
   status: d.status,
-  responseStatus: d.response.status,
+  responseStatus: d.response!.status,
   events: d.append.map((e) => `${e.seq} ${e.__typename}`),
 });
 
@@ -77,7 +80,7 @@ describe.each(transports)("historyDelta over %s", (_name, connect) => {
       // Each delta before the next write, so each shows the response as that write left it.
       received.push(...(await take<DeltaData>(deltas, 1)));
     }
-    expect((await write.completeResponse({ responseId: started.id })).status).toBe("COMPLETED");
+    expect(member(await write.completeResponse({ responseId: started.id }), "Response").status).toBe("COMPLETED");
     received.push(...(await take<DeltaData>(deltas, 1)));
 
     const inProgress = { status: "IN_PROGRESS", responseStatus: "IN_PROGRESS" };
@@ -136,10 +139,7 @@ describe.each(transports)("historyDelta over %s", (_name, connect) => {
 describe("historyDelta arguments", () => {
   it("an afterSeq past the dialog's last seq is a VALIDATION_ERROR", async () => {
     const started = await write.createResponse({ input: [{ human: { content: "one event" } }] });
-    const results = wsClient(server).iterate({
-      query: HISTORY_DELTA,
-      variables: { dialogId: started.dialog.id, afterSeq: 5 },
-    });
+    const results = subscribe(wsClient(server), HISTORY_DELTA, { dialogId: started.dialog.id, afterSeq: 5 });
     const { value } = await results.next();
     expect(value.errors).toEqual([
       expect.objectContaining({
@@ -152,8 +152,8 @@ describe("historyDelta arguments", () => {
 });
 
 describe("responseUpdated", () => {
-  const RESPONSE_UPDATED = /* GraphQL */ `
-    subscription ($responseId: ID!) {
+  const RESPONSE_UPDATED = graphql(`
+    subscription LiveTransportsResponseUpdatedId($responseId: ID!) {
       responseUpdated(responseId: $responseId) {
         id
         status
@@ -165,27 +165,27 @@ describe("responseUpdated", () => {
         }
       }
     }
-  `;
+  `);
 
   it("shows the response now, after each write to it, and ends when it is finished", async () => {
     const client = wsClient(server);
     const started = await write.createResponse({ input: [{ human: { content: "Tell me a joke" } }] });
-    const updates = client.iterate<any>({ query: RESPONSE_UPDATED, variables: { responseId: started.id } });
-    const [now] = await take<any>(updates, 1);
-    expect(now.responseUpdated).toEqual({ id: started.id, status: "IN_PROGRESS", output: [] });
+    const updates = subscribe(client, RESPONSE_UPDATED, { responseId: started.id });
+    const [now] = await take(updates, 1);
+    expect(now!.responseUpdated).toEqual({ id: started.id, status: "IN_PROGRESS", output: [] });
 
     await write.appendEvents({ responseId: started.id, events: [{ ai: { content: "Why did" } }] });
-    const [afterAppend] = await take<any>(updates, 1);
-    expect(afterAppend.responseUpdated.output).toEqual([{ __typename: "AiEvent", content: "Why did" }]);
+    const [afterAppend] = await take(updates, 1);
+    expect(afterAppend!.responseUpdated.output).toEqual([{ __typename: "AiEvent", content: "Why did" }]);
 
     await write.interruptResponse({ responseId: started.id, behavior: "DISCARD" });
-    const [last] = await take<any>(updates, 1);
-    expect(last.responseUpdated.status).toBe("CANCELLED");
+    const [last] = await take(updates, 1);
+    expect(last!.responseUpdated.status).toBe("CANCELLED");
     expect((await updates.next()).done).toBe(true);
   });
 
   it("answers an unknown response with NOT_FOUND", async () => {
-    const results = wsClient(server).iterate({ query: RESPONSE_UPDATED, variables: { responseId: "resp_NOPE" } });
+    const results = subscribe(wsClient(server), RESPONSE_UPDATED, { responseId: "resp_NOPE" });
     const { value } = await results.next();
     expect(value.errors).toEqual([
       expect.objectContaining({ message: "Response resp_NOPE not found", extensions: { code: "NOT_FOUND" } }),
@@ -199,8 +199,8 @@ describe("shutdown", () => {
     const doomed = await startTestServer();
     const started = await writer(httpExecutor(doomed)).createResponse({ input: [{ human: { content: "hi" } }] });
     const variables = { dialogId: started.dialog.id, afterSeq: 0 };
-    const overWs = wsClient(doomed).iterate<DeltaData>({ query: HISTORY_DELTA, variables });
-    const overSse = sseClient(doomed).iterate<DeltaData>({ query: HISTORY_DELTA, variables });
+    const overWs = subscribe(wsClient(doomed), HISTORY_DELTA, variables);
+    const overSse = subscribe(sseClient(doomed), HISTORY_DELTA, variables);
     await take(overWs, 1);
     await take(overSse, 1);
 

@@ -61,16 +61,34 @@ const weatherTool = {
 };
 const weatherCall = { output: [{ toolCall: { name: "get_weather", arguments: '{"location":"San Francisco, CA"}' } }] };
 
-async function create(body: object, stream = false) {
+/** The fields of a Responses resource that these checks read (the rest by name, as JSON). */
+interface ResourceJson {
+  id: string;
+  object: string;
+  status: string;
+  created_at: number;
+  output: { type: string; call_id?: string; arguments?: string; [field: string]: unknown }[];
+  [field: string]: unknown;
+}
+
+/** A streamed event: its type, and the resource or item it carries. */
+interface StreamEventJson {
+  type: string;
+  response?: ResourceJson;
+  item?: { type: string };
+  [field: string]: unknown;
+}
+
+async function create(body: object, stream = false): Promise<{ final: ResourceJson; events: StreamEventJson[] }> {
   const response = await fetch(`${g.server.url}/v1/responses`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${g.key}` },
     body: JSON.stringify({ ...body, stream }),
   });
   expect(response.status, await response.clone().text()).toBe(200);
-  if (!stream) return { final: (await response.json()) as any, events: [] as any[] };
+  if (!stream) return { final: (await response.json()) as ResourceJson, events: [] };
   const text = await response.text();
-  const events = text
+  const events: StreamEventJson[] = text
     .split("\n\n")
     .filter(Boolean)
     .map((frame) =>
@@ -82,10 +100,10 @@ async function create(body: object, stream = false) {
       ),
     );
   const final = events.findLast((event) => event.type.startsWith("response.") && event.response)?.response;
-  return { final, events };
+  return { final: final!, events };
 }
 
-function checkResource(resource: any) {
+function checkResource(resource: ResourceJson) {
   for (const field of REQUIRED) expect(resource, field).toHaveProperty(field);
   expect(resource.object).toBe("response");
   expect(Number.isInteger(resource.created_at)).toBe(true);
@@ -124,7 +142,7 @@ describe("the Open Responses compliance templates", () => {
     });
     checkResource(final);
     expect(final.status).toBe("completed");
-    expect(g.upstream.requests.at(-1)!.body.messages[0]).toEqual({
+    expect(g.upstream.requests.at(-1)!.body.messages![0]).toEqual({
       role: "system",
       content: "You are a pirate. Always respond in pirate speak.",
     });
@@ -138,7 +156,7 @@ describe("the Open Responses compliance templates", () => {
       tools: [weatherTool],
     });
     checkResource(final);
-    expect(final.output.some((item: any) => item.type === "function_call")).toBe(true);
+    expect(final.output.some((item) => item.type === "function_call")).toBe(true);
   });
 
   it("tool-calling-streaming", async () => {
@@ -177,7 +195,7 @@ describe("the Open Responses compliance templates", () => {
     });
     checkResource(final);
     expect(final.status).toBe("completed");
-    const sent = g.upstream.requests.at(-1)!.body.messages[0].content;
+    const sent = g.upstream.requests.at(-1)!.body.messages![0]!.content;
     expect(sent).toEqual([
       { type: "text", text: "What do you see in this image? Answer in one sentence." },
       { type: "image_url", image_url: { url: image } },
@@ -203,7 +221,7 @@ describe("the Open Responses compliance templates", () => {
     });
     checkResource(final);
     expect(final.status).toBe("completed");
-    expect(g.upstream.requests.at(-1)!.body.messages[0].content[1]).toEqual({
+    expect(g.upstream.requests.at(-1)!.body.messages![0]!.content![1]).toEqual({
       type: "image_url",
       image_url: { url: image },
     });
@@ -218,19 +236,19 @@ describe("the Open Responses compliance templates", () => {
         tools: [weatherTool],
       });
       checkResource(final);
-      const call = final.output.find((item: any) => item.type === "function_call");
+      const call = final.output.find((item) => item.type === "function_call");
       expect(call).toMatchObject({ name: "get_weather", status: "completed" });
-      expect(JSON.parse(call.arguments)).toEqual({ location: "example" });
+      expect(JSON.parse(call!.arguments!)).toEqual({ location: "example" });
       const answered = await create({
         model: "stand-in-1",
         previous_response_id: final.id,
-        input: [{ type: "function_call_output", call_id: call.call_id, output: "64 degrees and clear" }],
+        input: [{ type: "function_call_output", call_id: call!.call_id, output: "64 degrees and clear" }],
         tools: [weatherTool],
       });
       expect(answered.final.status).toBe("completed");
-      expect(answered.final.output.map((item: any) => item.type)).toEqual(["message"]);
+      expect(answered.final.output.map((item) => item.type)).toEqual(["message"]);
       const plain = await create({ model: "stand-in-1", input: "Hello", tools: [weatherTool], tool_choice: "none" });
-      expect(plain.final.output.map((item: any) => item.type)).toEqual(["message"]);
+      expect(plain.final.output.map((item) => item.type)).toEqual(["message"]);
     } finally {
       g.upstream.callOfferedTools = false;
     }

@@ -5,11 +5,13 @@
 import { database, store, testConfig } from "./support/database.js";
 import { listMigrations } from "../src/db/migration-files.js";
 import { startServer } from "../src/server/http-server.js";
+import { print } from "graphql";
 import { describe, expect, it } from "vitest";
 import { HISTORY_DELTA, httpExecutor, startTestServer, wsClient } from "./support/live.js";
 import { startServerProcess } from "./support/processes.js";
 import { startOwnRedis } from "./support/redis-server.js";
 import { startTcpProxy } from "./support/tcp-proxy.js";
+import { graphql } from "../src/client/generated/index.js";
 
 const get = (url: string, init?: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
 
@@ -18,6 +20,26 @@ function sample(text: string, name: string, labels = ""): number {
   const line = text.split("\n").find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ""} `));
   return line ? Number(line.split(" ").at(-1)) : 0;
 }
+
+const CREATE_RESPONSE = graphql(`
+  mutation OperationsCreateResponse {
+    createResponse(input: { input: [{ human: { content: "hi" } }] }) {
+      ... on Response {
+        dialog {
+          id
+        }
+      }
+    }
+  }
+`);
+
+const CREATE_RESPONSE2 = graphql(`
+  mutation OperationsCreateResponse2($d: ID!) {
+    createResponse(input: { dialogId: $d, input: [{ human: { content: "again" } }] }) {
+      __typename
+    }
+  }
+`);
 
 describe("operations endpoints", () => {
   it("/health is 200 and /ready lists passing checks", async () => {
@@ -87,9 +109,7 @@ describe("operations endpoints", () => {
     };
     const before = await metrics();
     const execute = httpExecutor(server);
-    const { createResponse } = await execute(
-      `mutation { createResponse(input: { input: [{ human: { content: "hi" } }] }) { ... on Response { dialog { id } } } }`,
-    );
+    const { createResponse } = await execute(CREATE_RESPONSE);
     const dialogId = createResponse.dialog.id as string;
 
     const client = wsClient(server);
@@ -97,19 +117,16 @@ describe("operations endpoints", () => {
     let unsubscribe: () => void = () => undefined;
     await new Promise<void>((resolve, reject) => {
       unsubscribe = client.subscribe(
-        { query: HISTORY_DELTA, variables: { dialogId, afterSeq: 0 } },
+        { query: print(HISTORY_DELTA), variables: { dialogId, afterSeq: 0 } },
         { next: (value) => (deltas.push(value), resolve()), error: reject, complete: () => undefined },
       );
     });
     const during = await metrics();
     expect(sample(during, "dialogql_active_subscriptions")).toBe(sample(before, "dialogql_active_subscriptions") + 1);
 
-    await execute(
-      `mutation($d: ID!) { createResponse(input: { dialogId: $d, input: [{ human: { content: "again" } }] }) { __typename } }`,
-      {
-        d: dialogId,
-      },
-    );
+    await execute(CREATE_RESPONSE2, {
+      d: dialogId,
+    });
     await expect.poll(() => deltas.length).toBe(2);
     unsubscribe();
     await expect

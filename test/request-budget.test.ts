@@ -1,7 +1,7 @@
 // Work per request is bounded by what it would read, whatever its variables say (issue 13, finding
 // 1): the cost limit prices the coerced page sizes, a request stops at its row, byte and time
 // budget, and one tenant's reads queue behind each other instead of taking the whole pool.
-import { testApp } from "./support/graphql.js";
+import { type GraphQLResult, testApp } from "./support/graphql.js";
 import { describe, expect, it } from "vitest";
 import type { Limits } from "../src/limits.js";
 import { createRequestBudget } from "../src/server/request-budget.js";
@@ -14,12 +14,17 @@ function appWith(limits: Partial<Limits> = {}) {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ query, variables }),
     });
-    return (await response.json()) as { data?: any; errors?: { message: string; extensions?: any }[] };
+    return (await response.json()) as GraphQLResult;
   };
 }
 
 const THE_QUERY = `query($d: ID!, $n: Int, $m: Int) { dialog(id: $d) { responses(last: $n) { edges {
   node { context(first: $m) { edges { node { ... on AiEvent { content } } } } } } } } }`;
+
+/** What the write in dialogOf selects, as it reads it. */
+interface Written {
+  createResponse: { dialog: { id: string } };
+}
 
 async function dialogOf(send: ReturnType<typeof appWith>, responses: number, eventBytes: number) {
   let dialogId: string | undefined;
@@ -34,7 +39,7 @@ async function dialogOf(send: ReturnType<typeof appWith>, responses: number, eve
         },
       },
     );
-    dialogId = answer.data.createResponse.dialog.id;
+    dialogId = (answer.data as Written).createResponse.dialog.id;
   }
   return dialogId!;
 }

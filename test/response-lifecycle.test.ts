@@ -4,8 +4,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import type { RunningServer } from "../src/server/http-server.js";
-import { rowCounts, writer } from "./support/dialogs.js";
-import { type DeltaData, HISTORY_DELTA, httpExecutor, startTestServer, take, wsClient } from "./support/live.js";
+import type { InterruptBehavior } from "../src/client/generated/graphql.js";
+import { rowCounts, withField, writer } from "./support/dialogs.js";
+import { HISTORY_DELTA, httpExecutor, startTestServer, subscribe, take, wsClient } from "./support/live.js";
 
 let server: RunningServer;
 let write: ReturnType<typeof writer>;
@@ -19,7 +20,7 @@ beforeAll(async () => {
 async function turnInProgress() {
   const started = await write.createResponse({ input: [{ human: { content: "Write a poem" } }] });
   await write.appendEvents({ responseId: started.id, events: [{ reasoning: { content: "Rhymes about rain." } }] });
-  return { responseId: started.id as string, dialogId: started.dialog.id as string };
+  return { responseId: started.id, dialogId: started.dialog.id };
 }
 
 const storedResponse = (id: string) =>
@@ -29,7 +30,11 @@ const storedResponse = (id: string) =>
   });
 
 describe("interruptResponse (seed 004)", () => {
-  const cases = [
+  const cases: {
+    behavior: InterruptBehavior;
+    status: string;
+    append: { __typename: string; seq: number; content: string; metadata: Record<string, unknown> }[];
+  }[] = [
     {
       behavior: "SAVE_PARTIAL",
       status: "INCOMPLETE",
@@ -45,7 +50,7 @@ describe("interruptResponse (seed 004)", () => {
 
   it.each(cases)("$behavior keeps what seed 004 says, ends $status, and its delta says so", async (expected) => {
     const { responseId, dialogId } = await turnInProgress();
-    const deltas = wsClient(server).iterate<DeltaData>({ query: HISTORY_DELTA, variables: { dialogId, afterSeq: 2 } });
+    const deltas = subscribe(wsClient(server), HISTORY_DELTA, { dialogId, afterSeq: 2 });
     const interrupted = await write.interruptResponse({
       responseId,
       behavior: expected.behavior,
@@ -57,11 +62,11 @@ describe("interruptResponse (seed 004)", () => {
     const seq = 2 + expected.append.length;
     expect(delta!.historyDelta).toMatchObject({ responseId, previousSeq: 2, seq, status: expected.status });
     expect(
-      delta!.historyDelta.append.map(({ __typename, seq, content, metadata }) => ({
-        __typename,
-        seq,
-        content,
-        metadata,
+      delta!.historyDelta.append.map((event) => ({
+        __typename: event.__typename,
+        seq: event.seq,
+        content: "content" in event ? event.content : undefined,
+        metadata: event.metadata,
       })),
     ).toEqual(expected.append);
     await deltas.return?.();
@@ -82,7 +87,7 @@ describe("interruptResponse (seed 004)", () => {
     const before = await rowCounts();
     const result = await write.interruptResponse({ responseId, behavior: "SAVE_PARTIAL" });
     expect(result.__typename).toBe("ValidationError");
-    expect(result.fieldErrors).toEqual([
+    expect(withField(result, "fieldErrors").fieldErrors).toEqual([
       { path: ["partialText"], message: "SAVE_PARTIAL needs the partial text (use DISCARD to keep nothing)" },
     ]);
     expect(await rowCounts()).toEqual(before);
@@ -142,7 +147,7 @@ describe("appendEvents", () => {
       events: [{ ai: { content: "fine" } }, { toolResult: { callId: "call_none", content: "?" } }],
     });
     expect(orphan.__typename).toBe("ValidationError");
-    expect(orphan.fieldErrors).toEqual([
+    expect(withField(orphan, "fieldErrors").fieldErrors).toEqual([
       { path: ["events", "1", "toolResult", "callId"], message: "no tool call with callId call_none in the context" },
     ]);
     expect(await rowCounts()).toEqual(before);
@@ -155,7 +160,9 @@ describe("appendEvents", () => {
     });
     const { responseId } = await turnInProgress();
     const empty = await write.appendEvents({ responseId, events: [] });
-    expect(empty.fieldErrors).toEqual([{ path: ["events"], message: "at least one event is required" }]);
+    expect(withField(empty, "fieldErrors").fieldErrors).toEqual([
+      { path: ["events"], message: "at least one event is required" },
+    ]);
   });
 });
 
@@ -183,7 +190,7 @@ describe("completeResponse", () => {
   it("refuses IN_PROGRESS as a final status", async () => {
     const { responseId } = await turnInProgress();
     const result = await write.completeResponse({ responseId, status: "IN_PROGRESS" });
-    expect(result.fieldErrors).toEqual([
+    expect(withField(result, "fieldErrors").fieldErrors).toEqual([
       { path: ["status"], message: "must be one of COMPLETED, FAILED, INCOMPLETE, CANCELLED" },
     ]);
     expect((await storedResponse(responseId)).status).toBe("IN_PROGRESS");

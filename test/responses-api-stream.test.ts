@@ -1,34 +1,34 @@
 // Streamed turns: the SDK's responses.stream gets the API's events with sequence numbers; a
 // graphql-ws subscriber watching the dialog sees the same turn arrive; a client that goes away
 // mid-stream does not stop the turn from being stored, and cancel does.
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma, store, testConfig } from "./support/database.js";
 import { createModelCatalog } from "../src/generation/providers.js";
 import { startServer } from "../src/server/http-server.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
-import { type DeltaData, HISTORY_DELTA, take } from "./support/live.js";
+import { type DeltaData, HISTORY_DELTA, take, subscribe } from "./support/live.js";
 import { tenantKey, wsAs } from "./support/tenants.js";
 import WebSocket from "ws";
+import { graphql } from "../src/client/generated/index.js";
+import { withField } from "./support/narrow.js";
 
 let g: GeneratingServer;
 beforeAll(async () => {
   g = await startGeneratingServer();
 });
 
-const RESPONSE_STATUS = /* GraphQL */ `
-  subscription ($responseId: ID!) {
+const RESPONSE_STATUS = graphql(`
+  subscription ResponsesApiStreamResponseUpdatedStatus($responseId: ID!) {
     responseUpdated(responseId: $responseId) {
       status
     }
   }
-`;
+`);
 
 /** Waits, through a graphql-ws subscription, until the response has a final status. */
 async function finalStatus(responseId: string) {
-  const updates = wsAs(g.server, g.key).iterate<{ responseUpdated: { status: string } }>({
-    query: RESPONSE_STATUS,
-    variables: { responseId },
-  });
+  const updates = subscribe(wsAs(g.server, g.key), RESPONSE_STATUS, { responseId });
   let status = "IN_PROGRESS";
   for await (const update of updates) status = update.data!.responseUpdated.status;
   return status;
@@ -41,11 +41,18 @@ function gate() {
   return { opened, open };
 }
 
+/** The event at `index` of a stream, which must be of `type`. */
+function eventOf<T extends ResponseStreamEvent["type"]>(events: ResponseStreamEvent[], index: number, type: T) {
+  const event = events[index];
+  expect(event?.type).toBe(type);
+  return event as Extract<ResponseStreamEvent, { type: T }>;
+}
+
 describe("responses.stream", () => {
   it("streams the API's events in order, numbered, ending with response.completed", async () => {
     g.upstream.script({ output: [{ text: "Counting: 1, 2, 3." }], usage: { input: 5, output: 7 } });
     const stream = g.openai.responses.stream({ model: "stand-in-1", input: "Count to 3" });
-    const events: any[] = [];
+    const events: ResponseStreamEvent[] = [];
     for await (const event of stream) events.push(event);
     const final = await stream.finalResponse();
 
@@ -65,11 +72,17 @@ describe("responses.stream", () => {
     const deltas = events.filter((event) => event.type === "response.output_text.delta").map((event) => event.delta);
     expect(deltas.join("")).toBe("Counting: 1, 2, 3.");
     expect(deltas.length).toBeGreaterThan(1);
-    expect(events[0].response).toMatchObject({ id: final.id, status: "in_progress", output: [] });
+    expect(eventOf(events, 0, "response.created").response).toMatchObject({
+      id: final.id,
+      status: "in_progress",
+      output: [],
+    });
     expect(final).toMatchObject({ status: "completed", usage: { input_tokens: 5, output_tokens: 7 } });
     expect(final.output_text).toBe("Counting: 1, 2, 3.");
     // The item id the stream announced is the id a later GET returns.
-    expect((await g.openai.responses.retrieve(final.id)).output[0]!.id).toBe(events[2].item.id);
+    expect((await g.openai.responses.retrieve(final.id)).output[0]!.id).toBe(
+      eventOf(events, 2, "response.output_item.added").item.id,
+    );
   });
 
   it("streams a function call's arguments", async () => {
@@ -79,15 +92,14 @@ describe("responses.stream", () => {
       input: "Look it up",
       tools: [{ type: "function", name: "lookup", parameters: { type: "object", properties: {} }, strict: false }],
     });
-    const events: any[] = [];
+    const events: ResponseStreamEvent[] = [];
     for await (const event of stream) events.push(event);
     const types = events.map((event) => event.type);
     expect(types).toContain("response.function_call_arguments.delta");
     const done = events.find((event) => event.type === "response.function_call_arguments.done");
     expect(done).toMatchObject({ name: "lookup", arguments: '{"query":"dialogql"}' });
-    expect(events.find((event) => event.type === "response.output_item.done").item).toMatchObject({
-      type: "function_call",
-      call_id: "call_s1",
+    expect(events.find((event) => event.type === "response.output_item.done")).toMatchObject({
+      item: { type: "function_call", call_id: "call_s1" },
     });
   });
 
@@ -96,10 +108,7 @@ describe("responses.stream", () => {
     const { dialogId } = await prisma.response.findUniqueOrThrow({ where: { id: first.id } });
     const { lastSeq } = await prisma.dialog.findUniqueOrThrow({ where: { id: dialogId } });
     // From the seq seen so far: whatever the subscription's start races with, nothing is missed.
-    const deltas = wsAs(g.server, g.key).iterate<DeltaData>({
-      query: HISTORY_DELTA,
-      variables: { dialogId, afterSeq: lastSeq },
-    });
+    const deltas = subscribe(wsAs(g.server, g.key), HISTORY_DELTA, { dialogId, afterSeq: lastSeq });
 
     g.upstream.script({ output: [{ reasoning: "Greet back." }, { text: "Hi again!" }] });
     const second = await g.openai.responses.create({
@@ -113,7 +122,9 @@ describe("responses.stream", () => {
       if (historyDelta.responseId === second.id) seen.push(historyDelta);
     }
     await deltas.return?.();
-    expect(seen.flatMap((delta) => delta.append.map((event) => [event.__typename, event.content]))).toEqual([
+    expect(
+      seen.flatMap((delta) => delta.append.map((event) => [event.__typename, withField(event, "content").content])),
+    ).toEqual([
       ["HumanEvent", "Again"],
       ["ReasoningEvent", "Greet back."],
       ["AiEvent", "Hi again!"],
@@ -166,7 +177,7 @@ describe("providers", () => {
         body: JSON.stringify({ model: "gpt-4o-mini", input: "hi" }),
       });
       expect(response.status).toBe(400);
-      const { error } = (await response.json()) as any;
+      const { error } = (await response.json()) as { error: { message: string; param?: string; code?: string } };
       expect(error).toMatchObject({ param: "model", code: "model_not_configured", type: "invalid_request_error" });
       expect(error.message).toMatch(/OPENAI_API_KEY.*OPENAI_BASE_URL.*ANTHROPIC_API_KEY.*MODEL_PROVIDERS/);
       const graphql = await fetch(`${server.url}/graphql`, {
@@ -204,13 +215,21 @@ describe("providers", () => {
   });
 });
 
+/** A WebSocket-mode message as these checks read it: its type and number, and the resource it carries. */
+interface SocketEvent {
+  type: string;
+  sequence_number: number;
+  response: { id: string; status: string; previous_response_id?: string | null; [field: string]: unknown };
+  [field: string]: unknown;
+}
+
 describe("WebSocket mode", () => {
   /** The messages of one turn on an open socket, through its closing event (or an error). */
   function turn(socket: WebSocket, request: object) {
-    return new Promise<any[]>((resolve) => {
-      const events: any[] = [];
+    return new Promise<SocketEvent[]>((resolve) => {
+      const events: SocketEvent[] = [];
       const onMessage = (data: WebSocket.RawData) => {
-        const event = JSON.parse(String(data));
+        const event = JSON.parse(String(data)) as SocketEvent;
         events.push(event);
         if (event.type === "error" || /^response\.(completed|failed|incomplete)$/.test(event.type)) {
           socket.off("message", onMessage);
@@ -231,11 +250,11 @@ describe("WebSocket mode", () => {
     const first = await turn(socket, { model: "stand-in-1", input: "one" });
     expect(first.map((event) => event.sequence_number)).toEqual(first.map((_, index) => index));
     expect(first.at(-1)).toMatchObject({ type: "response.completed", response: { status: "completed" } });
-    const id = first.at(-1).response.id;
+    const id = first.at(-1)!.response.id;
 
     const second = await turn(socket, { model: "stand-in-1", input: "two", previous_response_id: id });
-    expect(second.at(-1).response).toMatchObject({ previous_response_id: id, status: "completed" });
-    expect(g.upstream.requests.at(-1)!.body.messages.map((m: any) => m.content)).toEqual([
+    expect(second.at(-1)!.response).toMatchObject({ previous_response_id: id, status: "completed" });
+    expect(g.upstream.requests.at(-1)!.body.messages!.map((m) => m.content)).toEqual([
       "one",
       "First over the socket.",
       "two",

@@ -1,6 +1,7 @@
 // dialogql as a Responses API: the real `openai` SDK talks to /v1, a stand-in model upstream
 // (a real HTTP server speaking Chat Completions) answers as scripted, and every turn is a stored
 // dialogql Response, continued by previous_response_id, visible in GraphQL.
+import type { ResponseInputItem, ResponseItem } from "openai/resources/responses/responses";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
@@ -56,7 +57,7 @@ describe("responses.create", () => {
       }),
     ]);
     // The upstream got the instructions as a system message, then the user's input.
-    expect(g.upstream.requests.at(-1)!.body.messages).toEqual([
+    expect(g.upstream.requests.at(-1)!.body.messages!).toEqual([
       { role: "system", content: "Be brief." },
       { role: "user", content: "Hi, I am Ada." },
     ]);
@@ -76,7 +77,7 @@ describe("responses.create", () => {
       input: [{ role: "user", content: "What is my name?" }],
     });
     expect(second.previous_response_id).toBe(first.id);
-    expect(g.upstream.requests.at(-1)!.body.messages).toEqual([
+    expect(g.upstream.requests.at(-1)!.body.messages!).toEqual([
       { role: "user", content: "My name is Ada." },
       { role: "assistant", content: "Noted." },
       { role: "user", content: "What is my name?" },
@@ -142,7 +143,7 @@ describe("function calls", () => {
         arguments: '{"city":"Paris"}',
       }),
     ]);
-    expect(g.upstream.requests.at(-1)!.body.tools[0].function.name).toBe("get_weather");
+    expect(g.upstream.requests.at(-1)!.body.tools![0]!.function!.name).toBe("get_weather");
 
     const answered = await g.openai.responses.create({
       model: "stand-in-1",
@@ -151,7 +152,7 @@ describe("function calls", () => {
       input: [{ type: "function_call_output", call_id: "call_w1", output: '{"sky":"sunny"}' }],
     });
     expect(answered.output_text).toBe("Sunny in Paris.");
-    expect(g.upstream.requests.at(-1)!.body.messages.slice(1)).toEqual([
+    expect(g.upstream.requests.at(-1)!.body.messages!.slice(1)).toEqual([
       {
         role: "assistant",
         content: null,
@@ -252,12 +253,14 @@ describe("input items and deletion", () => {
       ],
     });
     const newestFirst = await g.openai.responses.inputItems.list(response.id, { limit: 2 });
-    expect(newestFirst.data.map((item: any) => item.content)).toEqual(["two", "one"]);
+    expect(newestFirst.data.map((item) => ("content" in item ? item.content : undefined))).toEqual(["two", "one"]);
     expect(newestFirst.has_more).toBe(true);
-    const all: any[] = [];
+    const all: ResponseItem[] = [];
     for await (const item of g.openai.responses.inputItems.list(response.id, { limit: 2, order: "asc" }))
       all.push(item);
-    expect(all.map((item) => [item.role, item.content])).toEqual([
+    expect(
+      all.map((item) => ["role" in item ? item.role : undefined, "content" in item ? item.content : undefined]),
+    ).toEqual([
       ["system", "Be terse."],
       ["user", "one"],
       ["user", "two"],
@@ -282,7 +285,11 @@ describe("compact", () => {
       headers: { authorization: `Bearer ${g.key}`, "content-type": "application/json" },
       body: JSON.stringify({ model: "stand-in-1", previous_response_id: first.id }),
     });
-    const compacted = (await response.json()) as any;
+    const compacted = (await response.json()) as {
+      object: string;
+      output: ResponseInputItem[];
+      [field: string]: unknown;
+    };
     expect(response.status, JSON.stringify(compacted)).toBe(200);
     expect(compacted).toMatchObject({ object: "response.compaction", usage: { input_tokens: 10, output_tokens: 5 } });
     expect(compacted.output).toEqual([
@@ -292,7 +299,7 @@ describe("compact", () => {
         content: [expect.objectContaining({ text: "Ada likes tea; nothing is open." })],
       }),
     ]);
-    expect(g.upstream.requests.at(-1)!.body.messages.at(-1)).toEqual({
+    expect(g.upstream.requests.at(-1)!.body.messages!.at(-1)).toEqual({
       role: "assistant",
       content: "Noted: Ada likes tea.",
     });

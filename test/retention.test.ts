@@ -4,6 +4,7 @@
 // NotFoundError that says so. Nothing waits for time to pass: a dialog is made to look idle by
 // moving its updatedAt back, and sweeps are told what "now" is.
 import { describe, expect, it } from "vitest";
+import { graphql } from "../src/client/generated/index.js";
 import { startSweeper, sweepExpired } from "../src/services/retention.js";
 import { configWith, prisma, storeWith } from "./support/database.js";
 import { createResponse, rowCounts, turn } from "./support/dialogs.js";
@@ -26,14 +27,51 @@ async function idleFor(dialogId: string, ms: number) {
 }
 
 const hello = { input: [{ human: { content: "Hello" } }], output: [{ ai: { content: "Hi" } }] };
-const EXPIRY = `query($id: ID!) { dialog(id: $id) { updatedAt expiresAt head { expiresAt } } }`;
+const EXPIRY = graphql(`
+  query RetentionExpiry($id: ID!) {
+    dialog(id: $id) {
+      updatedAt
+      expiresAt
+      head {
+        expiresAt
+      }
+    }
+  }
+`);
+const RENAME = graphql(`
+  mutation RetentionRename($id: ID!, $title: String) {
+    updateDialog(input: { id: $id, title: $title }) {
+      __typename
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+const FORK = graphql(`
+  mutation RetentionFork($r: ID!) {
+    forkDialog(input: { responseId: $r }) {
+      __typename
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+const CLEAR = graphql(`
+  mutation RetentionClear($id: ID!) {
+    clearDialog(input: { id: $id }) {
+      __typename
+    }
+  }
+`);
 
 it("is this app's setting: an app built from another configuration in the same process keeps dialogs", async () => {
   const kept = await turn(hello, appKeepingForever);
-  expect((await executeOk(EXPIRY, { id: kept.dialogId }, appKeepingForever)).dialog.expiresAt).toBeNull();
+  expect((await executeOk(EXPIRY, { id: kept.dialogId }, appKeepingForever)).dialog!.expiresAt).toBeNull();
   const expiring = await turn(hello, app);
   const { dialog } = await executeOk(EXPIRY, { id: expiring.dialogId }, app);
-  expect(Date.parse(dialog.expiresAt) - Date.parse(dialog.updatedAt)).toBe(HOUR);
+  expect(Date.parse(dialog!.expiresAt!) - Date.parse(dialog!.updatedAt)).toBe(HOUR);
 });
 
 describe("the retention sweeper", () => {
@@ -118,16 +156,8 @@ describe("an expired dialog, before the sweeper comes", () => {
       app,
     );
     expect(imported).toMatchObject({ __typename: "NotFoundError", code: "NOT_FOUND" });
-    const renamed = await executeOk(
-      `mutation($id: ID!) { updateDialog(input: {id: $id, title: "Back?"}) { __typename ... on Error { message } } }`,
-      { id: old.dialogId },
-      app,
-    );
-    const forked = await executeOk(
-      `mutation($r: ID!) { forkDialog(input: {responseId: $r}) { __typename ... on Error { message } } }`,
-      { r: old.id },
-      app,
-    );
+    const renamed = await executeOk(RENAME, { id: old.dialogId, title: "Back?" }, app);
+    const forked = await executeOk(FORK, { r: old.id }, app);
     expect(forked.forkDialog).toEqual({
       __typename: "NotFoundError",
       message: `Response ${old.id} not found (it has expired)`,
@@ -149,20 +179,12 @@ describe("every write extends a dialog", () => {
   it("shows the expiry on the dialog and its responses, and moves it on each write", async () => {
     const first = await turn(hello, app);
     const { dialog } = await executeOk(EXPIRY, { id: first.dialogId }, app);
-    expect(Date.parse(dialog.expiresAt) - Date.parse(dialog.updatedAt)).toBe(HOUR);
-    expect(dialog.head.expiresAt).toBe(dialog.expiresAt);
+    expect(Date.parse(dialog!.expiresAt!) - Date.parse(dialog!.updatedAt)).toBe(HOUR);
+    expect(dialog!.head!.expiresAt).toBe(dialog!.expiresAt);
 
     const writes: [string, () => Promise<unknown>][] = [
       ["createResponse", () => turn({ dialogId: first.dialogId, input: [{ human: { content: "more" } }] }, app)],
-      [
-        "updateDialog",
-        () =>
-          executeOk(
-            `mutation($id: ID!) { updateDialog(input: {id: $id, title: "t"}) { __typename } }`,
-            { id: first.dialogId },
-            app,
-          ),
-      ],
+      ["updateDialog", () => executeOk(RENAME, { id: first.dialogId, title: "t" }, app)],
       [
         "importMessages",
         () =>
@@ -171,17 +193,13 @@ describe("every write extends a dialog", () => {
             app,
           ),
       ],
-      [
-        "clearDialog",
-        () =>
-          executeOk(`mutation($id: ID!) { clearDialog(input: {id: $id}) { __typename } }`, { id: first.dialogId }, app),
-      ],
+      ["clearDialog", () => executeOk(CLEAR, { id: first.dialogId }, app)],
     ];
     for (const [name, write] of writes) {
       await idleFor(first.dialogId, HOUR - 60_000);
       await write();
       const { dialog: after } = await executeOk(EXPIRY, { id: first.dialogId }, app);
-      expect(Date.parse(after.expiresAt) - Date.now(), name).toBeGreaterThan(HOUR - 30_000);
+      expect(Date.parse(after!.expiresAt!) - Date.now(), name).toBeGreaterThan(HOUR - 30_000);
     }
     expect((await sweepExpired(store)).deletedDialogIds).not.toContain(first.dialogId);
   });

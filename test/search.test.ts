@@ -7,24 +7,71 @@ import { turn } from "./support/dialogs.js";
 import { execute, executeOk } from "./support/graphql.js";
 import { startTestServer } from "./support/live.js";
 import { asCaller, tenantKey } from "./support/tenants.js";
+import type { ResultOf } from "@graphql-typed-document-node/core";
+import { graphql } from "../src/client/generated/index.js";
 
 // A word no other test writes, so hits are this file's alone whatever shares the database.
 const WORD = `zebrafish${Date.now().toString(36)}`;
 
-const SEARCH = `query($q: String!, $filter: SearchFilter, $first: Int, $after: String) {
-  search(query: $q, filter: $filter, first: $first, after: $after) {
-    totalCount
-    pageInfo { hasNextPage endCursor }
-    edges { cursor node {
-      dialogId responseId seq rank snippet snippetParts { text match }
-      dialog { id title } response { id model }
-      event { __typename ... on BaseHistoryEvent { id seq type } ... on ToolResultEvent { content } ... on ToolCallEvent { toolName args } }
-    } }
+const SEARCH = graphql(`
+  query SearchHits($q: String!, $filter: SearchFilter, $first: Int, $after: String) {
+    search(query: $q, filter: $filter, first: $first, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      edges {
+        cursor
+        node {
+          dialogId
+          responseId
+          seq
+          rank
+          snippet
+          snippetParts {
+            text
+            match
+          }
+          dialog {
+            id
+            title
+          }
+          response {
+            id
+            model
+          }
+          event {
+            __typename
+            ... on BaseHistoryEvent {
+              id
+              seq
+              type
+            }
+            ... on ToolResultEvent {
+              content
+            }
+            ... on ToolCallEvent {
+              toolName
+              args
+            }
+          }
+        }
+      }
+    }
   }
-}`;
+`);
 
 let weather: { dialogId: string; responseId: string };
 let other: { dialogId: string };
+
+const UPDATE_DIALOG = graphql(`
+  mutation SearchUpdateDialog($id: ID!) {
+    updateDialog(input: { id: $id, metadata: { project: "meteo" } }) {
+      __typename
+    }
+  }
+`);
 
 beforeAll(async () => {
   const first = await turn({
@@ -44,12 +91,9 @@ beforeAll(async () => {
     ],
   });
   weather = { dialogId: first.dialogId, responseId: first.id };
-  await executeOk(
-    `mutation($id: ID!) { updateDialog(input: { id: $id, metadata: { project: "meteo" } }) { __typename } }`,
-    {
-      id: first.dialogId,
-    },
-  );
+  await executeOk(UPDATE_DIALOG, {
+    id: first.dialogId,
+  });
   const second = await turn({
     model: "claude-x",
     input: [{ human: { content: `Tom & "Jerry" ask about the ${WORD} genome` } }],
@@ -62,32 +106,32 @@ describe("search", () => {
   it("finds events by words in their text, tool names and arguments, best first, with marked snippets", async () => {
     const { search } = await executeOk(SEARCH, { q: WORD });
     expect(search.totalCount).toBe(4);
-    const hits = search.edges.map((edge: any) => edge.node);
+    const hits = search.edges.map((edge) => edge.node);
     // The AI message says the word three times: it ranks first.
-    expect(hits[0].event.__typename).toBe("AiEvent");
-    expect(hits[0].rank).toBeGreaterThan(hits.at(-1).rank);
-    expect(hits.map((hit: any) => hit.dialogId).sort()).toEqual(
+    expect(hits[0]!.event.__typename).toBe("AiEvent");
+    expect(hits[0]!.rank).toBeGreaterThan(hits.at(-1)!.rank);
+    expect(hits.map((hit) => hit.dialogId).sort()).toEqual(
       [weather.dialogId, weather.dialogId, weather.dialogId, other.dialogId].sort(),
     );
-    const toolResult = hits.find((hit: any) => hit.event.__typename === "ToolResultEvent");
+    const toolResult = hits.find((hit) => hit.event.__typename === "ToolResultEvent");
     expect(toolResult).toMatchObject({ dialogId: weather.dialogId, responseId: weather.responseId, seq: 3 });
-    expect(toolResult.dialog.id).toBe(weather.dialogId);
-    expect(toolResult.response).toEqual({ id: weather.responseId, model: "gpt-4o" });
+    expect(toolResult!.dialog.id).toBe(weather.dialogId);
+    expect(toolResult!.response).toEqual({ id: weather.responseId, model: "gpt-4o" });
     // The document is the text, then the tool name, then the arguments.
-    expect(toolResult.snippet).toBe(`Traceback: <mark>${WORD}</mark> parser raised KeyError run_tests`);
-    expect(toolResult.snippetParts).toEqual([
+    expect(toolResult!.snippet).toBe(`Traceback: <mark>${WORD}</mark> parser raised KeyError run_tests`);
+    expect(toolResult!.snippetParts).toEqual([
       { text: "Traceback: ", match: false },
       { text: WORD, match: true },
       { text: " parser raised KeyError run_tests", match: false },
     ]);
     // Stored text is escaped in the HTML snippet, never passed through.
-    const human = hits.find((hit: any) => hit.event.__typename === "HumanEvent");
-    expect(human.snippet).toContain(`Jerry&quot; ask about the <mark>${WORD}</mark> genome`);
+    const human = hits.find((hit) => hit.event.__typename === "HumanEvent");
+    expect(human!.snippet).toContain(`Jerry&quot; ask about the <mark>${WORD}</mark> genome`);
   });
 
   it("finds a tool call by its tool name and by a value in its arguments", async () => {
     const byName = await executeOk(SEARCH, { q: `run_tests ${WORD}`, filter: { types: ["TOOL_CALL"] } });
-    expect(byName.search.edges.map((e: any) => e.node.event)).toEqual([
+    expect(byName.search.edges.map((e) => e.node.event)).toEqual([
       expect.objectContaining({ __typename: "ToolCallEvent", toolName: "run_tests", seq: 2 }),
     ]);
   });
@@ -109,12 +153,12 @@ describe("search", () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const { search }: { search: any } = await executeOk(SEARCH, { q: WORD, first: 3, after });
-      seen.push(...search.edges.map((e: any) => e.node.event.id));
+      const { search }: ResultOf<typeof SEARCH> = await executeOk(SEARCH, { q: WORD, first: 3, after });
+      seen.push(...search.edges.map((e) => e.node.event.id));
       if (!search.pageInfo.hasNextPage) break;
       after = search.pageInfo.endCursor;
     }
-    const all = (await executeOk(SEARCH, { q: WORD })).search.edges.map((e: any) => e.node.event.id);
+    const all = (await executeOk(SEARCH, { q: WORD })).search.edges.map((e) => e.node.event.id);
     expect(seen).toEqual(all);
     expect(new Set(seen).size).toBe(4);
   });
@@ -128,9 +172,20 @@ describe("search", () => {
 });
 
 describe("the dialog list", () => {
-  const LIST = `query($filter: SearchFilter, $orderBy: DialogOrder, $first: Int) {
-    dialogs(filter: $filter, orderBy: $orderBy, first: $first) { totalCount edges { node { id title preview } } }
-  }`;
+  const LIST = graphql(`
+    query FilteredDialogList($filter: SearchFilter, $orderBy: DialogOrder, $first: Int) {
+      dialogs(filter: $filter, orderBy: $orderBy, first: $first) {
+        totalCount
+        edges {
+          node {
+            id
+            title
+            preview
+          }
+        }
+      }
+    }
+  `);
 
   it("filters by the same filters, counts the whole selection and previews untitled dialogs", async () => {
     const { dialogs } = await executeOk(LIST, { filter: { metadata: { project: "meteo" } } });
@@ -140,19 +195,48 @@ describe("the dialog list", () => {
     ]);
 
     const claude = await executeOk(LIST, { filter: { models: ["claude-x"] }, first: 1 });
-    expect(claude.dialogs.edges.map((e: any) => e.node.id)).toEqual([other.dialogId]);
+    expect(claude.dialogs.edges.map((e) => e.node.id)).toEqual([other.dialogId]);
 
     const all = await executeOk(LIST, { first: 1 });
     expect(all.dialogs.totalCount).toBeGreaterThanOrEqual(2);
     expect(all.dialogs.edges).toHaveLength(1);
 
     const oldest = await executeOk(LIST, { orderBy: "OLDEST", filter: { types: ["TOOL_RESULT"] }, first: 100 });
-    const ids = oldest.dialogs.edges.map((e: any) => e.node.id);
+    const ids = oldest.dialogs.edges.map((e) => e.node.id);
     expect(ids).toContain(weather.dialogId);
     expect(ids).not.toContain(other.dialogId);
     expect([...ids].sort()).toEqual(ids);
   });
 });
+
+const TENANT_WRITE = graphql(`
+  mutation TenantWrite($c: String!) {
+    createResponse(input: { input: [{ human: { content: $c } }] }) {
+      __typename
+    }
+  }
+`);
+
+const TENANT_SEARCH = graphql(`
+  query TenantSearchSnippets($q: String!) {
+    search(query: $q) {
+      totalCount
+      edges {
+        node {
+          snippet
+        }
+      }
+    }
+  }
+`);
+
+const TENANT_DIALOG_COUNT = graphql(`
+  query TenantDialogCount {
+    dialogs {
+      totalCount
+    }
+  }
+`);
 
 describe("search across tenants", () => {
   let server: RunningServer;
@@ -166,12 +250,10 @@ describe("search across tenants", () => {
       asCaller(server, (await tenantKey("alpha")).key),
       asCaller(server, (await tenantKey("beta")).key),
     ];
-    const write = `mutation($c: String!) { createResponse(input: { input: [{ human: { content: $c } }] }) { __typename } }`;
+    const write = TENANT_WRITE;
     await alpha(write, { c: `alpha says ${word}` });
     await beta(write, { c: `beta says ${word}` });
-    const found = async (caller: typeof alpha) =>
-      (await caller(`query($q: String!) { search(query: $q) { totalCount edges { node { snippet } } } }`, { q: word }))
-        .body.data.search;
+    const found = async (caller: typeof alpha) => (await caller(TENANT_SEARCH, { q: word })).body.data!.search;
     expect(await found(alpha)).toEqual({
       totalCount: 1,
       edges: [{ node: { snippet: `alpha says <mark>${word}</mark>` } }],
@@ -180,7 +262,7 @@ describe("search across tenants", () => {
       totalCount: 1,
       edges: [{ node: { snippet: `beta says <mark>${word}</mark>` } }],
     });
-    const list = await beta(`{ dialogs { totalCount } }`);
-    expect(list.body.data.dialogs.totalCount).toBe(1);
+    const list = await beta(TENANT_DIALOG_COUNT);
+    expect(list.body.data!.dialogs.totalCount).toBe(1);
   });
 });

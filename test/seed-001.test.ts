@@ -2,7 +2,27 @@
 // endpoint in the seed's exact shape and from Dialog.history in the same order with the same totals.
 import { describe, expect, it } from "vitest";
 import { executeOk, restGet } from "./support/graphql.js";
-import { HISTORY_FIELDS, turn } from "./support/dialogs.js";
+import { graphql } from "../src/client/generated/index.js";
+import { turn } from "./support/dialogs.js";
+
+/** The REST history body as the seed shows it (a 404 carries `detail` instead). */
+interface SeedHistory {
+  dialog_id: string;
+  messages: { type: string; content?: string; [field: string]: unknown }[];
+  total_messages: number;
+  total_reasoning: number;
+  total_tool_calls: number;
+}
+
+const HISTORY_PAGE = graphql(`
+  query Seed001History($id: ID!) {
+    dialog(id: $id) {
+      history {
+        ...HistoryPageFields
+      }
+    }
+  }
+`);
 
 const seedExamples = {
   basic: {
@@ -76,16 +96,14 @@ describe.each(Object.entries(seedExamples))("seed 001 example %s", (_name, { wri
 
   it("comes back from Dialog.history in the same order with the same totals", async () => {
     const { dialogId } = await turn({ model: "gpt-4o", ...write });
-    const data = await executeOk(`query($id: ID!) { dialog(id: $id) { history { ${HISTORY_FIELDS} } } }`, {
-      id: dialogId,
-    });
-    const history = data.dialog.history;
-    expect(history.edges.map((e: any) => e.node.type.toLowerCase())).toEqual(expected.messages.map((m) => m.type));
-    expect(history.edges.map((e: any) => e.node.seq)).toEqual(expected.messages.map((_, i) => i + 1));
+    const data = await executeOk(HISTORY_PAGE, { id: dialogId });
+    const history = data.dialog!.history;
+    expect(history.edges.map((e) => e.node.type.toLowerCase())).toEqual(expected.messages.map((m) => m.type));
+    expect(history.edges.map((e) => e.node.seq)).toEqual(expected.messages.map((_, i) => i + 1));
     expect(history.totalMessages).toBe(expected.total_messages);
     expect(history.totalReasoning).toBe(expected.total_reasoning);
     expect(history.totalToolCalls).toBe(expected.total_tool_calls);
-    const toolCall = history.edges.find((e: any) => e.node.__typename === "ToolCallEvent");
+    const toolCall = history.edges.find((e) => e.node.__typename === "ToolCallEvent");
     if (toolCall) expect(toolCall.node).toMatchObject({ toolName: "read_file", args: { path: "file.py" } });
   });
 });
@@ -107,7 +125,7 @@ describe("GET /api/dialogs/{id}/history", () => {
       input: [{ toolResult: { callId: "c1", content: "-3°C" } }],
       output: [{ ai: { content: "Cold." } }],
     });
-    const { body } = await restGet(`/api/dialogs/${first.dialogId}/history`);
+    const { body } = await restGet<SeedHistory>(`/api/dialogs/${first.dialogId}/history`);
     expect(body.messages).toEqual([
       { type: "human", content: "Weather?" },
       { type: "tool_call", tool_name: "weather", args: { city: "Oslo" } },
@@ -132,7 +150,7 @@ describe("GET /api/dialogs/{id}/history", () => {
       ],
       output: [{ ai: { content: "A cat." } }],
     });
-    const { body } = await restGet(`/api/dialogs/${written.dialogId}/history`);
+    const { body } = await restGet<SeedHistory>(`/api/dialogs/${written.dialogId}/history`);
     expect(body.messages).toEqual([
       { type: "human", content: "What is in this picture?\nBe brief." },
       { type: "ai", content: "A cat." },
@@ -155,13 +173,13 @@ describe("GET /api/dialogs/{id}/history", () => {
       output: [{ ai: { content: "Green" } }],
     });
 
-    const head = await restGet(`/api/dialogs/${root.dialogId}/history`);
+    const head = await restGet<SeedHistory>(`/api/dialogs/${root.dialogId}/history`);
     expect(head.body.messages.at(-1)).toEqual({ type: "ai", content: "Green" });
-    const branchA = await restGet(`/api/dialogs/${root.dialogId}/history?response_id=${a.id}`);
-    expect(branchA.body.messages.map((m: any) => m.content)).toEqual(["Pick a colour", "Blue", "Another", "Red"]);
+    const branchA = await restGet<SeedHistory>(`/api/dialogs/${root.dialogId}/history?response_id=${a.id}`);
+    expect(branchA.body.messages.map((m) => m.content)).toEqual(["Pick a colour", "Blue", "Another", "Red"]);
 
     const foreign = await turn({ input: [{ human: { content: "elsewhere" } }] });
-    const wrong = await restGet(`/api/dialogs/${root.dialogId}/history?response_id=${foreign.id}`);
+    const wrong = await restGet<SeedHistory>(`/api/dialogs/${root.dialogId}/history?response_id=${foreign.id}`);
     expect(wrong.status).toBe(404);
     expect(wrong.body).toEqual({ detail: `Response ${foreign.id} not found` });
   });

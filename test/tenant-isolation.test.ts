@@ -8,7 +8,7 @@ import {
   type GraphQLInputType,
   getNamedType,
   getNullableType,
-  graphql,
+  graphql as execute,
   isInputObjectType,
   isListType,
 } from "graphql";
@@ -17,8 +17,19 @@ import { prisma } from "./support/database.js";
 import { schema } from "../src/schema/index.js";
 import TenantScopePlugin, { type TenantRule } from "../src/schema/tenant-scope-plugin.js";
 import type { RunningServer } from "../src/server/http-server.js";
-import { startTestServer } from "./support/live.js";
-import { asCaller, firstResult, restAs, sseAs, tenantKey, unknownIds, wsAs } from "./support/tenants.js";
+import { startTestServer, subscribe } from "./support/live.js";
+import {
+  asCaller,
+  firstResult,
+  restAs,
+  sseAs,
+  tenantKey,
+  unknownIds,
+  wsAs,
+  type RawAnswer,
+} from "./support/tenants.js";
+import { graphql } from "../src/client/generated/index.js";
+import { member } from "./support/narrow.js";
 
 interface Ids {
   dialog: string;
@@ -33,30 +44,64 @@ let ownDialogOfB: string;
 
 const WRITE = `__typename ... on Error { code message }`;
 
+const CREATE_RESPONSE = graphql(`
+  mutation TenantIsolationCreateResponse {
+    createResponse(input: { input: [{ human: { content: "secret" } }], output: [{ ai: { content: "ok" } }] }) {
+      ... on Response {
+        id
+        dialog {
+          id
+          title
+        }
+      }
+    }
+  }
+`);
+
+const CREATE_RESPONSE2 = graphql(`
+  mutation TenantIsolationCreateResponse2($d: ID!) {
+    createResponse(input: { dialogId: $d, input: [{ human: { content: "more" } }] }) {
+      ... on Response {
+        id
+      }
+    }
+  }
+`);
+
+const UPDATE_DIALOG = graphql(`
+  mutation TenantIsolationUpdateDialog($d: ID!) {
+    updateDialog(input: { id: $d, title: "A's dialog" }) {
+      __typename
+    }
+  }
+`);
+
+const CREATE_DIALOG = graphql(`
+  mutation TenantIsolationCreateDialog {
+    createDialog(input: { title: "B's" }) {
+      ... on Dialog {
+        id
+      }
+    }
+  }
+`);
+
 beforeAll(async () => {
   server = await startTestServer();
   [keyA, keyB] = [(await tenantKey("alpha")).key, (await tenantKey("beta")).key];
   const asA = asCaller(server, keyA);
-  const created = await asA(
-    `mutation { createResponse(input: { input: [{ human: { content: "secret" } }], output: [{ ai: { content: "ok" } }] }) { ... on Response { id dialog { id title } } } }`,
-  );
-  const dialog = created.body.data.createResponse.dialog.id;
-  const open = await asA(
-    `mutation($d: ID!) { createResponse(input: { dialogId: $d, input: [{ human: { content: "more" } }] }) { ... on Response { id } } }`,
-    { d: dialog },
-  );
-  await asA(`mutation($d: ID!) { updateDialog(input: { id: $d, title: "A's dialog" }) { __typename } }`, { d: dialog });
+  const created = await asA(CREATE_RESPONSE);
+  const dialog = created.body.data!.createResponse.dialog.id;
+  const open = await asA(CREATE_RESPONSE2, { d: dialog });
+  await asA(UPDATE_DIALOG, { d: dialog });
   a = {
     dialog,
-    response: created.body.data.createResponse.id,
-    open: open.body.data.createResponse.id,
+    response: created.body.data!.createResponse.id,
+    open: open.body.data!.createResponse.id,
     title: "A's dialog",
   };
-  const own = await asCaller(
-    server,
-    keyB,
-  )(`mutation { createDialog(input: { title: "B's" }) { ... on Dialog { id } } }`);
-  ownDialogOfB = own.body.data.createDialog.id;
+  const own = await asCaller(server, keyB)(CREATE_DIALOG);
+  ownDialogOfB = own.body.data!.createDialog.id;
 });
 
 const rootFieldsOf = (of: typeof schema) =>
@@ -88,6 +133,48 @@ async function expectSameAsUnknown(operation: (ids: Ids & { open: string }) => P
   );
   return withA;
 }
+
+const DIALOG_HISTORY = graphql(`
+  query TenantIsolationDialogHistory($d: ID!, $r: ID!) {
+    dialog(id: $d) {
+      history(responseId: $r) {
+        totalMessages
+      }
+    }
+  }
+`);
+
+const DIALOGS_EDGES = graphql(`
+  query TenantIsolationDialogsEdges {
+    dialogs(first: 100) {
+      edges {
+        node {
+          id
+        }
+      }
+    }
+  }
+`);
+
+const DIALOG_TITLE = graphql(`
+  query TenantIsolationDialogTitle($d: ID!) {
+    dialog(id: $d) {
+      title
+      lastSeq
+      responses {
+        edges {
+          node {
+            id
+          }
+        }
+      }
+      head {
+        id
+        status
+      }
+    }
+  }
+`);
 
 describe("tenant B naming tenant A's ids", () => {
   const asB = () => asCaller(server, keyB);
@@ -215,14 +302,14 @@ describe("tenant B naming tenant A's ids", () => {
 
   for (const [what, query, variables] of operations) {
     it(`${what} over HTTP: same answer as for an unknown id`, async () => {
-      const answer = (await expectSameAsUnknown((ids) => asB()(query, variables(ids)))) as { body: any };
+      const answer = (await expectSameAsUnknown((ids) => asB()(query, variables(ids)))) as RawAnswer;
       expect(JSON.stringify(answer.body)).toMatch(/NOT_FOUND/);
     });
   }
 
   it("reads another branch of its own dialog by A's response id: same as an unknown id", async () => {
     await expectSameAsUnknown((ids) =>
-      asB()(`query($d: ID!, $r: ID!) { dialog(id: $d) { history(responseId: $r) { totalMessages } } }`, {
+      asB()(DIALOG_HISTORY, {
         d: ownDialogOfB,
         r: ids.response,
       }),
@@ -231,45 +318,53 @@ describe("tenant B naming tenant A's ids", () => {
 
   it("fetches the REST history, of the dialog or of a response: same 404 as an unknown id", async () => {
     const rest = restAs(server, keyB);
-    const byDialog = (await expectSameAsUnknown((ids) => rest(`/api/dialogs/${ids.dialog}/history`))) as any;
+    const byDialog = (await expectSameAsUnknown((ids) => rest(`/api/dialogs/${ids.dialog}/history`))) as RawAnswer;
     expect(byDialog.status).toBe(404);
     const byResponse = (await expectSameAsUnknown((ids) =>
       rest(`/api/dialogs/${ownDialogOfB}/history?response_id=${ids.response}`),
-    )) as any;
+    )) as RawAnswer;
     expect(byResponse.status).toBe(404);
   });
 
   it("subscribes over SSE and WebSocket: same error as for an unknown id", async () => {
-    const history = `subscription($d: ID!) { historyDelta(dialogId: $d, afterSeq: 0) { seq } }`;
-    const updates = `subscription($r: ID!) { responseUpdated(responseId: $r) { id status } }`;
+    const history = graphql(`
+      subscription TenantIsolationHistoryDeltaSeq($d: ID!) {
+        historyDelta(dialogId: $d, afterSeq: 0) {
+          seq
+        }
+      }
+    `);
+    const updates = graphql(`
+      subscription TenantIsolationResponseUpdatedId($r: ID!) {
+        responseUpdated(responseId: $r) {
+          id
+          status
+        }
+      }
+    `);
     const overSse = await expectSameAsUnknown((ids) =>
-      firstResult(sseAs(server, keyB).iterate({ query: history, variables: { d: ids.dialog } })),
+      firstResult(subscribe(sseAs(server, keyB), history, { d: ids.dialog })),
     );
     expect(JSON.stringify(overSse)).toMatch(/NOT_FOUND/);
     const overWs = await expectSameAsUnknown((ids) =>
-      firstResult(wsAs(server, keyB).iterate({ query: history, variables: { d: ids.dialog } })),
+      firstResult(subscribe(wsAs(server, keyB), history, { d: ids.dialog })),
     );
     expect(JSON.stringify(overWs)).toMatch(/NOT_FOUND/);
-    await expectSameAsUnknown((ids) =>
-      firstResult(wsAs(server, keyB).iterate({ query: updates, variables: { r: ids.open } })),
-    );
+    await expectSameAsUnknown((ids) => firstResult(subscribe(wsAs(server, keyB), updates, { r: ids.open })));
   });
 
   it("lists only its own dialogs", async () => {
-    const listed = await asB()(`{ dialogs(first: 100) { edges { node { id } } } }`);
-    expect(listed.body.data.dialogs.edges.map((e: any) => e.node.id)).toEqual([ownDialogOfB]);
+    const listed = await asB()(DIALOGS_EDGES);
+    expect(listed.body.data!.dialogs.edges.map((e) => e.node.id)).toEqual([ownDialogOfB]);
   });
 
   it("left tenant A's data exactly as it was", async () => {
     const asA = asCaller(server, keyA);
-    const seen = await asA(
-      `query($d: ID!) { dialog(id: $d) { title lastSeq responses { edges { node { id } } } head { id status } } }`,
-      {
-        d: a.dialog,
-      },
-    );
+    const seen = await asA(DIALOG_TITLE, {
+      d: a.dialog,
+    });
     expect(seen.body.errors).toBeUndefined();
-    expect(seen.body.data.dialog).toEqual({
+    expect(seen.body.data!.dialog).toEqual({
       title: a.title,
       lastSeq: 3,
       responses: { edges: [{ node: { id: a.response } }, { node: { id: a.open } }] },
@@ -279,18 +374,27 @@ describe("tenant B naming tenant A's ids", () => {
   });
 });
 
+const CREATE_RESPONSE3 = graphql(`
+  mutation TenantIsolationCreateResponse3($c: String!) {
+    createResponse(input: { idempotencyKey: "shared", input: [{ human: { content: $c } }] }) {
+      __typename
+      ... on Response {
+        id
+      }
+    }
+  }
+`);
+
 describe("idempotency keys per tenant", () => {
   it("the same key in two tenants makes two responses, neither a conflict", async () => {
-    const write = (key: string, content: string) =>
-      asCaller(server, key)(
-        `mutation($c: String!) { createResponse(input: { idempotencyKey: "shared", input: [{ human: { content: $c } }] }) { __typename ... on Response { id } } }`,
-        { c: content },
-      );
-    const ofA = (await write(keyA, "from A")).body.data.createResponse;
-    const ofB = (await write(keyB, "from B")).body.data.createResponse;
+    const write = (key: string, content: string) => asCaller(server, key)(CREATE_RESPONSE3, { c: content });
+    const ofA = (await write(keyA, "from A")).body.data!.createResponse;
+    const ofB = (await write(keyB, "from B")).body.data!.createResponse;
     expect([ofA.__typename, ofB.__typename]).toEqual(["Response", "Response"]);
-    expect(ofA.id).not.toBe(ofB.id);
-    expect((await write(keyB, "from B")).body.data.createResponse.id).toBe(ofB.id);
+    expect(member(ofA, "Response").id).not.toBe(member(ofB, "Response").id);
+    expect(member((await write(keyB, "from B")).body.data!.createResponse, "Response").id).toBe(
+      member(ofB, "Response").id,
+    );
   });
 });
 
@@ -330,7 +434,7 @@ describe("the tenant rule, declared once per root field", () => {
       },
     };
     const run = (id: string) =>
-      graphql({
+      execute({
         schema: builder.toSchema(),
         source: `query($id: ID!) { read(id: $id) }`,
         variableValues: { id },

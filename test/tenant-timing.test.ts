@@ -2,7 +2,7 @@
 // 7): tenant B naming tenant A's ids runs the same lookup, with the same statements, as naming ids
 // that do not exist. Timing is compared robustly: samples of the two cases are interleaved (so a
 // burst of load hits both alike) and their medians must be within a generous ratio.
-import { testApp } from "./support/graphql.js";
+import { type GraphQLResult, testApp } from "./support/graphql.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { countStatements } from "./support/query-counter.js";
 import { tenantKey, unknownIds } from "./support/tenants.js";
@@ -17,8 +17,13 @@ const as = (key: string) => async (query: string, variables: Record<string, unkn
     headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
     body: JSON.stringify({ query, variables }),
   });
-  return (await response.json()) as any;
+  return (await response.json()) as GraphQLResult;
 };
+
+/** What the setup write selects. */
+interface Written {
+  createResponse: { id: string; dialog: { id: string } };
+}
 
 beforeAll(async () => {
   const keyA = (await tenantKey("timing-a")).key;
@@ -28,7 +33,8 @@ beforeAll(async () => {
     `mutation($input: CreateResponseInput!) { createResponse(input: $input) { ... on Response { id dialog { id } } } }`,
     { input: { input: [{ human: { content: "secret" } }] } },
   );
-  a = { dialog: created.data.createResponse.dialog.id, response: created.data.createResponse.id };
+  const { createResponse } = created.data as Written;
+  a = { dialog: createResponse.dialog.id, response: createResponse.id };
 });
 
 const UPDATE = `mutation($d: ID!) { updateDialog(input: { id: $d, title: "x" }) { __typename ... on Error { message } } }`;

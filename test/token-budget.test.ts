@@ -7,6 +7,7 @@ import { eventTokens, fitToBudget, loadTokenizer } from "../src/formats/token-bu
 import { database } from "./support/database.js";
 import { importOk } from "./support/formats.js";
 import { execute, executeOk } from "./support/graphql.js";
+import { graphql } from "../src/client/generated/index.js";
 
 let seq = 0;
 const event = (type: StoredEvent["type"], fields: Partial<StoredEvent> = {}): StoredEvent => ({
@@ -105,6 +106,51 @@ describe("fitToBudget", async () => {
   });
 });
 
+const RESPONSE_MESSAGES = graphql(`
+  query TokenBudgetResponseMessages($id: ID!) {
+    response(id: $id) {
+      chat: messages(format: OPENAI_CHAT, maxTokens: 200, tokenizer: CL100K_BASE)
+      anthropic: messages(format: ANTHROPIC_MESSAGES, maxTokens: 200)
+      ui: messages(format: AI_SDK_UI, maxTokens: 200)
+      fitted: fittedMessages(format: OPENAI_RESPONSES, maxTokens: 200) {
+        messages
+        tokenCount
+        droppedEventCount
+        droppedThroughSeq
+      }
+      all: fittedMessages(format: OPENAI_CHAT) {
+        tokenCount
+        droppedEventCount
+      }
+      dialog {
+        tokenCount
+        cl100k: tokenCount(tokenizer: CL100K_BASE)
+      }
+    }
+  }
+`);
+
+const RESPONSE_FITTED_MESSAGES = graphql(`
+  query TokenBudgetResponseFittedMessages($id: ID!, $max: Int!) {
+    response(id: $id) {
+      fittedMessages(format: OPENAI_CHAT, maxTokens: $max) {
+        messages
+        tokenCount
+        droppedEventCount
+        droppedThroughSeq
+      }
+    }
+  }
+`);
+
+const RESPONSE_MESSAGES2 = graphql(`
+  query TokenBudgetResponseMessages2($id: ID!) {
+    response(id: $id) {
+      messages(format: OPENAI_CHAT, maxTokens: 0)
+    }
+  }
+`);
+
 describe("messages(format:, maxTokens:, tokenizer:) through GraphQL", () => {
   const chat = [
     { role: "system", content: "You are terse." },
@@ -122,20 +168,8 @@ describe("messages(format:, maxTokens:, tokenizer:) through GraphQL", () => {
 
   it("trims to the budget in every format and says what it dropped", async () => {
     const imported = await importOk({ format: "OPENAI_CHAT", messages: chat });
-    const data = await executeOk(
-      `query($id: ID!) {
-        response(id: $id) {
-          chat: messages(format: OPENAI_CHAT, maxTokens: 200, tokenizer: CL100K_BASE)
-          anthropic: messages(format: ANTHROPIC_MESSAGES, maxTokens: 200)
-          ui: messages(format: AI_SDK_UI, maxTokens: 200)
-          fitted: fittedMessages(format: OPENAI_RESPONSES, maxTokens: 200) { messages tokenCount droppedEventCount droppedThroughSeq }
-          all: fittedMessages(format: OPENAI_CHAT) { tokenCount droppedEventCount }
-          dialog { tokenCount cl100k: tokenCount(tokenizer: CL100K_BASE) }
-        }
-      }`,
-      { id: imported.id },
-    );
-    const { chat: trimmed, anthropic, ui, fitted, all, dialog } = data.response;
+    const data = await executeOk(RESPONSE_MESSAGES, { id: imported.id });
+    const { chat: trimmed, anthropic, ui, fitted, all, dialog } = data.response!;
     expect(trimmed).toEqual([chat[0], ...chat.slice(3)]);
     expect(anthropic).toEqual({
       system: "You are terse.",
@@ -149,10 +183,10 @@ describe("messages(format:, maxTokens:, tokenizer:) through GraphQL", () => {
         { role: "assistant", content: "-3°C." },
       ],
     });
-    expect(ui.map((m: any) => m.role)).toEqual(["system", "user", "assistant"]);
+    expect((ui as { role: string }[]).map((m) => m.role)).toEqual(["system", "user", "assistant"]);
     expect(fitted).toMatchObject({ droppedEventCount: 2, droppedThroughSeq: 3 });
     expect(fitted.tokenCount).toBeLessThanOrEqual(200);
-    expect(fitted.messages.map((item: any) => item.type ?? item.role)).toEqual([
+    expect((fitted.messages as { type?: string; role?: string }[]).map((item) => item.type ?? item.role)).toEqual([
       "message",
       "message",
       "function_call",
@@ -193,32 +227,27 @@ describe("messages(format:, maxTokens:, tokenizer:) through GraphQL", () => {
     const count = await loadTokenizer("O200K_BASE");
     for (const maxTokens of [50, 3_000, 12_000, 100_000]) {
       const expected = fitToBudget(whole, maxTokens, count, { reasoning: false });
-      const { response } = await executeOk(
-        `query($id: ID!, $max: Int!) { response(id: $id) {
-          fittedMessages(format: OPENAI_CHAT, maxTokens: $max) { messages tokenCount droppedEventCount droppedThroughSeq } } }`,
-        { id: last.id, max: maxTokens },
-      );
+      const { response } = await executeOk(RESPONSE_FITTED_MESSAGES, { id: last.id, max: maxTokens });
       const { exportEvents } = await import("../src/formats/index.js");
-      expect(response.fittedMessages).toEqual({
+      expect(response!.fittedMessages).toEqual({
         messages: exportEvents("OPENAI_CHAT", expected.events),
         tokenCount: expected.tokenCount,
         droppedEventCount: expected.droppedEventCount,
         droppedThroughSeq: expected.droppedThroughSeq,
       });
       expect(
-        response.fittedMessages.messages.filter((m: any) => m.role === "system" || m.role === "developer"),
+        (response!.fittedMessages.messages as { role?: string }[]).filter(
+          (m) => m.role === "system" || m.role === "developer",
+        ),
       ).toHaveLength(2);
     }
   });
 
   it("refuses a budget that is not a positive number of tokens", async () => {
     const imported = await importOk({ format: "OPENAI_CHAT", messages: chat.slice(0, 2) });
-    const result = await execute(
-      `query($id: ID!) { response(id: $id) { messages(format: OPENAI_CHAT, maxTokens: 0) } }`,
-      {
-        id: imported.id,
-      },
-    );
+    const result = await execute(RESPONSE_MESSAGES2, {
+      id: imported.id,
+    });
     expect(result.errors?.[0]?.message).toMatch(/maxTokens.*positive number of tokens/);
   });
 });

@@ -3,9 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { startGeneratingServer } from "./support/generating-server.js";
 import { asCaller, wsAs } from "./support/tenants.js";
+import { graphql } from "../src/client/generated/index.js";
+import { subscribe } from "./support/live.js";
+import { withField } from "./support/narrow.js";
 
-const GENERATE = /* GraphQL */ `
-  mutation ($input: GenerateResponseInput!) {
+const GENERATE = graphql(`
+  mutation UpstreamMetricsGenerateResponse($input: GenerateResponseInput!) {
     generateResponse(input: $input) {
       __typename
       ... on Response {
@@ -13,12 +16,20 @@ const GENERATE = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
 function sample(text: string, name: string, labels = ""): number {
   const line = text.split("\n").find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ""} `));
   return line ? Number(line.split(" ").at(-1)) : 0;
 }
+
+const RESPONSE_STATUS = graphql(`
+  subscription UpstreamMetricsResponseStatus($responseId: ID!) {
+    responseUpdated(responseId: $responseId) {
+      status
+    }
+  }
+`);
 
 describe("upstream model metrics", () => {
   it("counts a generated turn by its status and times it", async () => {
@@ -29,12 +40,9 @@ describe("upstream model metrics", () => {
     const { body } = await asCaller(g.server, g.key)(GENERATE, {
       input: { model: "stand-in-1", input: [{ human: { content: "Hello" } }] },
     });
-    const responseId = body.data.generateResponse.id as string;
-    for await (const update of wsAs(g.server, g.key).iterate<any>({
-      query: `subscription ($responseId: ID!) { responseUpdated(responseId: $responseId) { status } }`,
-      variables: { responseId },
-    })) {
-      if (update.data.responseUpdated.status !== "IN_PROGRESS") break;
+    const responseId = withField(body.data!.generateResponse, "id").id;
+    for await (const update of subscribe(wsAs(g.server, g.key), RESPONSE_STATUS, { responseId })) {
+      if (update.data!.responseUpdated.status !== "IN_PROGRESS") break;
     }
 
     await expect

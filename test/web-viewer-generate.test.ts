@@ -66,7 +66,7 @@ describe.skipIf(!hasChromium)("the web viewer with a model", () => {
     const second = (await client.request(DialogHeadDocument, { id: dialogId })).dialog!.head!;
     expect(second.id).not.toBe(first.id);
     expect(second).toMatchObject({ status: "COMPLETED", previousResponse: { id: seed.id } });
-    expect(upstream.requests.at(-1)!.body.messages.at(-1)).toEqual({ role: "user", content: "Capital of France?" });
+    expect(upstream.requests.at(-1)!.body.messages!.at(-1)).toEqual({ role: "user", content: "Capital of France?" });
     await screenshot(page, "viewer-generate");
     expect(errors).toEqual([]);
   });

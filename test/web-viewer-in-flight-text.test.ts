@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import type { RunningServer } from "../src/server/http-server.js";
 import { CHROMIUM, hasChromium, openPage, screenshot, timelineEvents } from "./support/browser.js";
-import { writer } from "./support/dialogs.js";
+import { writer, member } from "./support/dialogs.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
 import { STREAM_TEXT } from "./support/text-stream.js";
 
@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium)("the web viewer and in-flight text", () => {
     await typedTextIs(page, text);
     expect(await page.locator("[data-testid=in-flight-text]").count()).toBe(1);
 
-    expect((await write.completeResponse({ responseId })).status).toBe("COMPLETED");
+    expect(member(await write.completeResponse({ responseId }), "Response").status).toBe("COMPLETED");
     await page.locator("[data-testid=in-flight-text]").waitFor({ state: "detached", timeout: 15_000 });
     expect(await timelineEvents(page)).toEqual([
       { type: "HUMAN", seq: 1, text: "Write me a haiku" },

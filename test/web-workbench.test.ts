@@ -8,6 +8,9 @@ import { database } from "./support/database.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { CHROMIUM, hasChromium, openPage as openBrowserPage, screenshot, timelineEvents } from "./support/browser.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
+import { graphql } from "../src/client/generated/index.js";
+import { member } from "./support/narrow.js";
+import { type CreateResponseInput } from "../src/client/generated/graphql.js";
 
 if (!hasChromium) console.warn(`web workbench tests skipped: ${CHROMIUM} is missing`);
 
@@ -18,14 +21,26 @@ let server: RunningServer;
 let run: ReturnType<typeof httpExecutor>;
 let story: { dialogId: string; shared: string; offline: string; sunny: string };
 
-const RESULT = `__typename ... on Response { id dialog { id } } ... on Error { message }`;
-async function write(input: Record<string, unknown>) {
-  const { createResponse } = await run(
-    `mutation($input: CreateResponseInput!) { createResponse(input: $input) { ${RESULT} } }`,
-    { input },
-  );
-  if (createResponse.__typename !== "Response") throw new Error(JSON.stringify(createResponse));
-  return createResponse as { id: string; dialog: { id: string } };
+const WRITE = graphql(`
+  mutation WebWorkbenchWrite($input: CreateResponseInput!) {
+    createResponse(input: $input) {
+      __typename
+      ... on Response {
+        id
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
+async function write(input: CreateResponseInput) {
+  const { createResponse } = await run(WRITE, { input });
+  return member(createResponse, "Response");
 }
 
 // 10,000 dialogs of one turn each, made in one statement per table (seeding them through the API
@@ -53,6 +68,14 @@ async function seedDialogs(count: number) {
     `),
   );
 }
+
+const UPDATE_DIALOG = graphql(`
+  mutation WebWorkbenchUpdateDialog($id: ID!) {
+    updateDialog(input: { id: $id, title: "Bergen forecast", metadata: { team: "weather" } }) {
+      __typename
+    }
+  }
+`);
 
 beforeAll(async () => {
   if (!hasChromium) return;
@@ -97,12 +120,9 @@ beforeAll(async () => {
     ],
     usage: { inputTokens: 30, outputTokens: 12, totalTokens: 42 },
   });
-  await run(
-    `mutation($id: ID!) { updateDialog(input: { id: $id, title: "Bergen forecast", metadata: { team: "weather" } }) { __typename } }`,
-    {
-      id: root.dialog.id,
-    },
-  );
+  await run(UPDATE_DIALOG, {
+    id: root.dialog.id,
+  });
   story = { dialogId: root.dialog.id, shared: root.id, offline: offline.id, sunny: sunny.id };
 }, 120_000);
 
@@ -119,6 +139,24 @@ async function openPage(address: string) {
 afterEach(async () => {
   for (const page of opened.splice(0)) await page.close();
 });
+
+const DIALOG_TITLE = graphql(`
+  query WebWorkbenchDialogTitle($id: ID!) {
+    dialog(id: $id) {
+      title
+    }
+  }
+`);
+
+const DIALOG_FORKED_FROM = graphql(`
+  query WebWorkbenchDialogForkedFrom($id: ID!) {
+    dialog(id: $id) {
+      forkedFrom {
+        id
+      }
+    }
+  }
+`);
 
 describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
   it("finds a conversation among 10,000 by a word in a tool result, opens it at that event, compares two branches and exports one", async () => {
@@ -301,8 +339,8 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     await page.locator("[data-testid=rename-input]").fill("Renamed in the viewer");
     await page.getByRole("button", { name: "Save" }).click();
     await page.locator(".dialog-header h1").filter({ hasText: "Renamed in the viewer" }).waitFor({ timeout: 10_000 });
-    const { dialog } = await run(`query($id: ID!) { dialog(id: $id) { title } }`, { id: started.dialog.id });
-    expect(dialog.title).toBe("Renamed in the viewer");
+    const { dialog } = await run(DIALOG_TITLE, { id: started.dialog.id });
+    expect(dialog!.title).toBe("Renamed in the viewer");
 
     await page.locator("[data-testid=fork]").click();
     await page.waitForURL((u) => u.pathname.startsWith("/dialogs/") && !u.pathname.endsWith(started.dialog.id), {
@@ -311,8 +349,8 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     const forkId = decodeURIComponent(new URL(page.url()).pathname.split("/")[2]!);
     await page.getByText("Sure.").waitFor({ timeout: 10_000 });
     expect((await timelineEvents(page)).map((e) => e.text)).toEqual(["A dialog to rename", "Sure."]);
-    const fork = await run(`query($id: ID!) { dialog(id: $id) { forkedFrom { id } } }`, { id: forkId });
-    expect(fork.dialog.forkedFrom.id).toBe(started.id);
+    const fork = await run(DIALOG_FORKED_FROM, { id: forkId });
+    expect(fork.dialog!.forkedFrom!.id).toBe(started.id);
 
     page.once("dialog", (prompt) => void prompt.accept());
     await page.locator("[data-testid=delete]").click();

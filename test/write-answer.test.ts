@@ -3,14 +3,59 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { executeOk } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";
+import { graphql } from "../src/client/generated/index.js";
+import type { CreateResponseInput } from "../src/client/generated/graphql.js";
+import { member } from "./support/narrow.js";
 
-const RESPONSE_FIELDS = `id depth model status metadata error createdAt completedAt expiresAt
-  usage { inputTokens outputTokens reasoningTokens totalTokens }
-  dialog { id title metadata createdAt updatedAt eventCount }`;
+graphql(`
+  fragment WrittenResponseFields on Response {
+    id
+    depth
+    model
+    status
+    metadata
+    error
+    createdAt
+    completedAt
+    expiresAt
+    usage {
+      inputTokens
+      outputTokens
+      reasoningTokens
+      totalTokens
+    }
+    dialog {
+      id
+      title
+      metadata
+      createdAt
+      updatedAt
+      eventCount
+    }
+  }
+`);
 
-const CREATE = `mutation($input: CreateResponseInput!) {
-  createResponse(input: $input) { __typename ... on Response { ${RESPONSE_FIELDS} } ... on Error { message } } }`;
-const READ = `query($id: ID!) { response(id: $id) { ${RESPONSE_FIELDS} } }`;
+const CREATE = graphql(`
+  mutation WriteAnswerCreate($input: CreateResponseInput!) {
+    createResponse(input: $input) {
+      __typename
+      ... on Response {
+        ...WrittenResponseFields
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
+const READ = graphql(`
+  query WriteAnswerRead($id: ID!) {
+    response(id: $id) {
+      ...WrittenResponseFields
+    }
+  }
+`);
 
 const turnInput = (extra: Record<string, unknown> = {}) => ({
   input: [{ human: { content: "What's in file.py?" } }],
@@ -21,13 +66,29 @@ const turnInput = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function createAndRead(input: Record<string, unknown>) {
+async function createAndRead(input: CreateResponseInput) {
   const { result, statements } = await countStatements(() => executeOk(CREATE, { input }));
-  const { __typename, ...written } = (result as any).createResponse;
-  expect(__typename).toBe("Response");
+  const { __typename, ...written } = member(result.createResponse, "Response");
   const read = (await executeOk(READ, { id: written.id })).response;
   return { written, read, statements };
 }
+
+const CREATE_RESPONSE = graphql(`
+  mutation WriteAnswerCreateResponse($input: CreateResponseInput!) {
+    createResponse(input: $input) {
+      ... on Response {
+        previousResponse {
+          id
+        }
+        output {
+          ... on AiEvent {
+            content
+          }
+        }
+      }
+    }
+  }
+`);
 
 describe("the answer to createResponse", () => {
   // The first request of a process looks up whether API keys exist; that is not the write's cost.
@@ -73,13 +134,9 @@ describe("the answer to createResponse", () => {
   it("reads back what the selection needs beyond the written rows", async () => {
     const first = await createAndRead(turnInput());
     const { result } = await countStatements(() =>
-      executeOk(
-        `mutation($input: CreateResponseInput!) { createResponse(input: $input) {
-          ... on Response { previousResponse { id } output { ... on AiEvent { content } } } } }`,
-        { input: { ...turnInput(), dialogId: first.written.dialog.id } },
-      ),
+      executeOk(CREATE_RESPONSE, { input: { ...turnInput(), dialogId: first.written.dialog.id } }),
     );
-    expect((result as any).createResponse).toEqual({
+    expect(result.createResponse).toEqual({
       previousResponse: { id: first.written.id },
       output: [{ content: "Let me look." }],
     });

@@ -1,9 +1,18 @@
 // Story-level helpers: write turns the way a client would, through GraphQL.
+import type { ResultOf, TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { graphql } from "../../src/client/generated/index.js";
-import type { CreateResponseInput } from "../../src/client/generated/graphql.js";
-import { prisma } from "./database.js";
+import type {
+  AppendEventsInput,
+  CompleteResponseInput,
+  CreateResponseInput,
+  InterruptResponseInput,
+} from "../../src/client/generated/graphql.js";
 import type { App } from "../../src/server/app.js";
+import { prisma } from "./database.js";
 import { app, executeOk } from "./graphql.js";
+import { member } from "./narrow.js";
+
+export { member, withField } from "./narrow.js";
 
 export const CREATE_RESPONSE = graphql(`
   mutation WriteTurn($input: CreateResponseInput!) {
@@ -34,14 +43,13 @@ export const CREATE_RESPONSE = graphql(`
   }
 `);
 
-/**
- * The typed result, loosened for assertions: tests read fields of whichever member came back.
- * (Bad-input tests pass deliberately malformed input, hence `Record<string, unknown>` too.)
- */
+export type CreateResponseResult = ResultOf<typeof CREATE_RESPONSE>["createResponse"];
+
+/** The typed result, whichever member came back. (Bad-input tests pass deliberately malformed input.) */
 export async function createResponse(
   input: CreateResponseInput | Record<string, unknown>,
   on: App = app,
-): Promise<any> {
+): Promise<CreateResponseResult> {
   const data = await executeOk(CREATE_RESPONSE, { input: input as CreateResponseInput }, on);
   return data.createResponse;
 }
@@ -66,56 +74,229 @@ export async function rowCounts() {
   return { dialogs, responses, events };
 }
 
-export const HISTORY_FIELDS = /* GraphQL */ `
-  totalMessages totalReasoning totalToolCalls
-  pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-  edges {
-    cursor
-    node {
-      __typename
-      ... on BaseHistoryEvent { id seq type }
-      ... on HumanEvent { content }
-      ... on AiEvent { content }
-      ... on SystemEvent { content }
-      ... on ReasoningEvent { content modelName }
-      ... on ToolCallEvent { callId toolName args }
-      ... on ToolResultEvent { callId toolName content isError }
+/** A page of history with every event type's own fields (spread `...HistoryPageFields`). */
+export const HISTORY_PAGE_FIELDS = graphql(`
+  fragment HistoryPageFields on HistoryConnection {
+    totalMessages
+    totalReasoning
+    totalToolCalls
+    pageInfo {
+      hasNextPage
+      hasPreviousPage
+      startCursor
+      endCursor
+    }
+    edges {
+      cursor
+      node {
+        __typename
+        ... on BaseHistoryEvent {
+          id
+          seq
+          type
+        }
+        ... on HumanEvent {
+          content
+        }
+        ... on AiEvent {
+          content
+        }
+        ... on SystemEvent {
+          content
+        }
+        ... on ReasoningEvent {
+          content
+          modelName
+        }
+        ... on ToolCallEvent {
+          callId
+          toolName
+          args
+        }
+        ... on ToolResultEvent {
+          callId
+          toolName
+          content
+          isError
+        }
+      }
     }
   }
-`;
+`);
 
-const WRITE_RESULT = /* GraphQL */ `
-  __typename
-  ... on Response { id status dialog { id } }
-  ... on Error { message code }
-  ... on ValidationError { fieldErrors { path message } }
-`;
+// The write mutations as a client sends them, each selecting the same fields of its result.
+const WRITE_CREATE = graphql(`
+  mutation WriterCreateResponse($input: CreateResponseInput!) {
+    createResponse(input: $input) {
+      __typename
+      ... on Response {
+        id
+        status
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on ValidationError {
+        fieldErrors {
+          path
+          message
+        }
+      }
+    }
+  }
+`);
 
-type Run = (query: string, variables?: Record<string, unknown>) => Promise<any>;
+const WRITE_APPEND = graphql(`
+  mutation WriterAppendEvents($input: AppendEventsInput!) {
+    appendEvents(input: $input) {
+      __typename
+      ... on Response {
+        id
+        status
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on ValidationError {
+        fieldErrors {
+          path
+          message
+        }
+      }
+    }
+  }
+`);
+
+const WRITE_COMPLETE = graphql(`
+  mutation WriterCompleteResponse($input: CompleteResponseInput!) {
+    completeResponse(input: $input) {
+      __typename
+      ... on Response {
+        id
+        status
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on ValidationError {
+        fieldErrors {
+          path
+          message
+        }
+      }
+    }
+  }
+`);
+
+const WRITE_INTERRUPT = graphql(`
+  mutation WriterInterruptResponse($input: InterruptResponseInput!) {
+    interruptResponse(input: $input) {
+      __typename
+      ... on Response {
+        id
+        status
+        dialog {
+          id
+        }
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on ValidationError {
+        fieldErrors {
+          path
+          message
+        }
+      }
+    }
+  }
+`);
+
+/** Sends one typed operation and returns its data (failing on GraphQL errors), like executeOk. */
+export type Run = <T, V>(document: TypedDocumentNode<T, V>, variables?: V) => Promise<T>;
 
 /**
  * The write mutations as a client sends them, through `run` (by default the in-memory app; pass
  * a real server's HTTP executor when subscribers listen on that server).
  */
 export function writer(run: Run = executeOk) {
-  const mutation = (name: string, inputType: string) => async (input: Record<string, unknown>) =>
-    (await run(`mutation($input: ${inputType}!) { ${name}(input: $input) { ${WRITE_RESULT} } }`, { input }))[name];
   return {
-    createResponse: mutation("createResponse", "CreateResponseInput"),
-    appendEvents: mutation("appendEvents", "AppendEventsInput"),
-    completeResponse: mutation("completeResponse", "CompleteResponseInput"),
-    interruptResponse: mutation("interruptResponse", "InterruptResponseInput"),
+    /** Starts a response; anything but a stored Response fails the test (with what came back). */
+    createResponse: async (input: CreateResponseInput) =>
+      member((await run(WRITE_CREATE, { input })).createResponse, "Response"),
+    appendEvents: async (input: AppendEventsInput) => (await run(WRITE_APPEND, { input })).appendEvents,
+    completeResponse: async (input: CompleteResponseInput) => (await run(WRITE_COMPLETE, { input })).completeResponse,
+    interruptResponse: async (input: InterruptResponseInput) =>
+      (await run(WRITE_INTERRUPT, { input })).interruptResponse,
   };
 }
 
+const HISTORY_OF = graphql(`
+  query HistoryOfDialog($id: ID!) {
+    dialog(id: $id) {
+      history(first: 100) {
+        edges {
+          node {
+            __typename
+            ... on BaseHistoryEvent {
+              id
+              seq
+              createdAt
+              metadata
+              response {
+                id
+                model
+                status
+                metadata
+                usage {
+                  inputTokens
+                  outputTokens
+                }
+              }
+            }
+            ... on HumanEvent {
+              content
+            }
+            ... on AiEvent {
+              content
+            }
+            ... on SystemEvent {
+              content
+            }
+            ... on ReasoningEvent {
+              content
+            }
+            ... on ToolCallEvent {
+              callId
+              toolName
+              args
+            }
+            ... on ToolResultEvent {
+              callId
+              content
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
 /** Every event of a dialog's head context with the fields a copy must keep. */
 export async function historyOf(dialogId: string) {
-  const { dialog } = await executeOk(
-    `query($id: ID!) { dialog(id: $id) { history(first: 100) { edges { node { __typename
-      ... on BaseHistoryEvent { id seq createdAt metadata response { id model status metadata usage { inputTokens outputTokens } } }
-      ... on HumanEvent { content } ... on AiEvent { content } ... on SystemEvent { content } ... on ReasoningEvent { content }
-      ... on ToolCallEvent { callId toolName args } ... on ToolResultEvent { callId content } } } } } }`,
-    { id: dialogId },
-  );
-  return dialog.history.edges.map((e: any) => e.node);
+  const { dialog } = await executeOk(HISTORY_OF, { id: dialogId });
+  return dialog!.history.edges.map((e) => e.node);
 }

@@ -1,5 +1,7 @@
 // Conversation-format helpers: the fixture corpus and import/export through GraphQL.
 import { readdirSync, readFileSync } from "node:fs";
+import { graphql } from "../../src/client/generated/index.js";
+import type { ImportMessagesInput } from "../../src/client/generated/graphql.js";
 import type { App } from "../../src/server/app.js";
 import { app, executeOk } from "./graphql.js";
 
@@ -10,7 +12,7 @@ export interface Fixture {
   name: string;
   description: string;
   /** A list, or for ANTHROPIC_MESSAGES a `{system, messages}` body. */
-  messages: any;
+  messages: unknown;
 }
 
 const fixtureDirs: Record<Format, URL> = {
@@ -28,7 +30,7 @@ export function loadFixtures(format: Format): Fixture[] {
     .map((file) => ({ name: file.replace(/\.json$/, ""), ...JSON.parse(readFileSync(new URL(file, dir), "utf8")) }));
 }
 
-export const IMPORT_MESSAGES = /* GraphQL */ `
+export const IMPORT_MESSAGES = graphql(`
   mutation Import($input: ImportMessagesInput!) {
     importMessages(input: $input) {
       __typename
@@ -54,27 +56,43 @@ export const IMPORT_MESSAGES = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
-export async function importMessages(input: Record<string, unknown>, on: App = app) {
-  return (await executeOk(IMPORT_MESSAGES, { input }, on)).importMessages;
+/** Imports `input` as given: tests also send shapes the schema's JSON fields accept but a format does not. */
+export async function importMessages(input: ImportMessagesInput | Record<string, unknown>, on: App = app) {
+  return (await executeOk(IMPORT_MESSAGES, { input: input as ImportMessagesInput }, on)).importMessages;
 }
+
+export type ImportResult = Awaited<ReturnType<typeof importMessages>>;
 
 /** Imports and fails unless a response came back. */
 export async function importOk(
-  input: Record<string, unknown>,
+  input: ImportMessagesInput | Record<string, unknown>,
 ): Promise<{ id: string; dialogId: string; status: string }> {
   const result = await importMessages(input);
   if (result.__typename !== "Response") throw new Error(`importMessages failed: ${JSON.stringify(result)}`);
   return { id: result.id, dialogId: result.dialog.id, status: result.status };
 }
 
+const RESPONSE_MESSAGES = graphql(`
+  query FormatsResponseMessages($id: ID!, $format: MessageFormat!, $r: Boolean) {
+    response(id: $id) {
+      messages(format: $format, includeReasoning: $r)
+    }
+  }
+`);
+
+const DIALOG_MESSAGES = graphql(`
+  query FormatsDialogMessages($id: ID!, $format: MessageFormat!, $r: Boolean, $responseId: ID) {
+    dialog(id: $id) {
+      messages(format: $format, includeReasoning: $r, responseId: $responseId)
+    }
+  }
+`);
+
 export async function responseMessages(responseId: string, format: Format, includeReasoning?: boolean) {
-  const data = await executeOk(
-    `query($id: ID!, $format: MessageFormat!, $r: Boolean) { response(id: $id) { messages(format: $format, includeReasoning: $r) } }`,
-    { id: responseId, format, r: includeReasoning },
-  );
-  return data.response.messages as any;
+  const data = await executeOk(RESPONSE_MESSAGES, { id: responseId, format, r: includeReasoning });
+  return data.response!.messages;
 }
 
 export async function dialogMessages(
@@ -82,10 +100,11 @@ export async function dialogMessages(
   format: Format,
   options: { responseId?: string; includeReasoning?: boolean } = {},
 ) {
-  const data = await executeOk(
-    `query($id: ID!, $format: MessageFormat!, $r: Boolean, $responseId: ID) {
-      dialog(id: $id) { messages(format: $format, includeReasoning: $r, responseId: $responseId) } }`,
-    { id: dialogId, format, r: options.includeReasoning, responseId: options.responseId },
-  );
-  return data.dialog.messages as any;
+  const data = await executeOk(DIALOG_MESSAGES, {
+    id: dialogId,
+    format,
+    r: options.includeReasoning,
+    responseId: options.responseId,
+  });
+  return data.dialog!.messages;
 }

@@ -1,5 +1,6 @@
 // Sends operations through the app's own fetch handler: the full Yoga pipeline, no socket.
-// Documents made with the generated `graphql()` are typed end to end; plain strings give `any`.
+// Documents made with the generated `graphql()` are typed end to end; a plain string (kept for
+// deliberately invalid or hostile documents) gives `unknown` data, for the test to narrow.
 // `app` is built from this file's store and the test configuration; `testApp({...})` builds one
 // with other options (limits, auth, a store with other settings) in the same process.
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
@@ -23,15 +24,15 @@ atEveryFileEnd(() => {
   app = testApp();
 });
 
-export interface GraphQLResult<T = any> {
+export interface GraphQLResult<T = unknown> {
   data?: T;
   errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
 }
 
-type Document<T, V> = TypedDocumentNode<T, V> | string;
-
-export async function execute<T = any, V = Record<string, unknown>>(
-  document: Document<T, V>,
+export function execute<T, V>(document: TypedDocumentNode<T, V>, variables?: V, on?: App): Promise<GraphQLResult<T>>;
+export function execute(document: string, variables?: Record<string, unknown>, on?: App): Promise<GraphQLResult>;
+export async function execute<T, V>(
+  document: TypedDocumentNode<T, V> | string,
   variables?: V,
   on: App = app,
 ): Promise<GraphQLResult<T>> {
@@ -45,17 +46,20 @@ export async function execute<T = any, V = Record<string, unknown>>(
 }
 
 /** Like execute, but fails the test on any GraphQL error. */
-export async function executeOk<T = any, V = Record<string, unknown>>(
-  document: Document<T, V>,
+export function executeOk<T, V>(document: TypedDocumentNode<T, V>, variables?: V, on?: App): Promise<T>;
+export function executeOk(document: string, variables?: Record<string, unknown>, on?: App): Promise<unknown>;
+export async function executeOk<T, V>(
+  document: TypedDocumentNode<T, V> | string,
   variables?: V,
   on: App = app,
 ): Promise<T> {
-  const result = await execute<T, V>(document, variables, on);
+  const result = (await execute(document as TypedDocumentNode<T, V>, variables, on)) as GraphQLResult<T>;
   if (result.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
   return result.data!;
 }
 
-export const restGet = async (path: string) => {
+/** GETs a REST path; `Body` is the shape the test declares it asserts on. */
+export const restGet = async <Body = unknown>(path: string) => {
   const response = await app.fetch(`http://localhost${path}`);
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) as Body };
 };

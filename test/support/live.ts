@@ -1,11 +1,15 @@
 // Real servers on loopback ports and real subscription clients (graphql-ws over WebSocket,
 // graphql-sse over HTTP), closed after each test file so nothing is left listening.
+import type { ResultOf, TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { print } from "graphql";
 import { createClient as createSseClient } from "graphql-sse";
 import { type Client as WsClient, createClient as createWsClient } from "graphql-ws";
 import { atEveryFileEnd } from "./file-scope.js";
 import WebSocket from "ws";
+import { graphql } from "../../src/client/generated/index.js";
 import { type RunningServer, type ServerOptions, startServer } from "../../src/server/http-server.js";
 import { store, testConfig } from "./database.js";
+import type { Run } from "./dialogs.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 atEveryFileEnd(async () => {
@@ -30,18 +34,32 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
   return server;
 }
 
-/** Sends one operation to a real server over HTTP; fails on any GraphQL error. */
-export function httpExecutor(server: RunningServer) {
-  return async (query: string, variables?: Record<string, unknown>) => {
+/** Sends one typed operation to a real server over HTTP; fails on any GraphQL error. */
+export function httpExecutor(server: Pick<RunningServer, "url">): Run {
+  return async <T, V>(document: TypedDocumentNode<T, V>, variables?: V) => {
     const response = await fetch(`${server.url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: print(document), variables }),
     });
-    const result = (await response.json()) as Result<any>;
+    const result = (await response.json()) as Result<T>;
     if (result.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
-    return result.data;
+    return result.data!;
   };
+}
+
+/** A subscription client of either transport (graphql-ws or graphql-sse). */
+export interface Iterating {
+  iterate<Data>(request: { query: string; variables?: Record<string, unknown> }): AsyncIterableIterator<Result<Data>>;
+}
+
+/** Subscribes with a typed document: results carry its data type. */
+export function subscribe<T, V>(
+  client: Iterating,
+  document: TypedDocumentNode<T, V>,
+  variables: V,
+): AsyncIterableIterator<Result<T>> {
+  return client.iterate<T>({ query: print(document), variables: variables as Record<string, unknown> });
 }
 
 export function wsClient(server: RunningServer): WsClient {
@@ -77,8 +95,8 @@ export async function take<T>(results: AsyncIterator<Result<T>>, count: number):
   return taken;
 }
 
-export const HISTORY_DELTA = /* GraphQL */ `
-  subscription HistoryDelta($dialogId: ID!, $afterSeq: Int) {
+export const HISTORY_DELTA = graphql(`
+  subscription LiveHistoryDelta($dialogId: ID!, $afterSeq: Int) {
     historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
       dialogId
       responseId
@@ -117,16 +135,6 @@ export const HISTORY_DELTA = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
-export interface DeltaData {
-  historyDelta: {
-    dialogId: string;
-    responseId: string;
-    seq: number;
-    previousSeq: number;
-    status: string;
-    response: { id: string; status: string };
-    append: { __typename: string; id: string; seq: number; metadata: Record<string, unknown>; content?: string }[];
-  };
-}
+export type DeltaData = ResultOf<typeof HISTORY_DELTA>;

@@ -5,10 +5,11 @@
 import { createClient as createSseClient } from "graphql-sse";
 import { createClient as createWsClient } from "graphql-ws";
 import WebSocket from "ws";
-import type { DeltaData, Result } from "./live.js";
+import { graphql } from "../../src/client/generated/index.js";
+import { subscribe } from "./live.js";
 
-const SUBSCRIPTION = /* GraphQL */ `
-  subscription ($dialogId: ID!, $afterSeq: Int) {
+const SUBSCRIPTION = graphql(`
+  subscription ResumingHistoryDelta($dialogId: ID!, $afterSeq: Int) {
     historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
       seq
       previousSeq
@@ -19,7 +20,7 @@ const SUBSCRIPTION = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
 export interface ResumingSubscriber {
   /** Every event seq received, in arrival order (a duplicate shows up twice). */
@@ -81,10 +82,7 @@ export function resumingSubscriber(
           : createSseClient({ url: `${baseUrl}/graphql`, retryAttempts: 0, headers });
       dispose = () => void client.dispose();
       try {
-        const results = client.iterate<DeltaData>({
-          query: SUBSCRIPTION,
-          variables: { dialogId, afterSeq: state.lastSeq() },
-        }) as AsyncIterable<Result<DeltaData>>;
+        const results = subscribe(client, SUBSCRIPTION, { dialogId, afterSeq: state.lastSeq() });
         for await (const result of results) {
           if (result.errors?.length) {
             state.errorCodes.push(...result.errors.map((e) => String(e.extensions?.code)));

@@ -1,5 +1,7 @@
 // Callers with API keys: a tenant's key, and clients of a real server that send it (HTTP header,
 // SSE header, graphql-ws connectionParams).
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { print } from "graphql";
 import { createClient as createSseClient } from "graphql-sse";
 import { createClient as createWsClient } from "graphql-ws";
 import { atEveryFileEnd } from "./file-scope.js";
@@ -8,6 +10,7 @@ import { createApiKey } from "../../src/auth/api-keys.js";
 import { store } from "./database.js";
 import { newDialogId, newResponseId } from "../../src/ids.js";
 import type { RunningServer } from "../../src/server/http-server.js";
+import type { GraphQLResult } from "./graphql.js";
 
 const disposers: (() => unknown)[] = [];
 atEveryFileEnd(async () => {
@@ -19,27 +22,33 @@ export async function tenantKey(tenantId: string) {
   return { key, id, authorization: `Bearer ${key}` };
 }
 
-export interface RawAnswer {
+export interface RawAnswer<Body = unknown> {
   status: number;
-  body: any;
+  body: Body;
+}
+
+/** A caller's POST of one operation: typed documents give typed data; a plain string gives `unknown`. */
+export interface Caller {
+  <T, V>(document: TypedDocumentNode<T, V>, variables?: V): Promise<RawAnswer<GraphQLResult<T>>>;
+  (document: string, variables?: Record<string, unknown>): Promise<RawAnswer<GraphQLResult>>;
 }
 
 /** POSTs an operation with `key`, returning the HTTP status and the whole body (errors included). */
-export function asCaller(server: RunningServer, key: string | null) {
-  return async (query: string, variables?: Record<string, unknown>): Promise<RawAnswer> => {
+export function asCaller(server: RunningServer, key: string | null): Caller {
+  return async (document: TypedDocumentNode | string, variables?: unknown) => {
     const response = await fetch(`${server.url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", ...(key && { authorization: `Bearer ${key}` }) },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: typeof document === "string" ? document : print(document), variables }),
     });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as GraphQLResult };
   };
 }
 
 export function restAs(server: RunningServer, key: string | null) {
   return async (path: string): Promise<RawAnswer> => {
     const response = await fetch(`${server.url}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as unknown };
   };
 }
 

@@ -1,12 +1,14 @@
 // In-flight text in tests: an agent that streams text through the streamText mutation, and a
 // subscriber that keeps what historyDelta delivers (events and in-flight text) with the client's
 // own applyHistoryDelta, so its view can be compared with the committed history.
-import type { Client as WsClient } from "graphql-ws";
+import type { ResultOf, VariablesOf } from "@graphql-typed-document-node/core";
 import { applyHistoryDelta } from "../../src/client/apply-history-delta.js";
 import { type InFlightTexts, textOffsetsOf } from "../../src/client/in-flight-text.js";
+import { graphql } from "../../src/client/generated/index.js";
+import { type Iterating, type Result, subscribe } from "./live.js";
 
-export const STREAM_TEXT = /* GraphQL */ `
-  mutation StreamText($input: StreamTextInput!) {
+export const STREAM_TEXT = graphql(`
+  mutation AgentStreamText($input: StreamTextInput!) {
     streamText(input: $input) {
       __typename
       ... on TextPosition {
@@ -32,9 +34,9 @@ export const STREAM_TEXT = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
-export const TEXT_DELTAS = /* GraphQL */ `
+export const TEXT_DELTAS = graphql(`
   subscription TextDeltas($dialogId: ID!, $afterSeq: Int, $textOffsets: [TextOffsetInput!]) {
     historyDelta(dialogId: $dialogId, afterSeq: $afterSeq, textOffsets: $textOffsets) {
       dialogId
@@ -70,7 +72,11 @@ export const TEXT_DELTAS = /* GraphQL */ `
       }
     }
   }
-`;
+`);
+
+type TextDeltasData = ResultOf<typeof TEXT_DELTAS>;
+type TextDeltasVariables = VariablesOf<typeof TEXT_DELTAS>;
+export type TextDelta = TextDeltasData["historyDelta"];
 
 export interface SeenEvent {
   __typename: string;
@@ -85,7 +91,7 @@ export class TextSubscriber {
   /** What applyHistoryDelta keeps: starts with a stand-in for the seq subscribed after. */
   private history: SeenEvent[] = [];
   inFlight: InFlightTexts = {};
-  deltas: any[] = [];
+  deltas: TextDelta[] = [];
   /** Characters received more than once or with a gap before them (both must stay 0). */
   duplicates = 0;
   gaps = 0;
@@ -94,8 +100,8 @@ export class TextSubscriber {
   private stop: () => void;
 
   constructor(
-    iterate: (variables: Record<string, unknown>) => AsyncIterableIterator<any>,
-    variables: Record<string, unknown>,
+    iterate: (variables: TextDeltasVariables) => AsyncIterableIterator<Result<TextDeltasData>>,
+    variables: TextDeltasVariables,
     seed?: { history: SeenEvent[]; inFlight: InFlightTexts },
   ) {
     if (seed) {
@@ -110,7 +116,7 @@ export class TextSubscriber {
       try {
         for await (const result of results) {
           if (result.errors?.length) throw new Error(JSON.stringify(result.errors));
-          this.receive(result.data.historyDelta);
+          this.receive(result.data!.historyDelta);
         }
       } catch (error) {
         this.error = error;
@@ -119,7 +125,7 @@ export class TextSubscriber {
     })();
   }
 
-  private receive(delta: any) {
+  private receive(delta: TextDelta) {
     this.deltas.push(delta);
     const outcome = applyHistoryDelta(this.history, delta, { inFlight: this.inFlight });
     if (outcome.status === "text" && outcome.text.status === "duplicate") this.duplicates++;
@@ -172,7 +178,7 @@ export class TextSubscriber {
   }
 }
 
-export function wsIterate(client: WsClient) {
-  return (variables: Record<string, unknown>) =>
-    client.iterate<any>({ query: TEXT_DELTAS, variables }) as AsyncIterableIterator<any>;
+/** TEXT_DELTAS subscriptions over `client` (graphql-ws or graphql-sse). */
+export function iterateTextDeltas(client: Iterating) {
+  return (variables: TextDeltasVariables) => subscribe(client, TEXT_DELTAS, variables);
 }

@@ -6,6 +6,7 @@
 // read back every request body it was sent.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 
 export type ScriptedOutput =
   { text: string } | { reasoning: string } | { toolCall: { name: string; arguments: string; id?: string } };
@@ -27,10 +28,41 @@ export interface ScriptedReply {
   holdAfterChunks?: number;
 }
 
+/** A JSON schema as tools declare their parameters (the parts the stand-in reads). */
+interface JsonSchema {
+  type?: string;
+  required?: string[];
+  properties?: Record<string, JsonSchema>;
+  enum?: unknown[];
+}
+
+/** An offered tool: Chat Completions nests it under `function`, Responses does not. */
+interface OfferedTool {
+  type?: string;
+  name?: string;
+  parameters?: JsonSchema;
+  function?: { name?: string; parameters?: JsonSchema };
+}
+
+/**
+ * A request body as the stand-in was sent it: a Chat Completions request (the `messages` tests
+ * assert on) or a Responses one (`input`).
+ */
+export interface UpstreamRequestBody {
+  model?: string;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  messages?: ChatCompletionMessageParam[];
+  input?: { role?: string; type?: string }[] | string;
+  tools?: OfferedTool[];
+  tool_choice?: unknown;
+  [field: string]: unknown;
+}
+
 export interface UpstreamRequest {
   path: string;
   headers: IncomingMessage["headers"];
-  body: any;
+  body: UpstreamRequestBody;
 }
 
 export interface UpstreamStandIn {
@@ -109,12 +141,13 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
 }
 
 /** A call of the first function tool the request offers (Chat Completions or Responses shape). */
-function callOfOfferedTool(body: any): ScriptedReply | undefined {
+function callOfOfferedTool(body: UpstreamRequestBody): ScriptedReply | undefined {
   if (!Array.isArray(body?.tools) || body.tool_choice === "none") return undefined;
   // Once it has a tool's result it answers (the fallback), as a model does.
-  const last = (body.messages ?? body.input)?.at?.(-1);
+  const items: { role?: string; type?: string }[] | string | undefined = body.messages ?? body.input;
+  const last = Array.isArray(items) ? items.at(-1) : undefined;
   if (last?.role === "tool" || last?.type === "function_call_output") return undefined;
-  const tool = body.tools.find((t: any) => t?.type === "function");
+  const tool = body.tools.find((t) => t?.type === "function");
   const fn = tool?.function ?? tool; // chat nests it under `function`, responses does not
   if (typeof fn?.name !== "string") return undefined;
   return {
@@ -124,7 +157,7 @@ function callOfOfferedTool(body: any): ScriptedReply | undefined {
 }
 
 /** A value that satisfies a simple JSON schema: every required property, typed. */
-function exampleOf(schema: any): unknown {
+function exampleOf(schema: JsonSchema | undefined): unknown {
   switch (schema?.type) {
     case "object": {
       const value: Record<string, unknown> = {};
@@ -143,13 +176,14 @@ function exampleOf(schema: any): unknown {
   }
 }
 
-async function readJson(request: IncomingMessage) {
+/** The body as JSON (an empty object when it is not JSON: the stand-in then answers its fallback). */
+async function readJson(request: IncomingMessage): Promise<UpstreamRequestBody> {
   let text = "";
   for await (const chunk of request) text += chunk;
   try {
-    return JSON.parse(text);
+    return (JSON.parse(text) ?? {}) as UpstreamRequestBody;
   } catch {
-    return null;
+    return {};
   }
 }
 
