@@ -1,4 +1,4 @@
-// `npm run bench [-- --smoke] [-- --only write,read]`: every scenario in a fresh database and a
+// `npm run bench [-- --smoke] [-- --only=write,read] [-- --db=postgres]`: every scenario in a fresh database and a
 // process of its own, on embedded PGlite and — with BENCH_DATABASE_URL / BENCH_REDIS_URL — on
 // PostgreSQL and Redis. Prints a table and writes bench/results/latest.json (smoke runs:
 // smoke.json), each figure with the raw baseline measured in the same run and the ratio.
@@ -39,10 +39,12 @@ const scenarios: Scenario[] = [
   { name: "token-budget", file: "scenarios/token-budget.ts" },
 ].filter((s) => !only || only.includes(s.name));
 
+// `--db=postgres` or `--db=pglite`: one database only (both by default).
+const onlyDatabase = args.find((a) => a.startsWith("--db="))?.slice(5);
 const databases = [
   { name: "embedded (PGlite)", serverUrl: undefined as string | undefined },
   ...(process.env.BENCH_DATABASE_URL ? [{ name: "PostgreSQL", serverUrl: process.env.BENCH_DATABASE_URL }] : []),
-];
+].filter((db) => !onlyDatabase || (onlyDatabase === "postgres") === Boolean(db.serverUrl));
 
 const results: (Figure & { database: string })[] = [];
 const started = Date.now();
@@ -73,7 +75,7 @@ const machine = {
   node: process.version,
   platform: `${os.platform()} ${os.release()}`,
 };
-if (!only) {
+if (!only && !onlyDatabase) {
   results.push({
     database: "both",
     scenario: "bench",

@@ -50,9 +50,12 @@ export async function timeQuery(url: string, query: string, variables: Record<st
  * Each run `reps` times, interleaved (a b a b a b), so a slow moment of a shared machine hits both
  * sides; every statistic is the median of the repetitions'.
  */
-export async function interleaved(reps: number, runs: LoadRun[]): Promise<Measured[]> {
+export async function interleaved<const R extends LoadRun[]>(
+  reps: number,
+  runs: R,
+): Promise<{ [K in keyof R]: Measured }> {
   const results = await runLoads(Array.from({ length: reps }, () => runs).flat());
-  return runs.map((_, i) => {
+  const medians = runs.map((_, i) => {
     const mine = results.filter((_, j) => j % runs.length === i).map(measured);
     const median = (pick: (m: Measured) => number) => percentile(mine.map(pick), 50);
     return {
@@ -63,6 +66,7 @@ export async function interleaved(reps: number, runs: LoadRun[]): Promise<Measur
       throughput: median((m) => m.throughput),
     };
   });
+  return medians as { [K in keyof R]: Measured };
 }
 
 /** `heavy` with `probe` asked alongside from another process; the probe's answers started while `heavy` ran. */
