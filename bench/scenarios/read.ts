@@ -9,6 +9,7 @@ import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { contextPageStatement } from "../../src/services/context.js";
 import { createResponse } from "../../src/services/responses.js";
 import { graphql } from "../lib/graphql-client.js";
+import { analyze } from "../lib/analyze.js";
 import { PEER_NAME, startPeer } from "../lib/peer.js";
 import { emit, smoke, type Figure } from "../lib/report.js";
 import { startInProcessServer } from "../lib/server.js";
@@ -44,6 +45,7 @@ for (let turn = 0; turn < EVENTS / PER_TURN; turn++) {
   dialogId = written.dialogId;
   headId = written.responseId;
 }
+await analyze();
 const peer = await startPeer();
 
 const FIELDS = `totalMessages edges { cursor node { __typename ... on BaseHistoryEvent { id seq type createdAt }
