@@ -33,6 +33,7 @@ import { useOperationsEndpoints } from "./operations-endpoints.js";
 import { useRequestId } from "./request-id.js";
 import { useRequestLog } from "./request-log.js";
 import { useStorableTextOnly } from "./storable-text.js";
+import { useCompiledQueries } from "./compiled-queries.js";
 
 export interface AppOptions {
   /** Where mutations publish and subscriptions listen; in-process when not given. */
@@ -93,6 +94,7 @@ export function buildApp(options: AppOptions = {}) {
       useInputLimits(),
       useErrorReporting(),
       useSharedSubscriptionResults(),
+      useCompiledQueries(),
     ],
   });
 
