@@ -53,6 +53,7 @@ for (const db of databases) {
     if (scenario.embeddedOnly && db.serverUrl) continue;
     if (scenario.needsRedis && !process.env.BENCH_REDIS_URL) continue;
     const database = await freshDatabase(db.serverUrl);
+    const scenarioStarted = Date.now();
     process.stderr.write(`[bench] ${scenario.name} on ${db.name}…\n`);
     try {
       const figures = await runTs<Figure[]>(path.join(here, scenario.file), {
@@ -67,6 +68,9 @@ for (const db of databases) {
       results.push(...figures.map((f) => ({ database: db.name, ...f })));
     } finally {
       await database.drop();
+      process.stderr.write(
+        `[bench] ${scenario.name} on ${db.name}: ${Math.round((Date.now() - scenarioStarted) / 1000)} s\n`,
+      );
     }
   }
 }

@@ -20,10 +20,10 @@ const EVENTS = smoke ? 1_000 : 10_000;
 const PER_TURN = 100;
 const REPS = smoke ? 1 : 3;
 const ITERATIONS = smoke ? 5 : 15;
-const WHOLE_ITERATIONS = smoke ? 3 : 6;
+const WHOLE_ITERATIONS = smoke ? 3 : 5;
 const CLIENTS = 16;
-const LOAD_MS = smoke ? 1_000 : 3_000;
-const HEAVY_LOAD_MS = smoke ? 2_000 : 8_000;
+const LOAD_MS = smoke ? 1_000 : 2_000;
+const HEAVY_LOAD_MS = smoke ? 2_000 : 6_000;
 
 const server = await startInProcessServer();
 
