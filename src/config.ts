@@ -1,5 +1,7 @@
-// Process configuration, read once from the environment and validated, so a typo in a
-// variable fails at start-up with a clear message instead of at the first request.
+// Configuration: the environment, validated, so a typo in a variable fails at start-up with a
+// clear message instead of at the first request. `loadConfig(env)` is pure: main.ts and the CLIs
+// call it with process.env and hand the result on (to openStore and buildApp); tests call it with
+// the settings they want. Nothing reads a configuration at import time.
 import path from "node:path";
 import { z } from "zod";
 import { parseDuration } from "./duration.js";
@@ -85,6 +87,9 @@ const schema = z.object({
   /** `required`: every call needs an API key. `auto`: so do they once any key exists; before that
    * the server runs in single-tenant development mode. */
   AUTH: z.enum(["auto", "required"]).default("auto"),
+  /** How often each instance reads API key revocations from the database (with Redis they also
+   * arrive at once; this catches those made while an instance was cut off). */
+  REVOCATION_POLL_MS: count(5_000),
   /** Origins (comma-separated, or *) whose browser pages may call the API; same-origin always can. */
   CORS_ORIGINS: z.string().default(""),
   /** GraphiQL and introspection; both default to off when NODE_ENV=production. */
@@ -131,9 +136,11 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema> & { GRAPHIQL: boolean; INTROSPECTION: boolean };
 
+/** Unset and empty variables alike take their defaults. */
+const withoutEmpty = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ""));
+
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ""));
-  const parsed = schema.safeParse(cleaned);
+  const parsed = schema.safeParse(withoutEmpty(env));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n  ${problems.join("\n  ")}`);
@@ -146,4 +153,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   };
 }
 
-export const config = loadConfig(process.env);
+/**
+ * The logger's two settings, for src/logger.ts, which is one per process and made on import; an
+ * invalid value falls back to the default here and is reported by loadConfig at start-up.
+ */
+export function loggingConfig(env: NodeJS.ProcessEnv): Pick<Config, "NODE_ENV" | "LOG_LEVEL"> {
+  const parsed = schema.pick({ NODE_ENV: true, LOG_LEVEL: true }).safeParse(withoutEmpty(env));
+  return parsed.success ? parsed.data : { NODE_ENV: "development", LOG_LEVEL: "info" };
+}

@@ -7,7 +7,11 @@
 // an Error becomes the `err` field (with its stack), a plain object's keys become fields.
 import { createRequire } from "node:module";
 import { pino, stdTimeFunctions, type Logger, type LevelWithSilent } from "pino";
-import { config } from "./config.js";
+import { loggingConfig } from "./config.js";
+
+// Logging is the one setting read from the environment on import: every layer logs, and a
+// logger handed down through every call would buy nothing a test needs.
+const config = loggingConfig(process.env);
 
 function prettyTransport() {
   if (config.NODE_ENV !== "development" || !process.stdout.isTTY) return undefined;

@@ -1,24 +1,27 @@
-// `npm start`: apply pending migrations, then serve on PORT (default 4000).
+// `npm start`: read the configuration, open the store, apply pending migrations, then serve on
+// PORT (default 4000). The one place the process's environment becomes a config and a store.
 import "./load-env.js";
-import { config } from "./config.js";
+import { loadConfig } from "./config.js";
 import { beginPreparingDataDir } from "./db/embedded-data-dir.js";
 import { applyMigrations } from "./db/migrate.js";
 import { logger } from "./logger.js";
 
 // A new embedded database is copied from its template while the server's modules load, rather
 // than after: they are the two halves of a first start's time, and the copy waits on the disk
-// while loading needs the CPU. (src/db/prisma.ts awaits the same copy.)
+// while loading needs the CPU. (openStore awaits the same copy.)
+const config = loadConfig(process.env);
 if (!config.DATABASE_URL) void beginPreparingDataDir(config.DATA_DIR, config.PGLITE_TEMPLATE_DIR);
-const [{ closeDatabase, database }, { startServer }, { startSweeper }] = await Promise.all([
-  import("./db/prisma.js"),
+const [store, { startServer }, { startSweeper }] = await Promise.all([
+  import("./store/store.js").then(({ openStore }) => openStore(config)),
   import("./server/http-server.js"),
   import("./services/retention.js"),
 ]);
+const { database } = store;
 
 const { applied } = await applyMigrations(database);
 if (applied.length) logger.info(`applied migrations: ${applied.join(", ")}`);
 
-const server = await startServer({ port: config.PORT, host: config.HOST, redisUrl: config.REDIS_URL });
+const server = await startServer({ store, config, port: config.PORT, host: config.HOST });
 logger.info(`dialogql on ${database.description}`);
 logger.info(`live history: ${config.REDIS_URL ? "through Redis" : "in-process"}`);
 // Says plainly whether the server is open (single-tenant development mode) or needs API keys.
@@ -36,7 +39,7 @@ logger.info(`health: ${urls.base}/health, readiness: ${urls.base}/ready, metrics
 logger.info(`listening on ${urls.bound}${urls.bound === urls.base ? "" : ` (every interface; here: ${urls.base})`}`);
 
 // With RETENTION set, expired dialogs are deleted in the background (null when kept forever).
-const sweeper = startSweeper();
+const sweeper = startSweeper(store, { intervalMs: config.RETENTION_SWEEP_INTERVAL });
 if (sweeper) logger.info(`retention: dialogs idle for ${process.env.RETENTION} are deleted`);
 
 // Graceful (src/server/shutdown.ts): new requests are refused, subscriptions end, requests in
@@ -53,7 +56,7 @@ async function shutdown(signal: string) {
   }, config.SHUTDOWN_DRAIN_MS + 5_000).unref();
   await server.close();
   await sweeper?.stop();
-  await closeDatabase();
+  await store.close();
   logger.info("stopped");
   process.exit(0);
 }

@@ -35,6 +35,11 @@ export const metrics = {
     help: "GraphQL subscriptions open now (SSE and WebSocket)",
     registers,
   }),
+  slowClientsDisconnected: new Counter({
+    name: "dialogql_slow_clients_disconnected_total",
+    help: "Subscription connections dropped because they stopped reading (src/server/slow-consumers.ts)",
+    registers,
+  }),
   deltasPublished: new Counter({
     name: "dialogql_history_deltas_published_total",
     help: "History deltas published after a committed write",

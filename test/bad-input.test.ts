@@ -1,6 +1,6 @@
 // Bad input gets its typed error and leaves the database exactly as it was.
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { execute } from "./support/graphql.js";
 import { createResponse, rowCounts, turn } from "./support/dialogs.js";
 

@@ -241,7 +241,7 @@ describe("dialog mutations", () => {
       { id },
     );
     expect(deleted.deleteDialog).toEqual({ __typename: "DeleteDialogPayload", id });
-    const { prisma } = await import("../src/db/prisma.js");
+    const { prisma } = await import("./support/database.js");
     expect(await prisma.dialog.count({ where: { id } })).toBe(0);
     expect(await prisma.response.count({ where: { dialogId: id } })).toBe(0);
     expect(await prisma.event.count({ where: { dialogId: id } })).toBe(0);

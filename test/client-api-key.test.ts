@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { revokeApiKey } from "../src/auth/api-keys.js";
+import { store } from "./support/database.js";
 import {
   CreateDialogDocument,
   CreateResponseDocument,
@@ -63,7 +64,7 @@ describe("createDialogqlClient with an API key", () => {
     const { dialogId } = await dialogWithTurn(temporary.key);
     const watcher = clientWith({ apiKey: temporary.key }).watchHistory(dialogId, { retryDelay: () => 10 });
     await watcher.until((s) => s.status === "live", 10_000);
-    await revokeApiKey(temporary.id);
+    await revokeApiKey(store, temporary.id);
     const state = await watcher.until((s) => s.status !== "live", 10_000);
     expect(state.status).toBe("unauthenticated");
     watcher.close();

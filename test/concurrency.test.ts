@@ -1,7 +1,7 @@
 // Sequence numbers are handed out under the dialog's row lock: concurrent writers to one dialog
 // never produce a duplicate or a gap.
 import { describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { createResponse, turn } from "./support/dialogs.js";
 
 describe("concurrent writers on one dialog", () => {

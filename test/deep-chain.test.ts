@@ -1,7 +1,8 @@
 // Reading the context at the end of a 1,000-response chain costs a constant number of SQL
-// statements: the ancestors are walked inside one recursive query, never one query per turn.
+// statements: the context is addressed by segments (one, for a linear chain), never walked one
+// query per turn.
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { newDialogId, newEventId, newResponseId } from "../src/ids.js";
 import { executeOk } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";
@@ -19,9 +20,13 @@ async function storeChain(depth: number) {
       previousResponseId: i ? ids[i - 1]! : null,
       status: "COMPLETED" as const,
       model: "m",
-      // Written directly, so the counts every write path keeps are set here (one question, one answer).
+      // Written directly, so the counts every write path keeps are set here (one question, one
+      // answer), and the chain's place in the context addressing: one segment, named after its root.
       humanEvents: 1,
       aiEvents: 1,
+      segmentId: ids[0]!,
+      humanEventsInSegment: i + 1,
+      aiEventsInSegment: i + 1,
     })),
   });
   await prisma.event.createMany({
@@ -30,6 +35,8 @@ async function storeChain(depth: number) {
         id: newEventId(),
         dialogId,
         responseId,
+        segmentId: ids[0]!,
+        depth: i,
         seq: 2 * i + 1,
         phase: "INPUT" as const,
         type: "HUMAN" as const,
@@ -39,6 +46,8 @@ async function storeChain(depth: number) {
         id: newEventId(),
         dialogId,
         responseId,
+        segmentId: ids[0]!,
+        depth: i,
         seq: 2 * i + 2,
         phase: "OUTPUT" as const,
         type: "AI" as const,

@@ -1,7 +1,7 @@
 // Seeds 000 and 003 on a branched dialog: fork (copy()), clear(), len (eventCount), the last
 // message (lastEvent), filter_by_role (types), per-event metadata and timestamps, str() (transcript).
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { createResponse, historyOf, rowCounts, turn } from "./support/dialogs.js";
 import { execute, executeOk } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";

@@ -3,7 +3,7 @@
 // context's events.
 import { describe, expect, it } from "vitest";
 import { DEVELOPMENT_TENANT } from "../src/auth/authenticator.js";
-import { prisma } from "../src/db/prisma.js";
+import { database, prisma, store } from "./support/database.js";
 import type { HistoryEventType } from "../src/generated/prisma/enums.js";
 import { countContext, readContext } from "../src/services/context.js";
 import { forkDialog } from "../src/services/fork.js";
@@ -12,7 +12,7 @@ import { appendEvents, interruptResponse } from "../src/services/response-lifecy
 import { createResponse } from "../src/services/responses.js";
 
 async function expectTotalsToMatchEvents(responseId: string, types?: HistoryEventType[]) {
-  const events = await readContext(responseId, types);
+  const events = await readContext(responseId, types, database);
   const expected: Record<string, number> = {
     all: events.length,
     HUMAN: 0,
@@ -23,12 +23,13 @@ async function expectTotalsToMatchEvents(responseId: string, types?: HistoryEven
     SYSTEM: 0,
   };
   for (const event of events) expected[event.type]!++;
-  expect(await countContext(responseId, types)).toEqual(expected);
+  expect(await countContext(responseId, types, database)).toEqual(expected);
 }
 
 describe("context totals", () => {
   it("match the events of the context after every kind of write", async () => {
     const first = await createResponse(
+      store,
       {
         input: [{ system: { content: "Be brief." } }, { human: { content: "Read a.txt" } }],
         output: [
@@ -39,19 +40,24 @@ describe("context totals", () => {
       DEVELOPMENT_TENANT,
     );
     const open = await createResponse(
+      store,
       { previousResponseId: first.responseId, input: [{ toolResult: { callId: "c1", content: "alpha" } }] },
       DEVELOPMENT_TENANT,
     );
-    await appendEvents({
+    await appendEvents(store, {
       responseId: open.responseId,
       events: [{ ai: { content: "It says" } }, { reasoning: { content: "…" } }],
     });
-    await interruptResponse({ responseId: open.responseId, behavior: "SAVE_PARTIAL", partialText: "It says alpha" });
+    await interruptResponse(store, {
+      responseId: open.responseId,
+      behavior: "SAVE_PARTIAL",
+      partialText: "It says alpha",
+    });
     await expectTotalsToMatchEvents(first.responseId);
     await expectTotalsToMatchEvents(open.responseId);
     await expectTotalsToMatchEvents(open.responseId, ["AI", "TOOL_RESULT"]);
 
-    const imported = await importMessages({
+    const imported = await importMessages(store, {
       previousResponseId: open.responseId,
       format: "OPENAI_CHAT",
       messages: [
@@ -65,10 +71,12 @@ describe("context totals", () => {
     const importedTip = imported.responseId;
     await expectTotalsToMatchEvents(importedTip);
 
-    const fork = await forkDialog({ responseId: importedTip });
+    const fork = await forkDialog(store, { responseId: importedTip });
     const forkTip = (await prisma.dialog.findUniqueOrThrow({ where: { id: fork.dialogId } })).headId!;
     expect(forkTip).not.toBe(importedTip);
     await expectTotalsToMatchEvents(forkTip);
-    expect((await countContext(forkTip)).all).toBe((await countContext(importedTip)).all);
+    expect((await countContext(forkTip, null, database)).all).toBe(
+      (await countContext(importedTip, null, database)).all,
+    );
   });
 });

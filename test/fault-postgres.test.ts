@@ -6,7 +6,7 @@
 //   UNAVAILABLE, and the server recovers by itself when it comes back.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { resumingSubscriber } from "./support/resuming-subscriber.js";
 import { type ServerProcess, startServerProcess } from "./support/processes.js";
 import { startTcpProxy } from "./support/tcp-proxy.js";

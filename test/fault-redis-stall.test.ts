@@ -4,6 +4,7 @@
 // write is delivered to this instance's subscribers, and a new subscription starts. When Redis
 // answers again, everything goes through it again.
 import { afterAll, describe, expect, it } from "vitest";
+import { configWith, store } from "./support/database.js";
 import { startServer } from "../src/server/http-server.js";
 import { startOwnRedis } from "./support/redis-server.js";
 import { tenantKey, wsAs } from "./support/tenants.js";
@@ -20,9 +21,10 @@ const DELTAS = `subscription($d: ID!, $after: Int) { historyDelta(dialogId: $d, 
 describe("a stalled Redis (SIGSTOP)", async () => {
   const redis = await startOwnRedis();
   const server = await startServer({
+    store,
+    config: configWith({ REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS) }),
     port: 0,
     redisUrl: redis.url,
-    redisCommandTimeoutMs: COMMAND_TIMEOUT_MS,
     limits: { rateLimitRequests: 5, rateLimitWindowSeconds: 60 },
   });
   afterAll(async () => {

@@ -70,7 +70,8 @@ describe.runIf(runs)(title, () => {
       }
     })();
 
-    await sleep(500);
+    // Some writes through both instances, delivered, before the outage.
+    await pollUntil(() => lastSeq >= 10, 30_000, "writes before the outage");
     await redis.kill();
     const outageStartedAt = onA.seqs.length;
     const writesBeforeOutage = writtenViaA.length;
@@ -85,7 +86,8 @@ describe.runIf(runs)(title, () => {
     );
     const duringOutage = onA.seqs.length - outageStartedAt;
     mode = "only A";
-    await sleep(500);
+    const writesBeforeOnlyA = writtenViaA.length;
+    await pollUntil(() => writtenViaA.length - writesBeforeOnlyA >= 5, 30_000, "writes through A alone");
     mode = "stop";
     await load;
     await redis.restart();

@@ -3,7 +3,7 @@
 // None may crash the server or surface as an unexpected error, and afterwards the stored data must
 // still be consistent: every dialog's seqs gap-free from 1 to lastSeq, every response's chain intact.
 import { describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { writer } from "./support/dialogs.js";
 import { type FuzzRequest, fuzzCases, seededRandom } from "./support/fuzz.js";
 import { httpExecutor, startTestServer } from "./support/live.js";

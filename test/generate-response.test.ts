@@ -2,6 +2,7 @@
 // arrive; regenerating from an earlier response makes a branch; without a provider the answer is
 // a typed ModelNotConfiguredError.
 import { beforeAll, describe, expect, it } from "vitest";
+import { store, testConfig } from "./support/database.js";
 import { createModelCatalog } from "../src/generation/providers.js";
 import { startServer } from "../src/server/http-server.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
@@ -120,6 +121,8 @@ describe("generateResponse", () => {
 
   it("without a provider answers a typed ModelNotConfiguredError and stores nothing", async () => {
     const server = await startServer({
+      store,
+      config: testConfig,
       port: 0,
       models: createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }),
     });

@@ -1,15 +1,15 @@
 // Browser-facing protections and what unexpected failures look like: CSRF prevention (same-origin
 // JSON and GraphiQL still work), no CORS for other origins unless configured, GraphiQL and
 // introspection off in production, request ids, and masked errors that carry the request id.
+import { testApp } from "./support/graphql.js";
 import { createSchema, createYoga } from "graphql-yoga";
 import { describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config.js";
-import { buildApp } from "../src/server/app.js";
 import { useErrorReporting } from "../src/server/error-reporting.js";
 import { logger } from "../src/logger.js";
 import { requestIdOf, useRequestId } from "../src/server/request-id.js";
 
-const app = buildApp({ graphiql: true, introspection: true });
+const app = testApp({ graphiql: true, introspection: true });
 const send = (path: string, init: RequestInit = {}) => app.fetch(`http://localhost${path}`, init);
 
 describe("CSRF prevention", () => {
@@ -62,7 +62,7 @@ describe("production", () => {
   });
 
   it("then serves no GraphiQL page, answers no introspection and suggests no field names", async () => {
-    const production = buildApp({ graphiql: false, introspection: false });
+    const production = testApp({ graphiql: false, introspection: false });
     const post = async (query: string) => {
       const response = await production.fetch("http://localhost/graphql", {
         method: "POST",

@@ -1,7 +1,7 @@
 // idempotencyKey: a retry returns the response the first attempt stored; reusing a key for a
 // different request is a conflict.
 import { describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { createResponse, rowCounts } from "./support/dialogs.js";
 
 const request = (key: string) => ({

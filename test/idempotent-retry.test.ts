@@ -4,7 +4,7 @@
 // the timing, exactly one response is stored and the retry answers with it.
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { writer } from "./support/dialogs.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
 

@@ -2,6 +2,8 @@
 // schema is introspected and every string, ID and JSON argument of every root field (nested input
 // fields included) is sent once at its limit and once one beyond it. Nothing oversized is stored,
 // and an oversized WebSocket message costs one log line.
+import { testApp } from "./support/graphql.js";
+import { store, testConfig } from "./support/database.js";
 import {
   buildClientSchema,
   getIntrospectionQuery,
@@ -18,12 +20,11 @@ import {
 } from "graphql";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
-import { buildApp } from "../src/server/app.js";
 import { startServer } from "../src/server/http-server.js";
 import { INPUT_LIMITS, inputLimitFor } from "../src/server/input-limits.js";
 import { rowCounts } from "./support/dialogs.js";
 
-const app = buildApp({ introspection: true, limits: { rateLimitRequests: 0 } });
+const app = testApp({ introspection: true, limits: { rateLimitRequests: 0 } });
 const send = async (query: string, variables?: Record<string, unknown>) => {
   const response = await app.fetch("http://localhost/graphql", {
     method: "POST",
@@ -100,7 +101,7 @@ function leavesOf(
       : typeName === "JSON" || typeName === "JSONObject"
         ? "json"
         : null;
-  const limit = inputLimitFor(name, typeName, inEvent);
+  const limit = inputLimitFor(name, typeName, inEvent, testConfig.MAX_EVENT_BYTES);
   return kind && limit !== null ? [{ path, limit, kind }] : [];
 }
 
@@ -231,7 +232,7 @@ describe("oversized WebSocket messages", () => {
     for (const method of ["error", "warn", "info", "log"] as const) {
       vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void lines.push(args));
     }
-    const server = await startServer({ port: 0, limits: { bodyBytes: 1_000 } });
+    const server = await startServer({ store, config: testConfig, port: 0, limits: { bodyBytes: 1_000 } });
     try {
       for (let i = 0; i < 3; i++) {
         const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");

@@ -1,17 +1,19 @@
 // Every abuse limit trips at its configured value with its documented error, and a request just
 // within it passes. Limits are set small here (buildApp/startServer take them as options; in
 // production they come from the MAX_* and RATE_LIMIT_* variables).
+import { testApp } from "./support/graphql.js";
+import { store, testConfig, testConfig as config } from "./support/database.js";
 import { createClient as createWsClient } from "graphql-ws";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { config } from "../src/config.js";
-import { buildApp } from "../src/server/app.js";
-import type { Limits } from "../src/server/limits.js";
+import type { Limits } from "../src/limits.js";
 import { startServer } from "../src/server/http-server.js";
 import { tenantKey } from "./support/tenants.js";
+import { writer } from "./support/dialogs.js";
+import { httpExecutor } from "./support/live.js";
 
 function appWith(limits: Partial<Limits>) {
-  const app = buildApp({ limits });
+  const app = testApp({ limits });
   return async (body: string | object, headers: Record<string, string> = {}) => {
     const response = await app.fetch("http://localhost/graphql", {
       method: "POST",
@@ -82,7 +84,7 @@ describe("request body size", () => {
   });
 
   it("is enforced on a streamed body without Content-Length too", async () => {
-    const app = buildApp({ limits: { bodyBytes: 300 } });
+    const app = testApp({ limits: { bodyBytes: 300 } });
     const chunks = [sized(301).slice(0, 150), sized(301).slice(150)];
     const stream = new ReadableStream({
       pull(controller) {
@@ -101,7 +103,7 @@ describe("request body size", () => {
   });
 
   it("limits a WebSocket message the same way (closed with 1009, message too big)", async () => {
-    const server = await startServer({ port: 0, limits: { bodyBytes: 1_000 } });
+    const server = await startServer({ store, config: testConfig, port: 0, limits: { bodyBytes: 1_000 } });
     try {
       const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
       await new Promise((resolve) => socket.once("open", resolve));
@@ -154,7 +156,7 @@ describe("per write (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES)", () => {
 
 describe("subscriptions per connection", () => {
   it("MAX_SUBSCRIPTIONS_PER_CONNECTION run at once; one more is TOO_MANY_SUBSCRIPTIONS until one ends", async () => {
-    const server = await startServer({ port: 0, limits: { subscriptionsPerConnection: 2 } });
+    const server = await startServer({ store, config: testConfig, port: 0, limits: { subscriptionsPerConnection: 2 } });
     const client = createWsClient({
       url: `${server.url.replace(/^http/, "ws")}/graphql`,
       webSocketImpl: WebSocket,
@@ -183,14 +185,10 @@ describe("subscriptions per connection", () => {
       await first.return?.();
       const fourth = open();
       const pending = fourth.next();
-      const outcome = await Promise.race([
-        pending.then(
-          () => "ended",
-          () => "refused",
-        ),
-        new Promise((resolve) => setTimeout(() => resolve("running"), 500)),
-      ]);
-      expect(outcome).toBe("running");
+      // Admitted: it listens beside the second, and the next write reaches it.
+      while (server.live.listenerCount("historyDelta", dialogId) < 2) await new Promise((r) => setTimeout(r, 10));
+      await writer(httpExecutor(server)).createResponse({ dialogId, input: [{ human: { content: "hi" } }] });
+      expect(await pending).toEqual({ done: false, value: { data: { historyDelta: { seq: 1 } } } });
       await Promise.all([second.return?.(), fourth.return?.()]);
     } finally {
       await client.dispose();
@@ -215,7 +213,12 @@ describe("rate limit per API key", () => {
   });
 
   it("counts WebSocket operations too: beyond the limit an operation fails with RATE_LIMITED", async () => {
-    const server = await startServer({ port: 0, limits: { rateLimitRequests: 2, rateLimitWindowSeconds: 60 } });
+    const server = await startServer({
+      store,
+      config: testConfig,
+      port: 0,
+      limits: { rateLimitRequests: 2, rateLimitWindowSeconds: 60 },
+    });
     const { authorization } = await tenantKey("ws-limited");
     const client = createWsClient({
       url: `${server.url.replace(/^http/, "ws")}/graphql`,

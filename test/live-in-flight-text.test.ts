@@ -3,8 +3,7 @@
 // repeating a character, and see the committed event replace the text. Interrupts keep or drop
 // the streamed text; bad deltas change nothing; a vanished agent's response ends INCOMPLETE.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
-import { inFlightTextOf } from "../src/live/in-flight-text.js";
+import { prisma, store, testConfig } from "./support/database.js";
 import { type RunningServer, startServer } from "../src/server/http-server.js";
 import { writer } from "./support/dialogs.js";
 import { httpExecutor, sseClient, wsClient } from "./support/live.js";
@@ -21,6 +20,8 @@ let write: ReturnType<typeof writer>;
 /** A server whose in-flight text runs on the test's clock, checkpointing every 10 characters. */
 async function start() {
   const started = await startServer({
+    store,
+    config: testConfig,
     port: 0,
     redisUrl,
     inFlight: { clock: () => now, checkpointMs: 60_000, checkpointChars: 10, idleTimeoutMs: 30_000, sweep: false },
@@ -195,7 +196,7 @@ describe("in-flight text", () => {
       ["ValidationError", "VALIDATION_ERROR", undefined],
       ["NotFoundError", "NOT_FOUND", undefined],
     ]);
-    expect((await inFlightTextOf(server.live).textOf(responseId))?.text).toBe("abc");
+    expect((await server.inFlight.textOf(responseId))?.text).toBe("abc");
 
     await write.completeResponse({ responseId });
     const late = await streamText({ responseId, type: "AI", delta: "more" });
@@ -224,7 +225,7 @@ describe("in-flight text", () => {
     const { responseId, dialogId } = await startTurn();
     const watcher = new TextSubscriber(wsIterate(wsClient(server)), { dialogId, afterSeq: 1 });
     await streamText({ responseId, type: "AI", delta: "I was saying" });
-    const inFlight = inFlightTextOf(server.live);
+    const inFlight = server.inFlight;
     now += 29_000;
     expect(await inFlight.endIdleResponses()).not.toContain(responseId);
     now += 2_000;
@@ -310,6 +311,6 @@ describe("in-flight text", () => {
     expect((await delta(owner)).body.data.streamText.__typename).toBe("TextPosition");
     const refused = (await delta(intruder)).body.data.streamText;
     expect([refused.__typename, refused.message]).toEqual(["NotFoundError", `Response ${responseId} not found`]);
-    expect((await inFlightTextOf(server.live).textOf(responseId))?.text).toBe("hi");
+    expect((await server.inFlight.textOf(responseId))?.text).toBe("hi");
   });
 });

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readDelta } from "../src/live/delta-reads.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { appendEvents } from "../src/services/response-lifecycle.js";
+import { store } from "./support/database.js";
 import { writer } from "./support/dialogs.js";
 import { type DeltaData, HISTORY_DELTA, httpExecutor, startTestServer, take, wsClient } from "./support/live.js";
 import { countStatements } from "./support/query-counter.js";
@@ -40,7 +41,7 @@ describe("historyDelta repairs what pub/sub loses", () => {
   it("a write whose payload was lost is read from the database when the next payload shows the gap", async () => {
     const { responseId, deltas } = await watchedDialog();
     // Written by the service alone: committed, never published.
-    await appendEvents({ responseId, events: [ai("e2"), ai("e3")] });
+    await appendEvents(store, { responseId, events: [ai("e2"), ai("e3")] });
     await write.appendEvents({ responseId, events: [ai("e4")] });
     expect(ranges(await take(deltas, 2))).toEqual([
       [1, 3, ["e2", "e3"]],
@@ -51,7 +52,7 @@ describe("historyDelta repairs what pub/sub loses", () => {
 
   it("a payload delivered twice is sent once", async () => {
     const { responseId, deltas } = await watchedDialog();
-    const first = await appendEvents({ responseId, events: [ai("e2")] });
+    const first = await appendEvents(store, { responseId, events: [ai("e2")] });
     server.live.publish(first);
     server.live.publish(first);
     await write.appendEvents({ responseId, events: [ai("e3")] });
@@ -64,8 +65,8 @@ describe("historyDelta repairs what pub/sub loses", () => {
 
   it("payloads arriving out of order still give the events in seq order, once", async () => {
     const { responseId, deltas } = await watchedDialog();
-    const earlier = await appendEvents({ responseId, events: [ai("e2")] });
-    const later = await appendEvents({ responseId, events: [ai("e3")] });
+    const earlier = await appendEvents(store, { responseId, events: [ai("e2")] });
+    const later = await appendEvents(store, { responseId, events: [ai("e3")] });
     server.live.publish(later); // shows a gap before it: e2 is read from the database
     server.live.publish(earlier); // already sent by then
     await write.appendEvents({ responseId, events: [ai("e4")] });
@@ -130,10 +131,10 @@ describe("historyDelta reads", () => {
 
   it("are shared with a subscriber that resolves the same delta a moment later", async () => {
     const { responseId, deltas } = await watchedDialog();
-    const write = await appendEvents({ responseId, events: [ai("e2")] });
-    const first = await countStatements(() => readDelta(write));
+    const write = await appendEvents(store, { responseId, events: [ai("e2")] });
+    const first = await countStatements(() => readDelta(store, write));
     expect(first.statements.length).toBeGreaterThan(0);
-    const later = await countStatements(() => readDelta(write));
+    const later = await countStatements(() => readDelta(store, write));
     expect(later.statements).toEqual([]);
     expect(later.result).toBe(first.result);
     expect(first.result.events.map((e) => e.content)).toEqual(["e2"]);

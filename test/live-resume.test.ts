@@ -2,7 +2,7 @@
 // subscription at random moments and resubscribing with the last seq it has. Across all its
 // subscriptions it receives every event once, in seq order, and nothing else.
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { writer } from "./support/dialogs.js";
 import { type DeltaData, HISTORY_DELTA, httpExecutor, startTestServer, wsClient } from "./support/live.js";

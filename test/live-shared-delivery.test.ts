@@ -73,9 +73,8 @@ describe("one delta, many subscribers", () => {
     first.subscribe("a", { dialogId, afterSeq: 0 });
     first.subscribe(quotedId, { dialogId });
     second.subscribe("a", { dialogId });
-    // "a" on the first socket replays seq 1; the others start live. Let all three be listening.
-    await until(() => first.of("a").length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // "a" on the first socket replays seq 1; the others start live, once all three listen.
+    await until(() => first.of("a").length === 1 && server.live.listenerCount("historyDelta", dialogId) === 3);
 
     await write.createResponse({
       dialogId,
@@ -115,8 +114,7 @@ describe("one delta, many subscribers", () => {
     sockets.push(socket);
     socket.subscribe("live", { dialogId });
     socket.subscribe("resumed", { dialogId, afterSeq: 1 });
-    await until(() => socket.of("resumed").length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(() => socket.of("resumed").length === 1 && server.live.listenerCount("historyDelta", dialogId) === 2);
     await write.createResponse({ dialogId, input: [{ human: { content: "three" } }] });
     await until(() => socket.of("resumed").length === 2 && socket.of("live").length === 1);
     expect(seqsOf(socket.of("resumed"))).toEqual([2, 3]);
@@ -137,17 +135,20 @@ describe("one delta, many subscribers", () => {
       { type: "next", payload: { errors: [{ path: ["historyDelta"], extensions: { code: "VALIDATION_ERROR" } }] } },
       { type: "complete" },
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(() => server.live.listenerCount("historyDelta", dialogId) === 2);
 
     await write.createResponse({ dialogId, input: [{ human: { content: "first" } }] });
     await until(() => socket.of("stays").length === 1 && socket.of("leaves").length === 1);
     socket.complete("leaves");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Its listener is released when the server has taken the complete.
+    await until(() => server.live.listenerCount("historyDelta", dialogId) === 1);
     await write.createResponse({ dialogId, input: [{ human: { content: "second" } }] });
     await until(() => socket.of("stays").length === 2);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A third write, seen by "stays": anything sent to "leaves" would have arrived before it.
+    await write.createResponse({ dialogId, input: [{ human: { content: "third" } }] });
+    await until(() => socket.of("stays").length === 3);
 
-    expect(seqsOf(socket.of("stays"))).toEqual([2, 3]);
+    expect(seqsOf(socket.of("stays"))).toEqual([2, 3, 4]);
     // The client completed it: nothing more, not even a complete message back.
     expect(socket.of("leaves").map((f) => f.type)).toEqual(["next"]);
     expect(socket.of("refused")).toHaveLength(2);

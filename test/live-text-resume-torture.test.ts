@@ -4,7 +4,7 @@
 // holding exactly the committed events, no in-flight text, and never received a character twice
 // or with a gap before it. The interleaving comes from a seeded generator (printed on failure).
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { writer } from "./support/dialogs.js";
 import { httpExecutor, startTestServer, wsClient } from "./support/live.js";

@@ -1,7 +1,7 @@
 // Migrations are applied once, recorded the way Prisma records them, and re-running is a no-op.
 import { describe, expect, it } from "vitest";
 import { applyMigrations } from "../src/db/migrate.js";
-import { database } from "../src/db/prisma.js";
+import { database } from "./support/database.js";
 
 describe("applyMigrations", () => {
   it("has applied every migration and does nothing the second time", async () => {

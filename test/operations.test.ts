@@ -2,7 +2,7 @@
 // it can serve (database, migrations, Redis) with an honest status code, /metrics is Prometheus
 // text whose counters move with real traffic, and a path that is neither API nor viewer is 404
 // while the viewer's own routes still open the viewer.
-import { database } from "../src/db/prisma.js";
+import { database, store, testConfig } from "./support/database.js";
 import { listMigrations } from "../src/db/migration-files.js";
 import { startServer } from "../src/server/http-server.js";
 import { describe, expect, it } from "vitest";
@@ -61,7 +61,7 @@ describe("operations endpoints", () => {
 
   it("/ready is 503 while the configured Redis is down, /health stays 200", async () => {
     const redis = await startOwnRedis();
-    const server = await startServer({ port: 0, redisUrl: redis.url });
+    const server = await startServer({ store, config: testConfig, port: 0, redisUrl: redis.url });
     try {
       await expect.poll(async () => (await get(`${server.url}/ready`)).status, { timeout: 10_000 }).toBe(200);
       await redis.kill();

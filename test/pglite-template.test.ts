@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, expect, it } from "vitest";
-import { config } from "../src/config.js";
+import { testConfig as config } from "./support/database.js";
 import { beginPreparingDataDir } from "../src/db/embedded-data-dir.js";
 import { openEmbedded } from "../src/db/embedded-database.js";
 import { makeTemplate } from "../src/db/make-pglite-template.js";

@@ -1,13 +1,13 @@
 // Work per request is bounded by what it would read, whatever its variables say (issue 13, finding
 // 1): the cost limit prices the coerced page sizes, a request stops at its row, byte and time
 // budget, and one tenant's reads queue behind each other instead of taking the whole pool.
+import { testApp } from "./support/graphql.js";
 import { describe, expect, it } from "vitest";
-import { buildApp } from "../src/server/app.js";
-import type { Limits } from "../src/server/limits.js";
+import type { Limits } from "../src/limits.js";
 import { createRequestBudget } from "../src/server/request-budget.js";
 
 function appWith(limits: Partial<Limits> = {}) {
-  const app = buildApp({ limits });
+  const app = testApp({ limits });
   return async (query: string, variables?: Record<string, unknown>) => {
     const response = await app.fetch("http://localhost/graphql", {
       method: "POST",

@@ -2,7 +2,7 @@
 // is interrupted. Interrupts keep what seed 004 says, and the subscriber's delta says so. Every
 // refused call is a typed error that stores nothing.
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { rowCounts, writer } from "./support/dialogs.js";
 import { type DeltaData, HISTORY_DELTA, httpExecutor, startTestServer, take, wsClient } from "./support/live.js";

@@ -2,7 +2,7 @@
 // graphql-ws subscriber watching the dialog sees the same turn arrive; a client that goes away
 // mid-stream does not stop the turn from being stored, and cancel does.
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma, store, testConfig } from "./support/database.js";
 import { createModelCatalog } from "../src/generation/providers.js";
 import { startServer } from "../src/server/http-server.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
@@ -153,6 +153,8 @@ describe("responses.stream", () => {
 describe("providers", () => {
   it("without any provider configured, answers a clear error naming the settings; the rest still works", async () => {
     const server = await startServer({
+      store,
+      config: testConfig,
       port: 0,
       models: createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }),
     });

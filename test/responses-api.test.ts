@@ -2,7 +2,7 @@
 // (a real HTTP server speaking Chat Completions) answers as scripted, and every turn is a stored
 // dialogql Response, continued by previous_response_id, visible in GraphQL.
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
 import { asCaller } from "./support/tenants.js";
 

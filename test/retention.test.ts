@@ -1,14 +1,21 @@
-// Retention (seed 002), with RETENTION=2s for this file (see vitest.config.ts): an idle dialog
-// expires and is swept away with its responses and events; one that is written to stays. Chaining
-// to an expired response is a NotFoundError that says so.
-import { setTimeout as sleep } from "node:timers/promises";
+// Retention (seed 002), with a retention of one hour for this file's app, built in this process
+// beside apps that keep dialogs forever: an idle dialog expires and is swept away with its
+// responses and events; one that is written to stays. Chaining to an expired response is a
+// NotFoundError that says so. Nothing waits for time to pass: a dialog is made to look idle by
+// moving its updatedAt back, and sweeps are told what "now" is.
 import { describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
-import { retentionMs, startSweeper, sweepExpired } from "../src/services/retention.js";
+import { startSweeper, sweepExpired } from "../src/services/retention.js";
+import { configWith, prisma, storeWith } from "./support/database.js";
 import { createResponse, rowCounts, turn } from "./support/dialogs.js";
-import { executeOk } from "./support/graphql.js";
 import { importMessages } from "./support/formats.js";
+import { app as appKeepingForever, executeOk, testApp } from "./support/graphql.js";
 import { countStatements } from "./support/query-counter.js";
+
+const HOUR = 60 * 60_000;
+const config = configWith({ RETENTION: "1h" });
+// The same database, seen with this configuration's retention.
+const store = storeWith({ retentionMs: config.RETENTION ?? null });
+const app = testApp({ store, config });
 
 const exists = async (dialogId: string) => (await prisma.dialog.count({ where: { id: dialogId } })) === 1;
 
@@ -19,20 +26,27 @@ async function idleFor(dialogId: string, ms: number) {
 }
 
 const hello = { input: [{ human: { content: "Hello" } }], output: [{ ai: { content: "Hi" } }] };
+const EXPIRY = `query($id: ID!) { dialog(id: $id) { updatedAt expiresAt head { expiresAt } } }`;
 
-it("runs with a 2 s retention", () => {
-  expect(retentionMs).toBe(2_000);
+it("is this app's setting: an app built from another configuration in the same process keeps dialogs", async () => {
+  const kept = await turn(hello, appKeepingForever);
+  expect((await executeOk(EXPIRY, { id: kept.dialogId }, appKeepingForever)).dialog.expiresAt).toBeNull();
+  const expiring = await turn(hello, app);
+  const { dialog } = await executeOk(EXPIRY, { id: expiring.dialogId }, app);
+  expect(Date.parse(dialog.expiresAt) - Date.parse(dialog.updatedAt)).toBe(HOUR);
 });
 
 describe("the retention sweeper", () => {
   it("deletes an idle dialog with everything in it, and keeps one that was written to", async () => {
-    const idle = await turn(hello);
-    const active = await turn(hello);
-    await sleep(1_200);
-    await turn({ dialogId: active.dialogId, input: [{ human: { content: "Still here" } }] });
-    await sleep(1_000);
+    const idle = await turn(hello, app);
+    const active = await turn(hello, app);
+    // Both nearly expired; the one written to starts its hour again.
+    await idleFor(idle.dialogId, HOUR - 60_000);
+    await idleFor(active.dialogId, HOUR - 60_000);
+    await turn({ dialogId: active.dialogId, input: [{ human: { content: "Still here" } }] }, app);
 
-    const { deletedDialogIds } = await sweepExpired();
+    // Swept two minutes later.
+    const { deletedDialogIds } = await sweepExpired(store, { now: new Date(Date.now() + 120_000) });
     expect(deletedDialogIds).toContain(idle.dialogId);
     expect(deletedDialogIds).not.toContain(active.dialogId);
     expect(await exists(idle.dialogId)).toBe(false);
@@ -41,31 +55,39 @@ describe("the retention sweeper", () => {
     expect(await exists(active.dialogId)).toBe(true);
 
     // Chaining to the swept response says it may have expired.
-    const result = await createResponse({ previousResponseId: idle.id, input: [{ human: { content: "Hello?" } }] });
+    const result = await createResponse(
+      { previousResponseId: idle.id, input: [{ human: { content: "Hello?" } }] },
+      app,
+    );
     expect(result).toMatchObject({
       __typename: "NotFoundError",
       message: `Response ${idle.id} not found (it may have expired or been deleted)`,
     });
   });
 
-  it("runs in the background on its own timer", async () => {
-    const idle = await turn(hello);
-    await idleFor(idle.dialogId, 5_000);
-    const sweeper = startSweeper({ intervalMs: 50 })!;
+  it("runs in the background on its own timer, sweeping as of its clock", async () => {
+    const idle = await turn(hello, app);
+    // Nothing is idle yet; the sweeper's clock is two hours ahead.
+    const sweeper = startSweeper(store, { intervalMs: 20, clock: () => new Date(Date.now() + 2 * HOUR) })!;
     try {
-      for (let tries = 0; tries < 100 && (await exists(idle.dialogId)); tries++) await sleep(50);
+      for (let tries = 0; tries < 250 && (await exists(idle.dialogId)); tries++)
+        await new Promise((r) => setTimeout(r, 20));
       expect(await exists(idle.dialogId)).toBe(false);
     } finally {
       await sweeper.stop();
     }
   });
 
+  it("is off for a store that keeps dialogs forever", () => {
+    expect(startSweeper(storeWith({ retentionMs: null }), { intervalMs: 20 })).toBeNull();
+  });
+
   it("deletes in bounded batches", async () => {
-    const idle = await Promise.all([1, 2, 3, 4, 5].map(() => turn(hello)));
-    for (const { dialogId } of idle) await idleFor(dialogId, 10_000);
-    // Swept as of 5 s ago, so dialogs of earlier tests that expire meanwhile are not in the count.
+    const idle = await Promise.all([1, 2, 3, 4, 5].map(() => turn(hello, app)));
+    for (const { dialogId } of idle) await idleFor(dialogId, 10 * HOUR);
+    // Swept as of 5 hours ago: only dialogs idle for more than 6 hours, which are these.
     const { result, statements } = await countStatements(() =>
-      sweepExpired({ batchSize: 2, now: new Date(Date.now() - 5_000) }),
+      sweepExpired(store, { batchSize: 2, now: new Date(Date.now() - 5 * HOUR) }),
     );
     expect(result.deletedDialogIds.sort()).toEqual(idle.map((d) => d.dialogId).sort());
     expect(statements.filter((sql) => /DELETE FROM "Dialog"/.test(sql))).toHaveLength(3);
@@ -74,30 +96,37 @@ describe("the retention sweeper", () => {
 
 describe("an expired dialog, before the sweeper comes", () => {
   it("refuses writes with a NotFoundError that says it expired, and stores nothing", async () => {
-    const old = await turn(hello);
-    await idleFor(old.dialogId, 2_500);
+    const old = await turn(hello, app);
+    await idleFor(old.dialogId, HOUR + 30_000);
     const before = await rowCounts();
 
-    const chained = await createResponse({ previousResponseId: old.id, input: [{ human: { content: "Hi again" } }] });
+    const chained = await createResponse(
+      { previousResponseId: old.id, input: [{ human: { content: "Hi again" } }] },
+      app,
+    );
     expect(chained).toMatchObject({
       __typename: "NotFoundError",
       message: `Response ${old.id} not found (it has expired)`,
     });
-    const viaDialog = await createResponse({ dialogId: old.dialogId, input: [{ human: { content: "Hi again" } }] });
+    const viaDialog = await createResponse(
+      { dialogId: old.dialogId, input: [{ human: { content: "Hi again" } }] },
+      app,
+    );
     expect(viaDialog).toMatchObject({ message: `Dialog ${old.dialogId} not found (it has expired)` });
-    const imported = await importMessages({
-      format: "OPENAI_CHAT",
-      previousResponseId: old.id,
-      messages: [{ role: "user", content: "Hi again" }],
-    });
+    const imported = await importMessages(
+      { format: "OPENAI_CHAT", previousResponseId: old.id, messages: [{ role: "user", content: "Hi again" }] },
+      app,
+    );
     expect(imported).toMatchObject({ __typename: "NotFoundError", code: "NOT_FOUND" });
     const renamed = await executeOk(
       `mutation($id: ID!) { updateDialog(input: {id: $id, title: "Back?"}) { __typename ... on Error { message } } }`,
       { id: old.dialogId },
+      app,
     );
     const forked = await executeOk(
       `mutation($r: ID!) { forkDialog(input: {responseId: $r}) { __typename ... on Error { message } } }`,
       { r: old.id },
+      app,
     );
     expect(forked.forkDialog).toEqual({
       __typename: "NotFoundError",
@@ -108,46 +137,52 @@ describe("an expired dialog, before the sweeper comes", () => {
       message: `Dialog ${old.dialogId} not found (it has expired)`,
     });
     expect(await rowCounts()).toEqual(before);
+
+    // The app that keeps dialogs forever still writes to it: retention is a setting of the store it is given.
+    expect((await createResponse({ dialogId: old.dialogId, input: [{ human: { content: "Hi" } }] })).__typename).toBe(
+      "Response",
+    );
   });
 });
 
 describe("every write extends a dialog", () => {
   it("shows the expiry on the dialog and its responses, and moves it on each write", async () => {
-    const EXPIRY = `query($id: ID!) { dialog(id: $id) { updatedAt expiresAt head { expiresAt } } }`;
-    const first = await turn(hello);
-    const { dialog } = await executeOk(EXPIRY, { id: first.dialogId });
-    expect(Date.parse(dialog.expiresAt) - Date.parse(dialog.updatedAt)).toBe(2_000);
+    const first = await turn(hello, app);
+    const { dialog } = await executeOk(EXPIRY, { id: first.dialogId }, app);
+    expect(Date.parse(dialog.expiresAt) - Date.parse(dialog.updatedAt)).toBe(HOUR);
     expect(dialog.head.expiresAt).toBe(dialog.expiresAt);
 
     const writes: [string, () => Promise<unknown>][] = [
-      ["createResponse", () => turn({ dialogId: first.dialogId, input: [{ human: { content: "more" } }] })],
+      ["createResponse", () => turn({ dialogId: first.dialogId, input: [{ human: { content: "more" } }] }, app)],
       [
         "updateDialog",
         () =>
-          executeOk(`mutation($id: ID!) { updateDialog(input: {id: $id, title: "t"}) { __typename } }`, {
-            id: first.dialogId,
-          }),
+          executeOk(
+            `mutation($id: ID!) { updateDialog(input: {id: $id, title: "t"}) { __typename } }`,
+            { id: first.dialogId },
+            app,
+          ),
       ],
       [
         "importMessages",
         () =>
-          importMessages({
-            format: "OPENAI_CHAT",
-            dialogId: first.dialogId,
-            messages: [{ role: "user", content: "x" }],
-          }),
+          importMessages(
+            { format: "OPENAI_CHAT", dialogId: first.dialogId, messages: [{ role: "user", content: "x" }] },
+            app,
+          ),
       ],
       [
         "clearDialog",
-        () => executeOk(`mutation($id: ID!) { clearDialog(input: {id: $id}) { __typename } }`, { id: first.dialogId }),
+        () =>
+          executeOk(`mutation($id: ID!) { clearDialog(input: {id: $id}) { __typename } }`, { id: first.dialogId }, app),
       ],
     ];
     for (const [name, write] of writes) {
-      await idleFor(first.dialogId, 1_500);
+      await idleFor(first.dialogId, HOUR - 60_000);
       await write();
-      const { dialog: after } = await executeOk(EXPIRY, { id: first.dialogId });
-      expect(Date.parse(after.expiresAt) - Date.now(), name).toBeGreaterThan(1_000);
+      const { dialog: after } = await executeOk(EXPIRY, { id: first.dialogId }, app);
+      expect(Date.parse(after.expiresAt) - Date.now(), name).toBeGreaterThan(HOUR - 30_000);
     }
-    expect((await sweepExpired()).deletedDialogIds).not.toContain(first.dialogId);
+    expect((await sweepExpired(store)).deletedDialogIds).not.toContain(first.dialogId);
   });
 });

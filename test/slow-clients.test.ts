@@ -3,16 +3,31 @@
 // unsent data has not drained for SLOW_SUBSCRIBER_TIMEOUT_MS, and resuming with afterSeq it gets
 // everything it missed.
 import { describe, expect, it } from "vitest";
+import { store, testConfig } from "./support/database.js";
 import WebSocket from "ws";
+import { metrics } from "../src/metrics.js";
 import { startServer } from "../src/server/http-server.js";
 import { writer } from "./support/dialogs.js";
 import { httpExecutor } from "./support/live.js";
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 15_000) {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 const wsUrl = (url: string) => `${url.replace(/^http/, "ws")}/graphql`;
 
 describe("slow and broken clients", () => {
   it("closes a connection that sends no connection_init in time (4408)", async () => {
-    const server = await startServer({ port: 0, limits: { wsConnectionInitTimeoutMs: 300 } });
+    const server = await startServer({
+      store,
+      config: testConfig,
+      port: 0,
+      limits: { wsConnectionInitTimeoutMs: 300 },
+    });
     try {
       const socket = new WebSocket(wsUrl(server.url), "graphql-transport-ws");
       const started = Date.now();
@@ -25,7 +40,7 @@ describe("slow and broken clients", () => {
   });
 
   it("disconnects a subscriber that stops reading; it resumes with afterSeq and misses nothing", async () => {
-    const server = await startServer({ port: 0, limits: { slowSubscriberTimeoutMs: 500 } });
+    const server = await startServer({ store, config: testConfig, port: 0, limits: { slowSubscriberTimeoutMs: 500 } });
     try {
       const write = writer(httpExecutor(server));
       const started = await write.createResponse({ input: [{ human: { content: "go" } }] });
@@ -54,6 +69,7 @@ describe("slow and broken clients", () => {
       );
       while (!seqs.length) await new Promise((resolve) => setTimeout(resolve, 10));
       const closed = new Promise<number>((resolve) => socket.once("close", resolve));
+      const droppedBefore = (await metrics.slowClientsDisconnected.get()).values[0]?.value ?? 0;
       (socket as unknown as { _socket: import("node:net").Socket })._socket.pause(); // stops reading
 
       // Far more than the socket buffers hold: 40 events of 256 KiB.
@@ -65,7 +81,8 @@ describe("slow and broken clients", () => {
         });
         expect(result.__typename).toBe("Response");
       }
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // Read again only once the server has dropped it (its socket, paused, cannot see that yet).
+      await until(async () => (await metrics.slowClientsDisconnected.get()).values[0]!.value > droppedBefore);
       (socket as unknown as { _socket: import("node:net").Socket })._socket.resume();
       expect(await closed).toBe(1006); // dropped by the server, not closed politely
       expect(seqs.length).toBeLessThan(WRITES + 1);

@@ -3,6 +3,7 @@
 // bytes pass MAX_QUEUED_BYTES_PER_CONNECTION is dropped; WebSocket connections per API key and per
 // tenant are capped, beyond which the socket closes with 4429.
 import { describe, expect, it } from "vitest";
+import { store, testConfig } from "./support/database.js";
 import WebSocket from "ws";
 import { sendAsNextMessages } from "../src/server/graphql-ws-next-messages.js";
 import { startServer } from "../src/server/http-server.js";
@@ -79,7 +80,12 @@ describe("queued bytes per connection", () => {
 
 describe("connections per API key and per tenant", () => {
   it("beyond MAX_CONNECTIONS_PER_KEY or MAX_CONNECTIONS_PER_TENANT a WebSocket closes with 4429; a freed place is taken again", async () => {
-    const server = await startServer({ port: 0, limits: { connectionsPerKey: 2, connectionsPerTenant: 3 } });
+    const server = await startServer({
+      store,
+      config: testConfig,
+      port: 0,
+      limits: { connectionsPerKey: 2, connectionsPerTenant: 3 },
+    });
     const [first, second] = [await tenantKey("crowded"), await tenantKey("crowded")];
     const open: WebSocket[] = [];
     const connect = (key: string) =>

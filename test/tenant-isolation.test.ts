@@ -2,9 +2,20 @@
 // subscribe, fetch over REST; over HTTP, SSE and WebSocket — it gets exactly what it gets for ids
 // that do not exist (same status, same error, same message once the id itself is set aside), and
 // A's data is untouched. Lists show each tenant only its own dialogs.
+import SchemaBuilder from "@pothos/core";
+import {
+  type GraphQLField,
+  type GraphQLInputType,
+  getNamedType,
+  getNullableType,
+  graphql,
+  isInputObjectType,
+  isListType,
+} from "graphql";
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../src/db/prisma.js";
+import { prisma } from "./support/database.js";
 import { schema } from "../src/schema/index.js";
+import TenantScopePlugin, { type TenantRule } from "../src/schema/tenant-scope-plugin.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { startTestServer } from "./support/live.js";
 import { asCaller, firstResult, restAs, sseAs, tenantKey, unknownIds, wsAs } from "./support/tenants.js";
@@ -47,6 +58,23 @@ beforeAll(async () => {
   )(`mutation { createDialog(input: { title: "B's" }) { ... on Dialog { id } } }`);
   ownDialogOfB = own.body.data.createDialog.id;
 });
+
+const rootFieldsOf = (of: typeof schema) =>
+  [of.getQueryType(), of.getMutationType(), of.getSubscriptionType()].flatMap((type) =>
+    Object.values(type?.getFields() ?? {}),
+  ) as GraphQLField<unknown, unknown>[];
+
+/** Dotted paths of the ID values an argument of `type` holds (inside input objects and lists). */
+function idPathsOf(type: GraphQLInputType, path: string[]): string[] {
+  const inner = getNullableType(type);
+  if (isListType(inner)) return idPathsOf(inner.ofType, path);
+  if (isInputObjectType(inner)) {
+    // Events carry call ids, not ids of rows.
+    if (inner.name === "HistoryEventInput") return [];
+    return Object.values(inner.getFields()).flatMap((field) => idPathsOf(field.type, [...path, field.name]));
+  }
+  return getNamedType(inner).name === "ID" ? [path.join(".")] : [];
+}
 
 /** Runs `operation` as B with A's ids and with unknown ids; the answers must match once ids are set aside. */
 async function expectSameAsUnknown(operation: (ids: Ids & { open: string }) => Promise<unknown>) {
@@ -148,11 +176,41 @@ describe("tenant B naming tenant A's ids", () => {
       models: "names no id: the server's configured models",
     };
     const exercised = operations.map(([, query]) => /\{\s*(\w+)\(/.exec(query)![1]!);
-    const rootFields = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) =>
-      Object.keys(type?.getFields() ?? {}),
-    );
+    const rootFields = rootFieldsOf(schema).map((field) => field.name);
     const uncovered = rootFields.filter((field) => !exercised.includes(field) && !(field in coveredElsewhere));
     expect(uncovered).toEqual([]);
+  });
+
+  it("every root field declares its tenant rule, and the rule names each id argument it is given", () => {
+    // ID arguments a "caller" field checks in its own query, filtered by the caller's tenant
+    // (each has a case above or in the test named here).
+    const filteredByTheirQuery: Record<string, string[]> = {
+      dialog: ["id"],
+      response: ["id"],
+      historyDelta: ["dialogId", "textOffsets.responseId"],
+      streamText: ["input.responseId"],
+      // A filter, ANDed with the caller's tenant: another tenant's dialog matches nothing.
+      dialogs: ["filter.dialogId"],
+      search: ["filter.dialogId"],
+    };
+    const problems: string[] = [];
+    for (const field of rootFieldsOf(schema)) {
+      const rule = field.extensions.tenant as TenantRule | undefined;
+      if (!rule) {
+        problems.push(`${field.name}: no rule`);
+        continue;
+      }
+      const named =
+        typeof rule === "string" ? [] : [rule.dialogs ?? [], rule.responses ?? [], rule.chainedTo ?? []].flat();
+      const idPaths = field.args.flatMap((arg) => idPathsOf(arg.type, [arg.name]));
+      for (const path of named) if (!idPaths.includes(path)) problems.push(`${field.name}: names no argument ${path}`);
+      for (const path of idPaths) {
+        if (!named.includes(path) && !filteredByTheirQuery[field.name]?.includes(path)) {
+          problems.push(`${field.name}: ${path} is not checked`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
   });
 
   for (const [what, query, variables] of operations) {
@@ -233,5 +291,53 @@ describe("idempotency keys per tenant", () => {
     expect([ofA.__typename, ofB.__typename]).toEqual(["Response", "Response"]);
     expect(ofA.id).not.toBe(ofB.id);
     expect((await write(keyB, "from B")).body.data.createResponse.id).toBe(ofB.id);
+  });
+});
+
+describe("the tenant rule, declared once per root field", () => {
+  const newBuilder = () =>
+    // The app's builder's plugins, but this one, need options these small schemas do not use.
+    new SchemaBuilder<{ Context: { scope: { optionalDialog(id: string | null): Promise<void> } } }>({
+      plugins: [TenantScopePlugin],
+    } as never);
+
+  it("is required: a root field without one fails the schema build", () => {
+    const builder = newBuilder();
+    builder.queryType({});
+    builder.queryField("forgotten", (t) => t.string({ args: { id: t.arg.id() }, resolve: () => "read" }));
+    expect(() => builder.toSchema()).toThrow(/Query\.forgotten declares no tenant rule/);
+  });
+
+  it("is checked before the resolver runs: an id the caller does not own never reaches it", async () => {
+    const builder = newBuilder();
+    builder.queryType({});
+    const resolved: string[] = [];
+    builder.queryField("read", (t) =>
+      t.string({
+        args: { id: t.arg.id({ required: true }) },
+        tenant: { dialogs: ["id"] },
+        resolve: (_root, { id }) => (resolved.push(String(id)), "read"),
+      }),
+    );
+    const owned = new Set(["mine"]);
+    const contextValue = {
+      store: { retentionMs: null },
+      scope: {
+        optionalDialog: async (id: string | null) => {
+          if (id != null && !owned.has(id)) throw new Error(`Dialog ${id} not found`);
+        },
+        optionalResponse: async () => {},
+      },
+    };
+    const run = (id: string) =>
+      graphql({
+        schema: builder.toSchema(),
+        source: `query($id: ID!) { read(id: $id) }`,
+        variableValues: { id },
+        contextValue,
+      });
+    expect((await run("mine")).data).toEqual({ read: "read" });
+    expect((await run("theirs")).errors?.map((error) => error.message)).toEqual(["Dialog theirs not found"]);
+    expect(resolved).toEqual(["mine"]);
   });
 });

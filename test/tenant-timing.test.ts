@@ -2,12 +2,12 @@
 // 7): tenant B naming tenant A's ids runs the same lookup, with the same statements, as naming ids
 // that do not exist. Timing is compared robustly: samples of the two cases are interleaved (so a
 // burst of load hits both alike) and their medians must be within a generous ratio.
+import { testApp } from "./support/graphql.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/server/app.js";
 import { countStatements } from "./support/query-counter.js";
 import { tenantKey, unknownIds } from "./support/tenants.js";
 
-const app = buildApp({ limits: { rateLimitRequests: 0 } });
+const app = testApp({ limits: { rateLimitRequests: 0 } });
 let keyB: string;
 let a: { dialog: string; response: string };
 

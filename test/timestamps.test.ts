@@ -1,7 +1,8 @@
 // Reads outside Prisma parse `timestamp` columns themselves (src/db/prisma.ts): as UTC, like
 // Prisma, to the millisecond, whatever the process's time zone.
 import { describe, expect, it } from "vitest";
-import { database, parseUtcTimestamp } from "../src/db/prisma.js";
+import { database } from "./support/database.js";
+import { parseUtcTimestamp } from "../src/db/utc-timestamps.js";
 
 const samples = [
   "2026-11-22 05:40:54.123",

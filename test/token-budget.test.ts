@@ -4,6 +4,7 @@ import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import type { StoredEvent } from "../src/formats/stored-event.js";
 import { eventTokens, fitToBudget, loadTokenizer } from "../src/formats/token-budget.js";
+import { database } from "./support/database.js";
 import { importOk } from "./support/formats.js";
 import { execute, executeOk } from "./support/graphql.js";
 
@@ -187,7 +188,7 @@ describe("messages(format:, maxTokens:, tokenizer:) through GraphQL", () => {
       messages: [...turns(300, 150), { role: "developer", content: "Be brief." }, ...turns(450, 149)],
     });
     const { readContext } = await import("../src/services/context.js");
-    const whole = await readContext(last.id);
+    const whole = await readContext(last.id, null, database);
     expect(whole.length).toBe(1 + 900 + 1 + 897);
     const count = await loadTokenizer("O200K_BASE");
     for (const maxTokens of [50, 3_000, 12_000, 100_000]) {

@@ -7,6 +7,7 @@ import { filter, onEnd, pipe, subscribe, take, toPromise } from "wonka";
 import WebSocket from "ws";
 import type { Client, OperationResult } from "urql";
 import { revokeApiKey } from "../src/auth/api-keys.js";
+import { store } from "./support/database.js";
 import {
   CreateDialogDocument,
   CreateResponseDocument,
@@ -149,7 +150,7 @@ describe("the urql client with an API key", () => {
     await expect.poll(() => results.length).toBe(1);
     expect(results[0]!.data?.historyDelta.seq).toBe(1);
 
-    await revokeApiKey(temporary.id);
+    await revokeApiKey(store, temporary.id);
     server.live.broadcast({ type: "keyRevoked", keyId: temporary.id });
     await ended;
     expect(closeCodeOf(results[1]!)).toBe(4403);

@@ -2,6 +2,7 @@
 // the model (through generateResponse, here the upstream stand-in), live; "Regenerate from here"
 // asks again for the same turn and shows the new branch.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { store, testConfig } from "./support/database.js";
 import { CreateResponseDocument, DialogHeadDocument, type DialogqlClient } from "../src/client/index.js";
 import { createModelCatalog } from "../src/generation/providers.js";
 import { type RunningServer, startServer } from "../src/server/http-server.js";
@@ -22,7 +23,7 @@ beforeAll(async () => {
     UPSTREAM_MAX_RETRIES: 0,
     DEFAULT_MODEL: "stand-in-1",
   });
-  server = await startServer({ port: 0, models });
+  server = await startServer({ store, config: testConfig, port: 0, models });
   client = testClient(server.url, "ws");
 });
 afterAll(async () => {

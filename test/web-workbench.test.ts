@@ -4,7 +4,7 @@
 // the dialog actions and the keys that get them there.
 import { readFile } from "node:fs/promises";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { database } from "../src/db/prisma.js";
+import { database } from "./support/database.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { CHROMIUM, hasChromium, openPage as openBrowserPage, screenshot, timelineEvents } from "./support/browser.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
@@ -37,12 +37,15 @@ async function seedDialogs(count: number) {
         SELECT '00SEED' || lpad(d::text, 20, '0'), CASE WHEN d % 5 = 0 THEN NULL ELSE 'Seeded dialog ' || d END,
           now() - interval '1 day' - d * interval '1 second', now() - interval '1 day' - d * interval '1 second', 2
         FROM generate_series(1, ${count}) d;
-      INSERT INTO "Response" (id, "dialogId", depth, model, status, "humanEvents", "aiEvents")
+      INSERT INTO "Response" (id, "dialogId", depth, model, status, "humanEvents", "aiEvents", "segmentId",
+          "humanEventsInSegment", "aiEventsInSegment")
         SELECT 'resp_SEED' || lpad(d::text, 20, '0'), '00SEED' || lpad(d::text, 20, '0'), 0,
-          CASE WHEN d % 2 = 0 THEN 'seed-small' ELSE 'seed-large' END, 'COMPLETED', 1, 1
+          CASE WHEN d % 2 = 0 THEN 'seed-small' ELSE 'seed-large' END, 'COMPLETED', 1, 1,
+          'resp_SEED' || lpad(d::text, 20, '0'), 1, 1
         FROM generate_series(1, ${count}) d;
-      INSERT INTO "Event" (id, "dialogId", "responseId", seq, phase, type, content)
-        SELECT 'evt_SEED' || lpad(d::text, 20, '0') || k, '00SEED' || lpad(d::text, 20, '0'), 'resp_SEED' || lpad(d::text, 20, '0'), k,
+      INSERT INTO "Event" (id, "dialogId", "responseId", "segmentId", depth, seq, phase, type, content)
+        SELECT 'evt_SEED' || lpad(d::text, 20, '0') || k, '00SEED' || lpad(d::text, 20, '0'), 'resp_SEED' || lpad(d::text, 20, '0'),
+          'resp_SEED' || lpad(d::text, 20, '0'), 0, k,
           (CASE k WHEN 1 THEN 'INPUT' ELSE 'OUTPUT' END)::"EventPhase", (CASE k WHEN 1 THEN 'HUMAN' ELSE 'AI' END)::"HistoryEventType",
           CASE k WHEN 1 THEN 'Seeded question number ' || d ELSE 'Seeded answer ' || d END
         FROM generate_series(1, ${count}) d, generate_series(1, 2) k;

@@ -3,6 +3,6 @@
 // and without them PostgreSQL plans the peer's plain `ORDER BY seq LIMIT 100` as a scan of every
 // event of the dialog. dialogql's statements are written not to depend on statistics; the peer's,
 // like most hand-written SQL, do.
-import { database } from "../../src/db/prisma.js";
+import { database } from "./store.js";
 
 export const analyze = () => database.query(`ANALYZE "Dialog", "Response", "Event"`);

@@ -5,10 +5,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { config } from "../../src/config.js";
-import { database } from "../../src/db/prisma.js";
 import { peerServer } from "../peer/yoga-pg.js";
 import { spawnIpcChild } from "./ipc-child.js";
+import { config, database } from "./store.js";
 
 export const PEER_NAME = "yoga + pg";
 

@@ -2,12 +2,12 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { applyMigrations } from "../../src/db/migrate.js";
-import { closeDatabase, database } from "../../src/db/prisma.js";
+import { closeDatabase, config, database, store } from "./store.js";
 import { buildApp } from "../../src/server/app.js";
 
 export async function startInProcessServer() {
   await applyMigrations(database);
-  const app = buildApp();
+  const app = buildApp({ store, config });
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,8 +1,8 @@
 // The raw baseline for a write: the rows createResponse stores for one turn (lock the dialog,
-// read the head's depth, insert the response and its four events, move the head), written with
+// read the head's depth and segment, insert the response and its four events, move the head), written with
 // plain parameterised SQL in one transaction.
 import { randomUUID } from "node:crypto";
-import type { Database } from "../../src/db/prisma.js";
+import type { Database } from "../../src/db/database.js";
 
 export async function createRawDialog(database: Database) {
   const id = `raw_${randomUUID()}`;
@@ -16,22 +16,27 @@ export function writeRawTurn(database: Database, dialogId: string, turn: number)
       `SELECT "lastSeq", "headId" FROM "Dialog" WHERE id = $1 FOR UPDATE`,
       [dialogId],
     );
-    const parentDepth = dialog!.headId
-      ? (await s.query<{ depth: number }>(`SELECT depth FROM "Response" WHERE id = $1`, [dialog!.headId]))[0]!.depth
-      : -1;
+    const [head] = dialog!.headId
+      ? await s.query<{ depth: number; segmentId: string }>(`SELECT depth, "segmentId" FROM "Response" WHERE id = $1`, [
+          dialog!.headId,
+        ])
+      : [];
     const responseId = `resp_${randomUUID()}`;
+    // A linear chain: every turn continues its parent's segment (the first names it).
+    const segmentId = head?.segmentId ?? responseId;
+    const depth = (head?.depth ?? -1) + 1;
     await s.query(
-      `INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "completedAt")
-       VALUES ($1, $2, $3, $4, 'bench', 'COMPLETED', now())`,
-      [responseId, dialogId, dialog!.headId, parentDepth + 1],
+      `INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "completedAt", "segmentId")
+       VALUES ($1, $2, $3, $4, 'bench', 'COMPLETED', now(), $5)`,
+      [responseId, dialogId, dialog!.headId, depth, segmentId],
     );
     const seq = dialog!.lastSeq;
     await s.query(
-      `INSERT INTO "Event" (id, "dialogId", "responseId", seq, phase, type, content, "modelName", "callId", "toolName", args) VALUES
-       ($1, $5, $6, $7, 'INPUT', 'HUMAN', $9, NULL, NULL, NULL, NULL),
-       ($2, $5, $6, $7 + 1, 'OUTPUT', 'REASONING', $10, 'bench-model', NULL, NULL, NULL),
-       ($3, $5, $6, $7 + 2, 'OUTPUT', 'AI', $11, NULL, NULL, NULL, NULL),
-       ($4, $5, $6, $7 + 3, 'OUTPUT', 'TOOL_CALL', NULL, NULL, $8, 'read_file', '{"path":"file.py"}'::jsonb)`,
+      `INSERT INTO "Event" (id, "dialogId", "responseId", "segmentId", depth, seq, phase, type, content, "modelName", "callId", "toolName", args) VALUES
+       ($1, $5, $6, $12, $13, $7, 'INPUT', 'HUMAN', $9, NULL, NULL, NULL, NULL),
+       ($2, $5, $6, $12, $13, $7 + 1, 'OUTPUT', 'REASONING', $10, 'bench-model', NULL, NULL, NULL),
+       ($3, $5, $6, $12, $13, $7 + 2, 'OUTPUT', 'AI', $11, NULL, NULL, NULL, NULL),
+       ($4, $5, $6, $12, $13, $7 + 3, 'OUTPUT', 'TOOL_CALL', NULL, NULL, $8, 'read_file', '{"path":"file.py"}'::jsonb)`,
       [
         randomUUID(),
         randomUUID(),
@@ -44,6 +49,8 @@ export function writeRawTurn(database: Database, dialogId: string, turn: number)
         `Question ${turn}`,
         "I should read the file first...",
         "I'll read it",
+        segmentId,
+        depth,
       ],
     );
     await s.query(`UPDATE "Dialog" SET "lastSeq" = $2, "headId" = $3, "updatedAt" = now() WHERE id = $1`, [

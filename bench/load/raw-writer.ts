@@ -1,5 +1,5 @@
 // Child process: the raw write baseline against DATABASE_URL (its own pool, same size as dialogql's).
-import { closeDatabase, database } from "../../src/db/prisma.js";
+import { closeDatabase, database } from "../lib/store.js";
 import { emit } from "../lib/report.js";
 import { summarize } from "../lib/stats.js";
 import { runRawWriters } from "./raw-turn.js";

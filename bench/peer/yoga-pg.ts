@@ -159,12 +159,16 @@ export function peerServer(db: PeerDatabase) {
 }
 
 async function writeTurn(tx: Pick<PeerDatabase, "query">, input: Row) {
+  // The tables' segment columns (dialogql's addressing) must be filled; a linear dialog, which is
+  // all this server writes, is one segment named after its root response.
   const [dialog] = input.dialogId
-    ? await tx.query(`SELECT id, "lastSeq", "headId", "headDepth" FROM "Dialog" WHERE id = $1 FOR UPDATE`, [
-        input.dialogId,
-      ])
+    ? await tx.query(
+        `SELECT d.id, d."lastSeq", d."headId", d."headDepth", h."segmentId" FROM "Dialog" d
+         LEFT JOIN "Response" h ON h.id = d."headId" WHERE d.id = $1 FOR UPDATE OF d`,
+        [input.dialogId],
+      )
     : await tx.query(
-        `INSERT INTO "Dialog" (id, "updatedAt") VALUES ($1, now()) RETURNING id, "lastSeq", "headId", "headDepth"`,
+        `INSERT INTO "Dialog" (id, "updatedAt") VALUES ($1, now()) RETURNING id, "lastSeq", "headId", "headDepth", NULL AS "segmentId"`,
         [`dlg_${randomUUID()}`],
       );
   if (!dialog) return { message: "no such dialog" };
@@ -178,17 +182,18 @@ async function writeTurn(tx: Pick<PeerDatabase, "query">, input: Row) {
   const id = `resp_${randomUUID()}`;
   const depth = dialog.headDepth === null ? 0 : dialog.headDepth + 1;
   const lastSeq = dialog.lastSeq + events.length;
+  const segmentId = dialog.segmentId ?? id;
   await tx.query(
-    `INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "completedAt", "finishedAtSeq")
-     VALUES ($1, $2, $3, $4, $5, 'COMPLETED', now(), $6)`,
-    [id, dialog.id, dialog.headId, depth, input.model ?? null, lastSeq],
+    `INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "completedAt", "finishedAtSeq", "segmentId")
+     VALUES ($1, $2, $3, $4, $5, 'COMPLETED', now(), $6, $7)`,
+    [id, dialog.id, dialog.headId, depth, input.model ?? null, lastSeq, segmentId],
   );
-  const values = events.map((_, i) => `($${3 + i * 9}::int, ${[1, 2, 3, 4, 5, 6, 7, 8].map((k) => `$${3 + i * 9 + k}`).join(", ")})`); // prettier-ignore
+  const values = events.map((_, i) => `($${5 + i * 9}::int, ${[1, 2, 3, 4, 5, 6, 7, 8].map((k) => `$${5 + i * 9 + k}`).join(", ")})`); // prettier-ignore
   await tx.query(
-    `INSERT INTO "Event" (id, "dialogId", "responseId", seq, phase, type, content, "modelName", "callId", "toolName", args)
-     SELECT v.id, $1, $2, v.seq, v.phase::"EventPhase", v.type::"HistoryEventType", v.content, v.model, v.call, v.tool, v.args::jsonb
+    `INSERT INTO "Event" (id, "dialogId", "responseId", "segmentId", depth, seq, phase, type, content, "modelName", "callId", "toolName", args)
+     SELECT v.id, $1, $2, $3, $4::int, v.seq, v.phase::"EventPhase", v.type::"HistoryEventType", v.content, v.model, v.call, v.tool, v.args::jsonb
      FROM (VALUES ${values.join(", ")}) AS v(seq, id, phase, type, content, model, call, tool, args)`,
-    [dialog.id, id, ...events.flatMap((row, i) => [dialog.lastSeq + i + 1, ...row])],
+    [dialog.id, id, segmentId, depth, ...events.flatMap((row, i) => [dialog.lastSeq + i + 1, ...row])],
   );
   await tx.query(
     `UPDATE "Dialog" SET "lastSeq" = $2, "headId" = $3, "headDepth" = $4, "updatedAt" = now() WHERE id = $1`,

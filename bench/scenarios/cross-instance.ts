@@ -3,7 +3,7 @@
 // through B. The delivery p99 through B may be at most 10 ms above the one through A.
 import path from "node:path";
 import { applyMigrations } from "../../src/db/migrate.js";
-import { closeDatabase, database } from "../../src/db/prisma.js";
+import { closeDatabase, config, database, store } from "../lib/store.js";
 import { startServer } from "../../src/server/http-server.js";
 import { spawnIpcChild } from "../lib/ipc-child.js";
 import { emit, smoke } from "../lib/report.js";
@@ -19,8 +19,8 @@ if (!redisUrl) throw new Error("cross-instance needs BENCH_REDIS_URL");
 
 await applyMigrations(database);
 // Both instances in this process share its database connection; each has its own Redis clients.
-const a = await startServer({ port: 0, redisUrl });
-const b = await startServer({ port: 0, redisUrl });
+const a = await startServer({ store, config, port: 0, redisUrl });
+const b = await startServer({ store, config, port: 0, redisUrl });
 const WRITE = `mutation($input: CreateResponseInput!) { createResponse(input: $input) {
   ... on Response { dialog { id } output { ... on BaseHistoryEvent { seq } } } } }`;
 const write = async (url: string, input: Record<string, unknown>) => {

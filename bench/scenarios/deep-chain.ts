@@ -2,12 +2,13 @@
 // of SQL statements it costs at depth 10 and at depth 1,000 (it must not grow with depth). Peer:
 // the yoga + `pg` server (bench/peer/yoga-pg.ts) answering the same document with a recursive CTE
 // over the chain, interleaved with dialogql.
-import { onStatement } from "../../src/db/prisma.js";
+import { onStatement } from "../../src/db/statement-log.js";
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { createResponse } from "../../src/services/responses.js";
 import { emit, smoke } from "../lib/report.js";
 import { analyze } from "../lib/analyze.js";
 import { PEER_NAME, startPeer } from "../lib/peer.js";
+import { store } from "../lib/store.js";
 import { graphql, startInProcessServer } from "../lib/server.js";
 import { interleaved } from "../lib/timed-query.js";
 
@@ -23,6 +24,7 @@ const tips: Record<number, string> = {};
 let previousResponseId: string | undefined;
 for (let depth = 1; depth <= DEPTH; depth++) {
   const written = await createResponse(
+    store,
     {
       previousResponseId,
       input: [{ human: { content: `Turn ${depth}` } }],

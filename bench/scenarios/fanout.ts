@@ -7,7 +7,7 @@ import path from "node:path";
 import { WebSocketServer } from "ws";
 import { startServer } from "../../src/server/http-server.js";
 import { applyMigrations } from "../../src/db/migrate.js";
-import { closeDatabase, database } from "../../src/db/prisma.js";
+import { closeDatabase, config, database, store } from "../lib/store.js";
 import { spawnIpcChild } from "../lib/ipc-child.js";
 import { emit, smoke, type Figure } from "../lib/report.js";
 import { graphql } from "../lib/server.js";
@@ -105,7 +105,7 @@ const raw = await rawSubscribers.next<Delivery>("result");
 broadcaster.close();
 
 // dialogql: writes through GraphQL over HTTP (the resolver publishes after commit).
-const server = await startServer({ port: 0 });
+const server = await startServer({ store, config, port: 0 });
 const graphqlUrl = `${server.url}/graphql`;
 const WRITE = `mutation($input: CreateResponseInput!) { createResponse(input: $input) {
   ... on Response { dialog { id } output { ... on BaseHistoryEvent { seq } } } } }`;

@@ -8,7 +8,7 @@
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { createModelCatalog } from "../../src/generation/providers.js";
 import { applyMigrations } from "../../src/db/migrate.js";
-import { closeDatabase, database } from "../../src/db/prisma.js";
+import { closeDatabase, config, database, store } from "../lib/store.js";
 import { startServer } from "../../src/server/http-server.js";
 import { importMessages } from "../../src/services/import-messages.js";
 import { startUpstreamStandIn } from "../../test/support/upstream-stand-in.js";
@@ -27,6 +27,8 @@ upstream.fallback = {
   usage: { input: 100, output: 20 },
 };
 const server = await startServer({
+  store,
+  config,
   port: 0,
   models: createModelCatalog({ OPENAI_BASE_URL: upstream.url, UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }),
 });
@@ -42,7 +44,7 @@ for (let c = 0; c < CONVERSATIONS; c++) {
   let tip: string | null = null;
   for (let from = 0; from < HISTORY; from += IMPORT_TURNS) {
     const count = Math.min(IMPORT_TURNS, HISTORY - from);
-    const result: { responseIds: string[] } = await importMessages({
+    const result: { responseIds: string[] } = await importMessages(store, {
       format: "OPENAI_RESPONSES",
       messages: history(from, count),
       previousResponseId: tip,

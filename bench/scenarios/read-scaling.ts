@@ -9,6 +9,7 @@ import { createResponse } from "../../src/services/responses.js";
 import { emit, smoke } from "../lib/report.js";
 import { analyze } from "../lib/analyze.js";
 import { PEER_NAME, startPeer } from "../lib/peer.js";
+import { store } from "../lib/store.js";
 import { startInProcessServer } from "../lib/server.js";
 import { interleaved } from "../lib/timed-query.js";
 
@@ -30,6 +31,7 @@ async function writeDialog(events: number) {
         : { toolCall: { callId: `call_${turn}_${i}`, toolName: "search", args: { q: `query ${i}` } } },
     );
     const written = await createResponse(
+      store,
       { dialogId, input: [{ human: { content: `Question ${turn}` } }], output },
       DEVELOPMENT_TENANT,
     );

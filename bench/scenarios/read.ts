@@ -4,7 +4,7 @@
 // statement dialogql runs, raw, plus JSON.stringify. One client's latency and 16 clients' are
 // measured, and a small query's latency while 16 clients read whole histories (a large answer
 // must not block the event loop for everyone else). dialogql and its peer are interleaved.
-import { database } from "../../src/db/prisma.js";
+import { database, store } from "../lib/store.js";
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { contextPageStatement } from "../../src/services/context.js";
 import { createResponse } from "../../src/services/responses.js";
@@ -39,6 +39,7 @@ for (let turn = 0; turn < EVENTS / PER_TURN; turn++) {
         : { toolCall: { callId: `call_${turn}_${i}`, toolName: "search", args: { q: `query ${i}`, page: 1 } } },
   );
   const written = await createResponse(
+    store,
     { dialogId, input: [{ human: { content: `Question ${turn}` } }], output },
     DEVELOPMENT_TENANT,
   );

@@ -9,7 +9,7 @@
 // — and the common word is reported beside it: ranking every one of its matches costs more.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { database } from "../../src/db/prisma.js";
+import { database } from "../lib/store.js";
 import { emit, smoke } from "../lib/report.js";
 import { startInProcessServer } from "../lib/server.js";
 import { summarize } from "../lib/stats.js";
@@ -35,13 +35,15 @@ await database.withSession(async (s) => {
     DROP INDEX "Event_search_idx";
     INSERT INTO "Dialog" (id, title, "updatedAt", "lastSeq")
       SELECT 'dlg_' || lpad(d::text, 8, '0'), 'Bench dialog ' || d, now(), ${PER_DIALOG} FROM generate_series(1, ${DIALOGS}) d;
-    INSERT INTO "Response" (id, "dialogId", depth, model, status)
-      SELECT 'resp_' || lpad(d::text, 8, '0'), 'dlg_' || lpad(d::text, 8, '0'), 0, 'bench-model', 'COMPLETED'
+    INSERT INTO "Response" (id, "dialogId", depth, model, status, "segmentId")
+      SELECT 'resp_' || lpad(d::text, 8, '0'), 'dlg_' || lpad(d::text, 8, '0'), 0, 'bench-model', 'COMPLETED',
+        'resp_' || lpad(d::text, 8, '0')
       FROM generate_series(1, ${DIALOGS}) d;
-    INSERT INTO "Event" (id, "dialogId", "responseId", seq, phase, type, content, "toolName", "callId", args)
+    INSERT INTO "Event" (id, "dialogId", "responseId", "segmentId", depth, seq, phase, type, content, "toolName", "callId", args)
       SELECT 'evt_' || lpad(i::text, 9, '0'),
         'dlg_' || lpad((i / ${PER_DIALOG} + 1)::text, 8, '0'),
         'resp_' || lpad((i / ${PER_DIALOG} + 1)::text, 8, '0'),
+        'resp_' || lpad((i / ${PER_DIALOG} + 1)::text, 8, '0'), 0,
         i % ${PER_DIALOG} + 1,
         (CASE WHEN i % ${PER_DIALOG} = 0 THEN 'INPUT' ELSE 'OUTPUT' END)::"EventPhase",
         (CASE i % 4 WHEN 0 THEN 'HUMAN' WHEN 1 THEN 'AI' WHEN 2 THEN 'TOOL_CALL' ELSE 'TOOL_RESULT' END)::"HistoryEventType",

@@ -5,7 +5,7 @@
 // delta (server and the agent's HTTP client share this process, so it is an upper bound).
 import path from "node:path";
 import { applyMigrations } from "../../src/db/migrate.js";
-import { closeDatabase, database } from "../../src/db/prisma.js";
+import { closeDatabase, config, database, store } from "../lib/store.js";
 import { startServer } from "../../src/server/http-server.js";
 import { spawnIpcChild } from "../lib/ipc-child.js";
 import { emit, smoke, type Figure } from "../lib/report.js";
@@ -28,7 +28,7 @@ interface Delivery {
 }
 
 await applyMigrations(database);
-const server = await startServer({ port: 0, redisUrl: process.env.REDIS_URL || null });
+const server = await startServer({ store, config, port: 0, redisUrl: process.env.REDIS_URL || null });
 const url = `${server.url}/graphql`;
 const started = await graphql(
   url,

@@ -9,6 +9,7 @@ import { fitToBudget, loadTokenizer } from "../../src/formats/token-budget.js";
 import { readContext } from "../../src/services/context.js";
 import { createResponse } from "../../src/services/responses.js";
 import { emit, smoke } from "../lib/report.js";
+import { store } from "../lib/store.js";
 import { startInProcessServer } from "../lib/server.js";
 import { summarize, timeEach } from "../lib/stats.js";
 import { timeQuery } from "../lib/timed-query.js";
@@ -43,12 +44,12 @@ for (let turn = 0; turn < EVENTS / PER_TURN; turn++) {
     turn === 0
       ? [{ system: { content: "You are a research agent." } }, { human: { content: "Question 0" } }]
       : [{ human: { content: `Question ${turn}` } }];
-  const written = await createResponse({ dialogId, input, output }, DEVELOPMENT_TENANT);
+  const written = await createResponse(store, { dialogId, input, output }, DEVELOPMENT_TENANT);
   dialogId = written.dialogId;
   headId = written.responseId;
 }
 
-const events = await readContext(headId);
+const events = await readContext(headId, null, store.database);
 const count = await loadTokenizer("O200K_BASE");
 let kept = 0;
 // Wall time, and the CPU time the trim itself used: on a shared, loaded machine the two differ

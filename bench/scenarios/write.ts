@@ -4,7 +4,7 @@
 // same load generator, and the rows written with raw SQL in one transaction per turn. dialogql
 // and the peer are interleaved, REPS times each, and each figure is the median of the repetitions.
 import path from "node:path";
-import { database } from "../../src/db/prisma.js";
+import { database } from "../lib/store.js";
 import { runTs } from "../lib/child.js";
 import { PEER_NAME, startPeer } from "../lib/peer.js";
 import { emit, smoke } from "../lib/report.js";

@@ -7,7 +7,7 @@ import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { UNAVAILABLE_MESSAGE } from "../errors.js";
-import type { Limits } from "../server/limits.js";
+import type { Limits } from "../limits.js";
 import type { Authenticator, Viewer } from "./authenticator.js";
 import { type RateLimiter, rateLimitedError } from "./rate-limit.js";
 

@@ -3,7 +3,7 @@
 // first characters are kept as a `prefix` to recognise a key in listings.
 import { createHash, randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
-import { prisma } from "../db/prisma.js";
+import type { Store } from "../store/store.js";
 
 const ulid = monotonicFactory();
 const KEY_PREFIX = "dq_";
@@ -29,7 +29,11 @@ export interface ApiKeyInfo {
 const publicFields = { id: true, tenantId: true, name: true, prefix: true, createdAt: true, revokedAt: true } as const;
 
 /** Creates a key for `tenantId`; the returned `key` is the only time the secret exists in clear. */
-export async function createApiKey(tenantId: string, name?: string | null): Promise<ApiKeyInfo & { key: string }> {
+export async function createApiKey(
+  { prisma }: Store,
+  tenantId: string,
+  name?: string | null,
+): Promise<ApiKeyInfo & { key: string }> {
   if (!TENANT_PATTERN.test(tenantId)) {
     throw new Error(
       `tenant "${tenantId}" must be 1-64 letters, digits, "_", "." or "-", starting with a letter or digit`,
@@ -49,12 +53,12 @@ export async function createApiKey(tenantId: string, name?: string | null): Prom
   return { ...stored, key };
 }
 
-export function listApiKeys(tenantId?: string): Promise<ApiKeyInfo[]> {
+export function listApiKeys({ prisma }: Store, tenantId?: string): Promise<ApiKeyInfo[]> {
   return prisma.apiKey.findMany({ where: tenantId ? { tenantId } : {}, orderBy: { id: "asc" }, select: publicFields });
 }
 
 /** Revokes a key by id or by its shown prefix; returns it, or null when nothing matched. */
-export async function revokeApiKey(idOrPrefix: string): Promise<ApiKeyInfo | null> {
+export async function revokeApiKey({ prisma }: Store, idOrPrefix: string): Promise<ApiKeyInfo | null> {
   const matches = await prisma.apiKey.findMany({
     where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }] },
     select: publicFields,
@@ -71,16 +75,16 @@ export async function revokeApiKey(idOrPrefix: string): Promise<ApiKeyInfo | nul
 }
 
 /** The active key with this hash, if any: the one query authentication makes on a cache miss. */
-export function findActiveKey(hash: string) {
+export function findActiveKey({ prisma }: Store, hash: string) {
   return prisma.apiKey.findFirst({ where: { hash, revokedAt: null }, select: { id: true, tenantId: true } });
 }
 
-export async function activeKeyExists() {
+export async function activeKeyExists({ prisma }: Store) {
   return (await prisma.apiKey.count({ where: { revokedAt: null }, take: 1 })) > 0;
 }
 
 /** Keys revoked since `since` (by the database's clock), and the database's time now. */
-export async function revokedSince(since: Date | null) {
+export async function revokedSince({ prisma }: Store, since: Date | null) {
   const rows = await prisma.$queryRaw<{ id: string | null; now: Date }[]>`
     SELECT k.id, t.now FROM (SELECT now() AT TIME ZONE 'UTC' AS now) AS t
     LEFT JOIN "ApiKey" k ON k."revokedAt" >= ${since ?? new Date(0)}::timestamp

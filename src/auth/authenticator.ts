@@ -11,6 +11,7 @@ import { GraphQLError } from "graphql";
 import { LRUCache } from "lru-cache";
 import type { LiveBus } from "../live/live-bus.js";
 import { logger } from "../logger.js";
+import type { Store } from "../store/store.js";
 import { activeKeyExists, findActiveKey, hashKey, looksLikeKey, revokedSince } from "./api-keys.js";
 
 export const DEVELOPMENT_TENANT = "default";
@@ -25,6 +26,7 @@ export type AuthMode = "auto" | "required";
 
 export interface AuthenticatorOptions {
   mode: AuthMode;
+  store: Store;
   live: LiveBus;
   /** How often the database is asked for revocations, in ms. */
   revocationPollMs?: number;
@@ -49,7 +51,7 @@ export function authError(message: string) {
   });
 }
 
-export function createAuthenticator({ mode, live, revocationPollMs = 5_000 }: AuthenticatorOptions) {
+export function createAuthenticator({ mode, store, live, revocationPollMs = 5_000 }: AuthenticatorOptions) {
   const verified = new LRUCache<string, Viewer>({ max: 10_000 });
   const unknown = new LRUCache<string, true>({ max: 10_000, ttl: UNKNOWN_KEY_TTL_MS });
   const openConnections = new Map<string, Set<() => void>>();
@@ -57,7 +59,7 @@ export function createAuthenticator({ mode, live, revocationPollMs = 5_000 }: Au
 
   const anyKeys = () => {
     if (!keysExist || Date.now() - keysExist.at > KEYS_EXIST_TTL_MS) {
-      const value = activeKeyExists();
+      const value = activeKeyExists(store);
       keysExist = { value, at: Date.now() };
       value.catch(() => (keysExist = null));
     }
@@ -82,7 +84,7 @@ export function createAuthenticator({ mode, live, revocationPollMs = 5_000 }: Au
   let pollSince: Date | null = null;
   const poll = async () => {
     try {
-      const { ids, now } = await revokedSince(pollSince && new Date(pollSince.getTime() - POLL_OVERLAP_MS));
+      const { ids, now } = await revokedSince(store, pollSince && new Date(pollSince.getTime() - POLL_OVERLAP_MS));
       pollSince = now;
       for (const keyId of ids) if (openConnections.has(keyId) || isCached(keyId)) revoke(keyId);
     } catch (error) {
@@ -120,7 +122,7 @@ export function createAuthenticator({ mode, live, revocationPollMs = 5_000 }: Au
       const cached = verified.get(hash);
       if (cached) return cached;
       if (unknown.has(hash)) return refuse("Invalid or revoked API key");
-      const found = await findActiveKey(hash);
+      const found = await findActiveKey(store, hash);
       if (!found) {
         unknown.set(hash, true);
         return refuse("Invalid or revoked API key");

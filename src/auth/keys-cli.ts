@@ -11,9 +11,9 @@
 import "../load-env.js";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { config } from "../config.js";
+import { type Config, loadConfig } from "../config.js";
 import { applyMigrations } from "../db/migrate.js";
-import { closeDatabase, database } from "../db/prisma.js";
+import { openStore, type Store } from "../store/store.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.js";
 import type { KeyNotice } from "./authenticator.js";
 
@@ -21,19 +21,19 @@ const usage = `usage: npm run keys -- create --tenant <tenant> [--name <label>]
        npm run keys -- list [--tenant <tenant>]
        npm run keys -- revoke <key id or prefix>`;
 
-async function main(argv: string[]): Promise<number> {
+async function main(store: Store, config: Config, argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: { tenant: { type: "string" }, name: { type: "string" } },
   });
   const [command, target] = positionals;
-  await applyMigrations(database);
+  await applyMigrations(store.database);
   switch (command) {
     case "create": {
       if (!values.tenant) return fail("create needs --tenant <tenant>");
-      const created = await createApiKey(values.tenant, values.name);
-      await notify({ type: "keysChanged" });
+      const created = await createApiKey(store, values.tenant, values.name);
+      await notify(config, { type: "keysChanged" });
       console.log(
         `Created ${created.id} for tenant "${created.tenantId}". The key (shown only now):\n\n  ${created.key}\n`,
       );
@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "list": {
-      const keys = await listApiKeys(values.tenant);
+      const keys = await listApiKeys(store, values.tenant);
       if (!keys.length) console.log("No API keys.");
       for (const key of keys) {
         const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "active";
@@ -53,9 +53,9 @@ async function main(argv: string[]): Promise<number> {
     }
     case "revoke": {
       if (!target) return fail("revoke needs a key id or prefix");
-      const revoked = await revokeApiKey(target);
+      const revoked = await revokeApiKey(store, target);
       if (!revoked) return fail(`no API key ${target}`);
-      await notify({ type: "keyRevoked", keyId: revoked.id });
+      await notify(config, { type: "keyRevoked", keyId: revoked.id });
       console.log(`Revoked ${revoked.id} (tenant "${revoked.tenantId}").`);
       return 0;
     }
@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** Tells running instances through Redis (the live bus's notices channel), when there is one. */
-async function notify(notice: KeyNotice) {
+async function notify(config: Config, notice: KeyNotice) {
   if (!config.REDIS_URL) return;
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true });
   redis.on("error", () => undefined);
@@ -85,11 +85,14 @@ function fail(message: string) {
 }
 
 let code = 1;
+let store: Store | undefined;
 try {
-  code = await main(process.argv.slice(2));
+  const config = loadConfig(process.env);
+  store = await openStore(config);
+  code = await main(store, config, process.argv.slice(2));
 } catch (error) {
   console.error((error as Error).message);
 } finally {
-  await closeDatabase();
+  await store?.close();
 }
 process.exit(code);

@@ -1,8 +1,10 @@
 // `npm run migrate`: apply pending migrations to the configured database and exit.
 import "../load-env.js";
+import { loadConfig } from "../config.js";
 import { applyMigrations } from "./migrate.js";
-import { closeDatabase, database } from "./prisma.js";
+import { openDatabase } from "./open-database.js";
 
+const { database } = await openDatabase(loadConfig(process.env));
 try {
   const { applied } = await applyMigrations(database);
   console.log(
@@ -11,5 +13,5 @@ try {
       : `${database.description} is up to date`,
   );
 } finally {
-  await closeDatabase();
+  await database.close();
 }

@@ -2,7 +2,6 @@
 // the migrator and maintenance use. Imported only when DATABASE_URL is set.
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { config } from "../config.js";
 import { logger } from "../logger.js";
 import type { Database } from "./database.js";
 import { timed } from "./statement-log.js";
@@ -13,16 +12,22 @@ const utcTimestamps = {
     oid === TIMESTAMP_OID ? parseUtcTimestamp : pg.types.getTypeParser(oid, format as "text"),
 };
 
-export function openPostgres(url: string) {
+export interface PostgresOptions {
+  poolSize: number;
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+}
+
+export function openPostgres(url: string, options: PostgresOptions) {
   const pool = new pg.Pool({
     connectionString: url,
-    max: config.DATABASE_POOL_SIZE,
+    max: options.poolSize,
     // While PostgreSQL is unreachable a call fails after this instead of waiting on the network
     // (src/db/unavailable.ts turns that into UNAVAILABLE); the pool reconnects by itself later.
-    connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: options.connectTimeoutMs,
     // A server that stops answering on an open connection (a partition) fails a query after this,
     // as UNAVAILABLE, instead of holding the request; the pool discards that connection.
-    query_timeout: config.DATABASE_QUERY_TIMEOUT_MS,
+    query_timeout: options.queryTimeoutMs,
   });
   // An idle client losing its server (restart, pg_terminate_backend) must not crash the process;
   // the pool drops it and opens a new connection when one is needed.

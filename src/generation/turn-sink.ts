@@ -7,17 +7,16 @@
 // turn (`store: false`) reads the context it continues and keeps nothing.
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newResponseId } from "../ids.js";
-import { inFlightTextOf, type InFlightType } from "../live/in-flight-text.js";
+import type { InFlightText, InFlightType } from "../live/in-flight-text.js";
 import type { LiveBus } from "../live/live-bus.js";
 import { logger } from "../logger.js";
-import { config } from "../config.js";
-import { rememberWrite } from "../auth/tenant-scope.js";
-import { prisma } from "../db/prisma.js";
+import type { TenantScopes } from "../auth/tenant-scope.js";
 import { NotFoundError } from "../errors.js";
 import type { StoredEvent } from "../formats/stored-event.js";
 import { readContext } from "../services/context.js";
 import { type HistoryEventInput, parseEventInputs } from "../services/event-input.js";
 import { createResponse, type UsageInput } from "../services/responses.js";
+import type { Store } from "../store/store.js";
 
 export interface TurnStart {
   tenantId: string;
@@ -50,11 +49,19 @@ export interface TurnSink {
   finish(responseId: string, status: FinalStatus, usage: UsageInput | null, error: unknown): Promise<void>;
 }
 
-export function storedTurns(live: LiveBus): TurnSink {
-  const inFlight = inFlightTextOf(live);
+/** What a stored turn writes through: the app's store, live bus, in-flight text and tenant cache. */
+export interface StoredTurnsDeps {
+  store: Store;
+  live: LiveBus;
+  inFlight: InFlightText;
+  tenants: TenantScopes;
+}
+
+export function storedTurns({ store, live, inFlight, tenants }: StoredTurnsDeps): TurnSink {
   return {
     async begin(start) {
       const write = await createResponse(
+        store,
         {
           dialogId: start.dialogId,
           previousResponseId: start.previousResponseId,
@@ -64,24 +71,24 @@ export function storedTurns(live: LiveBus): TurnSink {
         },
         start.tenantId,
       );
-      rememberWrite(write, start.tenantId);
+      tenants.rememberWrite(write, start.tenantId);
       live.publish(write);
       const response =
-        write.written?.response ?? (await prisma.response.findUniqueOrThrow({ where: { id: write.responseId } }));
+        write.written?.response ?? (await store.prisma.response.findUniqueOrThrow({ where: { id: write.responseId } }));
       return {
         responseId: write.responseId,
         dialogId: write.dialogId,
         previousResponseId: response.previousResponseId,
         createdAt: response.createdAt,
-        context: await readContext(write.responseId),
+        context: await readContext(write.responseId, null, store.database),
       };
     },
     textDelta(responseId, type, delta) {
       // The in-flight layer serialises calls per response, so deltas, commits and the completion
       // keep their order without being awaited here.
-      for (let at = 0; at < delta.length; at += config.MAX_TEXT_DELTA_CHARS) {
+      for (let at = 0; at < delta.length; at += inFlight.maxDeltaChars) {
         inFlight
-          .appendTextDelta({ responseId, type, delta: delta.slice(at, at + config.MAX_TEXT_DELTA_CHARS) })
+          .appendTextDelta({ responseId, type, delta: delta.slice(at, at + inFlight.maxDeltaChars) })
           .catch((error: Error) => logger.warn(`response ${responseId}: a text delta was refused: ${error.message}`));
       }
     },
@@ -100,16 +107,17 @@ export function storedTurns(live: LiveBus): TurnSink {
   };
 }
 
-export const unstoredTurns: TurnSink = {
+/** A turn that keeps nothing (`store: false`): it reads the context it continues from `store`. */
+export const unstoredTurns = (store: Store): TurnSink => ({
   async begin(start) {
-    const input = parseEventInputs(start.input, ["input"]);
+    const input = parseEventInputs(store.writeLimits, start.input, ["input"]);
     let previous = start.previousResponseId ?? null;
     if (!previous && start.dialogId) {
-      const dialog = await prisma.dialog.findUnique({ where: { id: start.dialogId }, select: { headId: true } });
+      const dialog = await store.prisma.dialog.findUnique({ where: { id: start.dialogId }, select: { headId: true } });
       if (!dialog) throw NotFoundError.dialog(start.dialogId);
       previous = dialog.headId;
     }
-    const earlier = previous ? await readContext(previous) : [];
+    const earlier = previous ? await readContext(previous, null, store.database) : [];
     return {
       responseId: newResponseId(),
       dialogId: null,
@@ -121,4 +129,4 @@ export const unstoredTurns: TurnSink = {
   textDelta: () => {},
   append: async () => {},
   finish: async () => {},
-};
+});

@@ -2,9 +2,9 @@
 // events; every subscriber of this process that receives it shares one read of that range
 // (thousands of subscribers to one dialog cost one query per delta, not one each). Replays and
 // gap repairs read whole ranges of the dialog in batches and cut them into per-response deltas.
-import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
-import type { Event, Response } from "../generated/prisma/client.js";
+import type { Event, PrismaClient, Response } from "../generated/prisma/client.js";
+import type { Store } from "../store/store.js";
 import type { ClearedPayload, DeltaPayload } from "./live-bus.js";
 
 /** A delta with what it shows: its events (in seq order) and its response. */
@@ -39,13 +39,17 @@ export const clearedDelta = (dialogId: string, seq: number): ClearedDeltaView =>
 // than that, then dropped, so the cache stays small whatever the traffic.
 const SHARE_READ_MS = 10_000;
 const MAX_SHARED_READS = 5_000;
-const sharedReads = new Map<string, { readAt: number; view: Promise<WriteDeltaView> }>();
+type SharedReads = Map<string, { readAt: number; view: Promise<WriteDeltaView> }>;
+/** Per database: two stores in one process never answer from each other's reads. */
+const sharedReadsOf = new WeakMap<PrismaClient, SharedReads>();
 
-export function readDelta(payload: DeltaPayload): Promise<WriteDeltaView> {
+export function readDelta({ prisma }: Store, payload: DeltaPayload): Promise<WriteDeltaView> {
   const { dialogId, responseId, previousSeq, seq, status } = payload;
   const key = `${dialogId}/${responseId}/${previousSeq}/${seq}/${status}`;
   const now = Date.now();
-  forgetOldReads(now);
+  const sharedReads = sharedReadsOf.get(prisma) ?? new Map();
+  sharedReadsOf.set(prisma, sharedReads);
+  forgetOldReads(sharedReads, now);
   const shared = sharedReads.get(key);
   if (shared) return shared.view;
   const view = prisma.response
@@ -64,7 +68,7 @@ export function readDelta(payload: DeltaPayload): Promise<WriteDeltaView> {
   return view;
 }
 
-function forgetOldReads(now: number) {
+function forgetOldReads(sharedReads: SharedReads, now: number) {
   // Map iteration follows insertion order, so the oldest reads come first.
   for (const [key, { readAt }] of sharedReads) {
     if (now - readAt < SHARE_READ_MS && sharedReads.size <= MAX_SHARED_READS) break;
@@ -82,13 +86,14 @@ const REPLAY_BATCH = 1_000;
  * status-only delta, in seq order among the others.
  */
 export async function* readDeltasBetween(
+  { prisma }: Store,
   dialogId: string,
   after: number,
   upTo: number,
   statusChangesFrom?: number,
 ): AsyncGenerator<WriteDeltaView> {
   const statusChanges =
-    statusChangesFrom == null ? [] : await readStatusChanges(dialogId, statusChangesFrom, after, upTo);
+    statusChangesFrom == null ? [] : await readStatusChanges(prisma, dialogId, statusChangesFrom, after, upTo);
   // Bounded: each round moves `after` forward by at least one event or stops.
   while (after < upTo) {
     const events = await prisma.event.findMany({
@@ -117,7 +122,7 @@ export async function* readDeltasBetween(
   yield* statusChanges;
 }
 
-async function readStatusChanges(dialogId: string, from: number, after: number, upTo: number) {
+async function readStatusChanges(prisma: PrismaClient, dialogId: string, from: number, after: number, upTo: number) {
   const finished = await prisma.response.findMany({
     where: {
       dialogId,

@@ -9,9 +9,9 @@
 // deltas, each character once (src/live/text-positions.ts).
 // A clear (clearDialog) moves no seq: it is sent once, as a cleared delta at the dialog's seq, and
 // a catch-up that spans one (the dialog's clearedAtSeq) sends it before the events after it.
-import { prisma } from "../db/prisma.js";
 import { clearedDelta, readDeltasBetween, type HistoryDeltaView } from "./delta-reads.js";
-import { inFlightTextOf } from "./in-flight-text.js";
+import type { Store } from "../store/store.js";
+import type { InFlightText } from "./in-flight-text.js";
 import { type DeltaPayload, isCleared, isDeleted, isResync, isText, type LiveBus } from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
 import { type TextDeltaView, type TextOffset, TextPositions } from "./text-positions.js";
@@ -20,12 +20,13 @@ import { type TextDeltaView, type TextOffset, TextPositions } from "./text-posit
 export type DeltaItem = DeltaPayload | HistoryDeltaView | TextDeltaView;
 
 export function historyDeltaStream(
+  store: Store,
   live: LiveBus,
+  inFlight: InFlightText,
   dialogId: string,
   afterSeq: number | null,
   textOffsets: readonly TextOffset[] = [],
 ) {
-  const inFlight = inFlightTextOf(live);
   return stoppableStream<DeltaItem>(async function* (signal) {
     const updates = await live.listen("historyDelta", dialogId);
     onAbort(signal, () => updates.return?.());
@@ -53,7 +54,7 @@ export function historyDeltaStream(
         if (cleared != null && cleared >= sent && cleared <= upTo && !clearsSent.has(cleared)) {
           yield clearAt(cleared);
         }
-        for await (const delta of readDeltasBetween(dialogId, sent, upTo, statusChangesFrom)) {
+        for await (const delta of readDeltasBetween(store, dialogId, sent, upTo, statusChangesFrom)) {
           if (signal.aborted) return;
           if (delta.seq === delta.previousSeq) {
             if (statusChangesSent.has(statusKey(delta))) continue;
@@ -66,7 +67,7 @@ export function historyDeltaStream(
       }
 
       const readDialog = () =>
-        prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true, clearedAtSeq: true } });
+        store.prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true, clearedAtSeq: true } });
       const start = await readDialog();
       if (!start) return;
       if (afterSeq == null) {

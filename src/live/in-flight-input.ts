@@ -1,6 +1,6 @@
 // What the in-flight text module (src/live/in-flight-text.ts) takes and answers, and how it checks
 // a delta before touching anything.
-import { config } from "../config.js";
+import type { Config } from "../config.js";
 import { ValidationError } from "../errors.js";
 import type { HistoryEventInput } from "../services/event-input.js";
 import type { WriteResult } from "../services/write-result.js";
@@ -9,13 +9,25 @@ import type { InFlightState, InFlightType } from "./in-flight-store.js";
 export interface InFlightOptions {
   /** Milliseconds now; tests move it by hand. */
   clock?: () => number;
-  checkpointMs?: number;
-  checkpointChars?: number;
-  idleTimeoutMs?: number;
-  sweepIntervalMs?: number;
+  /** IN_FLIGHT_CHECKPOINT_MS, IN_FLIGHT_CHECKPOINT_CHARS, IN_FLIGHT_IDLE_TIMEOUT, IN_FLIGHT_SWEEP_INTERVAL. */
+  checkpointMs: number;
+  checkpointChars: number;
+  idleTimeoutMs: number;
+  sweepIntervalMs: number;
+  /** MAX_TEXT_DELTA_CHARS: the longest delta one call may carry. */
+  maxDeltaChars: number;
   /** Run endIdleResponses every sweepIntervalMs (the server does; bare apps in tests do not). */
   sweep?: boolean;
 }
+
+/** The configuration's in-flight settings (the server sweeps; a test adds `sweep: true` itself). */
+export const inFlightOptionsFrom = (config: Config): InFlightOptions => ({
+  checkpointMs: config.IN_FLIGHT_CHECKPOINT_MS,
+  checkpointChars: config.IN_FLIGHT_CHECKPOINT_CHARS,
+  idleTimeoutMs: config.IN_FLIGHT_IDLE_TIMEOUT,
+  sweepIntervalMs: config.IN_FLIGHT_SWEEP_INTERVAL,
+  maxDeltaChars: config.MAX_TEXT_DELTA_CHARS,
+});
 
 export interface TextDeltaInput {
   responseId: string;
@@ -42,11 +54,11 @@ export function eventOf(held: InFlightState): HistoryEventInput {
 }
 
 /** Refuses a malformed delta (nothing has been read or changed yet). */
-export function checkDelta(input: TextDeltaInput) {
+export function checkDelta(input: TextDeltaInput, maxDeltaChars: number) {
   if (input.type !== "AI" && input.type !== "REASONING") throw ValidationError.at(["type"], "must be AI or REASONING");
   if (!input.delta) throw ValidationError.at(["delta"], "must not be empty");
-  if (input.delta.length > config.MAX_TEXT_DELTA_CHARS) {
-    throw ValidationError.at(["delta"], `longer than MAX_TEXT_DELTA_CHARS (${config.MAX_TEXT_DELTA_CHARS})`);
+  if (input.delta.length > maxDeltaChars) {
+    throw ValidationError.at(["delta"], `longer than MAX_TEXT_DELTA_CHARS (${maxDeltaChars})`);
   }
   if (input.offset != null && (!Number.isInteger(input.offset) || input.offset < 0)) {
     throw ValidationError.at(["offset"], "must be a whole number from 0");
@@ -54,10 +66,10 @@ export function checkDelta(input: TextDeltaInput) {
 }
 
 /** Refuses a delta that would make the text larger than an event may be. */
-export function checkSize(held: InFlightState, delta: string) {
+export function checkSize(held: InFlightState, delta: string, maxEventBytes: number) {
   // A UTF-16 code unit is at most 3 bytes of UTF-8: only long texts need measuring.
   const longest = (held.text.length + delta.length) * 3;
-  if (longest > config.MAX_EVENT_BYTES && Buffer.byteLength(held.text + delta) > config.MAX_EVENT_BYTES) {
-    throw ValidationError.at(["delta"], `the text would pass MAX_EVENT_BYTES (${config.MAX_EVENT_BYTES} bytes)`);
+  if (longest > maxEventBytes && Buffer.byteLength(held.text + delta) > maxEventBytes) {
+    throw ValidationError.at(["delta"], `the text would pass MAX_EVENT_BYTES (${maxEventBytes} bytes)`);
   }
 }

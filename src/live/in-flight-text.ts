@@ -2,7 +2,8 @@
 // Agents feed it through the streamText mutation, the server's own model loop through this module;
 // subscribers of historyDelta see it grow, then see it replaced by the committed event.
 //
-// API (one instance per live bus: `inFlightTextOf(live)`; every call is safe from any instance):
+// API (one instance per app, made by buildApp and reached as `ctx.inFlight`; every call is safe
+// from any instance):
 //   appendTextDelta({ responseId, type: "AI" | "REASONING", delta, offset? }, tenantId?)
 //       → { responseId, part, type, offset, length }
 //     Appends to the response's open event, opening one when there is none. `offset` (UTF-16 code
@@ -31,7 +32,6 @@
 // a restart without Redis the text so far is the checkpoint: at most checkpointMs of deltas, and
 // fewer than checkpointChars characters, are lost, and the agent's next delta gets a
 // TextOffsetError telling it where to resend from.
-import { config } from "../config.js";
 import { ConflictError, NotFoundError, TextOffsetError } from "../errors.js";
 import {
   checkpointOf,
@@ -54,6 +54,7 @@ import {
   withLocalFallback,
 } from "./in-flight-store.js";
 import type { LiveBus } from "./live-bus.js";
+import type { Store } from "../store/store.js";
 
 import {
   checkDelta,
@@ -67,29 +68,21 @@ import {
 
 export type { InFlightState, InFlightType } from "./in-flight-store.js";
 export type { EndingWrite, InFlightOptions, TextDeltaInput, TextPosition } from "./in-flight-input.js";
+export { inFlightOptionsFrom } from "./in-flight-input.js";
 
 export type InFlightText = ReturnType<typeof createInFlightText>;
 
-const instances = new WeakMap<LiveBus, InFlightText>();
-
-/** The in-flight text of `live`'s server, made with the configuration's settings on first use. */
-export function inFlightTextOf(live: LiveBus): InFlightText {
-  return instances.get(live) ?? createInFlightText(live);
-}
-
-export function createInFlightText(live: LiveBus, options: InFlightOptions = {}) {
+export function createInFlightText(store: Store, live: LiveBus, options: InFlightOptions) {
   const clock = options.clock ?? Date.now;
-  const checkpointMs = options.checkpointMs ?? config.IN_FLIGHT_CHECKPOINT_MS;
-  const checkpointChars = options.checkpointChars ?? config.IN_FLIGHT_CHECKPOINT_CHARS;
-  const idleTimeoutMs = options.idleTimeoutMs ?? config.IN_FLIGHT_IDLE_TIMEOUT;
-  const store: InFlightStore = live.redis
+  const { checkpointMs, checkpointChars, idleTimeoutMs } = options;
+  const texts: InFlightStore = live.redis
     ? withLocalFallback(redisInFlightStore(live.redis), memoryInFlightStore(), (error) =>
         logger.warn(`[live] in-flight text held in this process: Redis did not answer (${error.message})`),
       )
     : memoryInFlightStore();
   /** responseId → when and at what length this instance last checkpointed it. */
   const checkpoints = new Map<string, { at: number; length: number }>();
-  /** One operation per response at a time in this instance (the store's checks cover the others). */
+  /** One operation per response at a time in this instance (the texts' own checks cover the others). */
   const queues = new Map<string, Promise<unknown>>();
 
   function serialized<T>(responseId: string, work: () => Promise<T>): Promise<T> {
@@ -102,20 +95,20 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
   }
 
   // Responses that had text in flight when this process started (it may have restarted): only
-  // their checkpoints are worth a read when the store has nothing, so a write to any other
+  // their checkpoints are worth a read when `texts` has nothing, so a write to any other
   // response costs no extra query. Read once, on first need.
   let recoverable: Promise<Set<string>> | null = null;
   const mayHaveCheckpoint = async (responseId: string) =>
-    (await (recoverable ??= responsesWithCheckpoints().then((ids) => new Set(ids)))).has(responseId);
+    (await (recoverable ??= responsesWithCheckpoints(store).then((ids) => new Set(ids)))).has(responseId);
 
-  /** The open text: the store's, or after a restart without Redis the checkpoint's. */
+  /** The open text: held in `texts`, or after a restart without Redis the checkpoint's. */
   async function heldText(responseId: string): Promise<InFlightState | null> {
-    const held = await store.get(responseId);
+    const held = await texts.get(responseId);
     if (held) return held;
     if (!(await mayHaveCheckpoint(responseId))) return null;
-    const row = await readResponseForText(responseId);
+    const row = await readResponseForText(store, responseId);
     if (!row?.checkpoint) return null;
-    await store.put(row.checkpoint);
+    await texts.put(row.checkpoint);
     return row.checkpoint;
   }
 
@@ -124,10 +117,10 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
     part == null ? write : { ...write, endsTextPart: part };
 
   async function forget(held: InFlightState) {
-    await store.delete(held.responseId, held.part);
+    await texts.delete(held.responseId, held.part);
     (await recoverable)?.delete(held.responseId);
     checkpoints.delete(held.responseId);
-    await clearCheckpoint(held.responseId, clock());
+    await clearCheckpoint(store, held.responseId, clock());
   }
 
   /** Commits the open text as its event; the write is returned unpublished. */
@@ -138,7 +131,7 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       return null;
     }
     const write = await lifecycle
-      .appendEvents({ responseId: held.responseId, events: [eventOf(held)] })
+      .appendEvents(store, { responseId: held.responseId, events: [eventOf(held)] })
       .catch(forgetIfFinished(held));
     await forget(held);
     return ending(write, held.part);
@@ -157,7 +150,7 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
   };
 
   async function open(input: TextDeltaInput, tenantId: string | undefined): Promise<InFlightState> {
-    const row = await readResponseForText(input.responseId);
+    const row = await readResponseForText(store, input.responseId);
     if (!row || (tenantId != null && row.tenantId !== tenantId)) throw NotFoundError.response(input.responseId);
     if (row.response.status !== "IN_PROGRESS") {
       throw new ConflictError(
@@ -165,7 +158,7 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       );
     }
     if (row.checkpoint) {
-      await store.put(row.checkpoint);
+      await texts.put(row.checkpoint);
       return row.checkpoint;
     }
     const state: InFlightState = {
@@ -177,7 +170,7 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       text: "",
       at: clock(),
     };
-    await store.put(state);
+    await texts.put(state);
     return state;
   }
 
@@ -188,8 +181,8 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
 
   async function checkpoint(held: InFlightState, length: number, now: number) {
     checkpoints.set(held.responseId, { at: now, length });
-    const state = await store.get(held.responseId);
-    if (state?.part === held.part) await saveCheckpoint(state);
+    const state = await texts.get(held.responseId);
+    if (state?.part === held.part) await saveCheckpoint(store, state);
   }
 
   /**
@@ -198,7 +191,7 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
    * checkpoint is due, before the delta is taken: the text is forgotten and the delta refused.
    */
   async function checkStillInProgress(held: InFlightState) {
-    const row = await readResponseForText(held.responseId);
+    const row = await readResponseForText(store, held.responseId);
     if (row?.response.status === "IN_PROGRESS") return;
     await forget(held);
     if (!row) throw NotFoundError.response(held.responseId);
@@ -208,9 +201,9 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
   }
 
   async function appendTextDelta(input: TextDeltaInput, tenantId?: string): Promise<TextPosition> {
-    checkDelta(input);
+    checkDelta(input, options.maxDeltaChars);
     return serialized(input.responseId, async () => {
-      let held = await store.get(input.responseId);
+      let held = await texts.get(input.responseId);
       if (held && tenantId != null && held.tenantId !== tenantId) throw NotFoundError.response(input.responseId);
       held ??= await open(input, tenantId);
       if (held.type !== input.type) {
@@ -220,15 +213,15 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
           held = await open(input, tenantId);
         } else {
           held = { ...held, type: input.type };
-          await store.put(held);
+          await texts.put(held);
         }
       }
       const offset = input.offset ?? held.text.length;
-      checkSize(held, input.delta);
+      checkSize(held, input.delta, store.writeLimits.eventBytes);
       const now = clock();
       const due = checkpointDue(held, held.text.length + input.delta.length, now);
       if (due) await checkStillInProgress(held);
-      const outcome = await store.append(
+      const outcome = await texts.append(
         input.responseId,
         { part: held.part, type: held.type, offset },
         input.delta,
@@ -250,13 +243,13 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
     serialized(input.responseId, async () => {
       const held = await heldText(input.responseId);
       if (!held?.text) {
-        const write = await lifecycle.appendEvents(input);
+        const write = await lifecycle.appendEvents(store, input);
         if (held) await forget(held);
         return ending(write, held?.part);
       }
       // The streamed text is the step before these events: one write, one delta.
       const events = [eventOf(held), ...input.events];
-      const write = await lifecycle.appendEvents({ ...input, events }).catch(forgetIfFinished(held));
+      const write = await lifecycle.appendEvents(store, { ...input, events }).catch(forgetIfFinished(held));
       await forget(held);
       return ending(write, held.part);
     });
@@ -266,7 +259,7 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       const held = await heldText(input.responseId);
       // A call completeResponse refuses anyway must not commit the text first.
       if (input.status !== "IN_PROGRESS") await commitAndPublish(held);
-      return ending(await lifecycle.completeResponse(input), held?.part);
+      return ending(await lifecycle.completeResponse(store, input), held?.part);
     });
 
   const interruptResponse = (input: lifecycle.InterruptResponseInput) =>
@@ -277,41 +270,43 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
         // Interrupted while thinking: the thought is kept, and without an answer the response ends INCOMPLETE.
         await commitAndPublish(held);
         return ending(
-          await lifecycle.completeResponse({ responseId: input.responseId, status: "INCOMPLETE" }),
+          await lifecycle.completeResponse(store, { responseId: input.responseId, status: "INCOMPLETE" }),
           held.part,
         );
       }
       const partialText = keepsText && held?.type === "AI" ? held.text : input.partialText;
-      const write = await lifecycle.interruptResponse({ ...input, partialText });
+      const write = await lifecycle.interruptResponse(store, { ...input, partialText });
       if (held) await forget(held);
       return ending(write, held?.part);
     });
 
   async function textOf(responseId: string): Promise<InFlightState | null> {
-    return (await store.get(responseId)) ?? (await readResponseForText(responseId))?.checkpoint ?? null;
+    return (await texts.get(responseId)) ?? (await readResponseForText(store, responseId))?.checkpoint ?? null;
   }
 
-  /** The text in flight in a dialog now (from the store, or from checkpoints after a restart). */
+  /** The text in flight in a dialog now (held in `texts`, or from checkpoints after a restart). */
   async function textsOfDialog(dialogId: string): Promise<InFlightState[]> {
-    const responses = await inProgressResponses(dialogId);
-    const texts = await Promise.all(
+    const responses = await inProgressResponses(store, dialogId);
+    const found = await Promise.all(
       responses.map(
-        async (response) => (await store.get(response.id)) ?? checkpointOf(response, response.dialog.tenantId),
+        async (response) => (await texts.get(response.id)) ?? checkpointOf(response, response.dialog.tenantId),
       ),
     );
-    return texts.filter((text): text is InFlightState => text != null && text.text.length > 0);
+    return found.filter((text): text is InFlightState => text != null && text.text.length > 0);
   }
 
   async function endIdleResponses(): Promise<string[]> {
     const now = clock();
     const ended: string[] = [];
-    for (const { id } of await idleStreamingResponses(new Date(now - idleTimeoutMs))) {
+    for (const { id } of await idleStreamingResponses(store, new Date(now - idleTimeoutMs))) {
       await serialized(id, async () => {
         const held = await heldText(id);
         if (held && now - held.at < idleTimeoutMs) return; // a delta came after the checkpoint
         try {
           await commitAndPublish(held);
-          live.publish(ending(await lifecycle.completeResponse({ responseId: id, status: "INCOMPLETE" }), held?.part));
+          live.publish(
+            ending(await lifecycle.completeResponse(store, { responseId: id, status: "INCOMPLETE" }), held?.part),
+          );
           ended.push(id);
         } catch (error) {
           if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
@@ -325,10 +320,12 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
     options.sweep &&
     setInterval(() => {
       endIdleResponses().catch((error: Error) => logger.warn(`[in-flight] idle sweep failed: ${error.message}`));
-    }, options.sweepIntervalMs ?? config.IN_FLIGHT_SWEEP_INTERVAL);
+    }, options.sweepIntervalMs);
   if (sweeper) sweeper.unref();
 
   const inFlight = {
+    /** The longest delta appendTextDelta takes (MAX_TEXT_DELTA_CHARS). */
+    maxDeltaChars: options.maxDeltaChars,
     appendTextDelta,
     commitText,
     appendEvents,
@@ -341,6 +338,5 @@ export function createInFlightText(live: LiveBus, options: InFlightOptions = {})
       if (sweeper) clearInterval(sweeper);
     },
   };
-  instances.set(live, inFlight);
   return inFlight;
 }

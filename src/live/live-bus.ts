@@ -4,7 +4,6 @@
 // Every payload is delivered in this process at once; with REDIS_URL it also goes through Redis to
 // the other instances (src/live/redis-fanout.ts), so a Redis outage never stops same-instance
 // subscribers, and after one every listener is told to resync from the database.
-import { config } from "../config.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { metrics } from "../metrics.js";
 import { PayloadQueue } from "./payload-queue.js";
@@ -86,6 +85,8 @@ export interface LiveBus {
    * knowing every later write will also arrive here.
    */
   listen(topic: Topic, id: string): Promise<AsyncIterableIterator<LiveMessage>>;
+  /** Listeners of one dialog or response in this instance (what operations and tests look at). */
+  listenerCount(topic: Topic, id: string): number;
   /** Sends `notice` to every instance, this one included. */
   broadcast(notice: unknown): void;
   onNotice(handler: NoticeHandler): void;
@@ -103,7 +104,7 @@ const NOTICES = "dialogql:notices";
 
 export interface LiveBusOptions {
   redisUrl?: string | null;
-  /** How long a Redis command may take; from REDIS_COMMAND_TIMEOUT_MS when not given. */
+  /** How long a Redis command may take (REDIS_COMMAND_TIMEOUT_MS); 1 s when not given. */
   redisCommandTimeoutMs?: number;
 }
 
@@ -121,7 +122,7 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
     ? createRedisFanout(
         options.redisUrl,
         { deliver, resync: () => everyListener().forEach((listener) => listener.push({ resync: true })) },
-        { commandTimeoutMs: options.redisCommandTimeoutMs ?? config.REDIS_COMMAND_TIMEOUT_MS },
+        { commandTimeoutMs: options.redisCommandTimeoutMs ?? 1_000 },
       )
     : null;
   // Notices from other instances arrive for the life of the bus.
@@ -176,6 +177,10 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
       // Counted at once (the count is synchronous), so a return() that comes early releases it.
       await redis?.subscribe(channel);
       return payloads;
+    },
+
+    listenerCount(topic, id) {
+      return listenersByChannel.get(`${topic}:${id}`)?.size ?? 0;
     },
 
     broadcast(notice) {

@@ -2,11 +2,11 @@
 // committed write to it, ending with the write that finishes it. Yields ids; the schema re-reads
 // the response for each, so a repeated or late payload only shows the current state again. After a
 // resync (Redis was away) it shows the current state too, and ends if the response finished.
-import { prisma } from "../db/prisma.js";
+import type { Store } from "../store/store.js";
 import { isCleared, isDeleted, isResync, isText, type LiveBus } from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
 
-export function responseUpdatesStream(live: LiveBus, responseId: string) {
+export function responseUpdatesStream({ prisma }: Store, live: LiveBus, responseId: string) {
   return stoppableStream<string>(async function* (signal) {
     const updates = await live.listen("responseUpdated", responseId);
     onAbort(signal, () => updates.return?.());

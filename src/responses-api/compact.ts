@@ -7,6 +7,7 @@ import type { TenantScope } from "../auth/tenant-scope.js";
 import { toResponsesItems } from "../formats/openai-responses.js";
 import type { Generator } from "../generation/generate-turn.js";
 import { unstoredTurns } from "../generation/turn-sink.js";
+import type { Store } from "../store/store.js";
 import { ApiError, json } from "./api-errors.js";
 import { parseCreateBody } from "./create-request.js";
 import { readBody, toGenerateRequest } from "./create-response.js";
@@ -15,7 +16,10 @@ const COMPACTION_INSTRUCTIONS =
   "Summarise the conversation so far for your own later use: every fact, decision, open question and " +
   "commitment needed to continue it. Answer with the summary only.";
 
-export async function handleCompact(request: Request, deps: { generator: Generator; scope: TenantScope }) {
+export async function handleCompact(
+  request: Request,
+  deps: { generator: Generator; scope: TenantScope; store: Store },
+) {
   const raw = (await readBody(request)) as Record<string, unknown> | null;
   const parsed = parseCreateBody({
     model: raw?.model,
@@ -23,7 +27,10 @@ export async function handleCompact(request: Request, deps: { generator: Generat
     previous_response_id: raw?.previous_response_id,
   });
   const generate = await toGenerateRequest(parsed, deps.scope);
-  const started = await deps.generator.start({ ...generate, instructions: COMPACTION_INSTRUCTIONS }, unstoredTurns);
+  const started = await deps.generator.start(
+    { ...generate, instructions: COMPACTION_INSTRUCTIONS },
+    unstoredTurns(deps.store),
+  );
   const outcome = await started.done;
   if (outcome.status !== "COMPLETED") {
     throw new ApiError(

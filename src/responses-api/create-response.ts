@@ -3,16 +3,18 @@
 // or the turn's server-sent events (`stream`).
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../generation/generate-turn.js";
-import type { LiveBus } from "../live/live-bus.js";
-import { storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
+import { type StoredTurnsDeps, storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
 import { ApiError, errorBody, json } from "./api-errors.js";
 import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-request.js";
 import { ECHOED_PARAMS_KEY, type ResponseView, toResponseObject } from "./response-object.js";
 import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
 
-export interface CreateDeps {
+/** What the Responses API works with: the app's store, live bus, in-flight text, tenant cache and model loop. */
+export interface ResponsesDeps extends StoredTurnsDeps {
   generator: Generator;
-  live: LiveBus;
+}
+
+export interface CreateDeps extends ResponsesDeps {
   scope: TenantScope;
 }
 
@@ -74,7 +76,7 @@ export function turnView(
 export async function handleCreate(request: Request, deps: CreateDeps): Promise<Response> {
   const parsed = parseCreateBody(await readBody(request));
   const generate = await toGenerateRequest(parsed, deps.scope);
-  const sink = parsed.store ? storedTurns(deps.live) : unstoredTurns;
+  const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   if (parsed.stream) return streamTurn(generate, parsed.store, sink, deps.generator);
 
   const started = await deps.generator.start(generate, sink);

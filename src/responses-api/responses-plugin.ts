@@ -3,26 +3,24 @@
 // response of tenant B (it is "not found", exactly like an id that does not exist).
 import type { Plugin } from "graphql-yoga";
 import { viewerOf } from "../auth/access-control.js";
-import { type TenantScope, tenantScope } from "../auth/tenant-scope.js";
-import type { Generator } from "../generation/generate-turn.js";
-import type { LiveBus } from "../live/live-bus.js";
+import type { TenantScope } from "../auth/tenant-scope.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "../server/request-id.js";
 import { completeResponse } from "../services/response-lifecycle.js";
 import { ApiError, errorResponse, json, toApiError } from "./api-errors.js";
 import { handleCompact } from "./compact.js";
-import { handleCreate } from "./create-response.js";
+import { handleCreate, type ResponsesDeps } from "./create-response.js";
 import { toResponseObject } from "./response-object.js";
 import { deleteResponse, listInputItems, readResponseView } from "./stored-responses.js";
 
 const responseRoute = /^\/v1\/responses\/([^/]+)(\/input_items|\/cancel)?\/?$/;
 
-export function useResponsesApi(options: { generator: Generator; live: LiveBus }): Plugin {
+export function useResponsesApi(options: ResponsesDeps): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       if (!url.pathname.startsWith("/v1/")) return;
       try {
-        const scope = tenantScope(viewerOf(request).tenantId);
+        const scope = options.tenants.of(viewerOf(request).tenantId);
         endResponse(await route(request, url, scope, options));
       } catch (error) {
         const known = toApiError(error);
@@ -34,7 +32,7 @@ export function useResponsesApi(options: { generator: Generator; live: LiveBus }
   };
 }
 
-async function route(request: Request, url: URL, scope: TenantScope, deps: { generator: Generator; live: LiveBus }) {
+async function route(request: Request, url: URL, scope: TenantScope, deps: ResponsesDeps) {
   const { method } = request;
   if (url.pathname === "/v1/responses" || url.pathname === "/v1/responses/") {
     if (method === "POST") return handleCreate(request, { ...deps, scope });
@@ -46,23 +44,24 @@ async function route(request: Request, url: URL, scope: TenantScope, deps: { gen
   const id = decodeURIComponent(match[1]!);
   const action = match[2];
   const { dialogId } = await scope.response(id, ApiError.responseNotFound);
-  if (!action && method === "GET") return json(200, toResponseObject(await readResponseView(id)));
-  if (!action && method === "DELETE") return json(200, await deleteResponse(id, dialogId));
+  if (!action && method === "GET") return json(200, toResponseObject(await readResponseView(deps.store, id)));
+  if (!action && method === "DELETE") return json(200, await deleteResponse(deps.store, id, dialogId));
   if (action === "/cancel" && method === "POST") return json(200, toResponseObject(await cancel(id, deps)));
-  if (action === "/input_items" && method === "GET") return json(200, await listInputItems(id, inputItemsPage(url)));
+  if (action === "/input_items" && method === "GET")
+    return json(200, await listInputItems(deps.store, id, inputItemsPage(url)));
   return notAllowed(method, url);
 }
 
 /** Stops the turn if this process runs it; an IN_PROGRESS turn nobody runs (a crash) is closed here. */
-async function cancel(id: string, deps: { generator: Generator; live: LiveBus }) {
+async function cancel(id: string, deps: ResponsesDeps) {
   const outcome = deps.generator.cancel(id);
   if (outcome) await outcome;
   else {
-    const view = await readResponseView(id);
+    const view = await readResponseView(deps.store, id);
     if (view.status === "IN_PROGRESS")
-      deps.live.publish(await completeResponse({ responseId: id, status: "CANCELLED" }));
+      deps.live.publish(await completeResponse(deps.store, { responseId: id, status: "CANCELLED" }));
   }
-  return readResponseView(id);
+  return readResponseView(deps.store, id);
 }
 
 function inputItemsPage(url: URL) {

@@ -1,13 +1,13 @@
 // Reading, listing the input of, and deleting stored responses for the Responses API. Tenant
 // checks happen before these are called (src/auth/tenant-scope.ts).
-import { prisma } from "../db/prisma.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { toResponsesItems } from "../formats/openai-responses.js";
 import { itemsFromEvents } from "../generation/output-items.js";
 import { writeDialog } from "../store/dialog-write.js";
+import type { Store } from "../store/store.js";
 import type { ResponseView } from "./response-object.js";
 
-export async function readResponseView(id: string): Promise<ResponseView> {
+export async function readResponseView({ prisma }: Store, id: string): Promise<ResponseView> {
   const response = await prisma.response.findUnique({
     where: { id },
     include: { events: { where: { phase: "OUTPUT" }, orderBy: { seq: "asc" } } },
@@ -36,7 +36,7 @@ export interface InputItemsPage {
 }
 
 /** The response's own input (not its context), as Responses input items with ids, a page at a time. */
-export async function listInputItems(responseId: string, page: InputItemsPage) {
+export async function listInputItems({ prisma }: Store, responseId: string, page: InputItemsPage) {
   const events = await prisma.event.findMany({ where: { responseId, phase: "INPUT" }, orderBy: { seq: page.order } });
   const items = events.map((event) => ({ id: event.id, ...toResponsesItems([event])[0] }));
   const start = page.after ? items.findIndex((item) => item.id === page.after) + 1 : 0;
@@ -54,8 +54,8 @@ export async function listInputItems(responseId: string, page: InputItemsPage) {
  * Deletes a response with its events. A response that others continue is kept (deleting it would
  * take their context away); when it was its dialog's head, the head moves back to its parent.
  */
-export async function deleteResponse(id: string, dialogId: string) {
-  const { value } = await writeDialog({ id: dialogId, whenMissing: () => NotFoundError.response(id) }, (write) =>
+export async function deleteResponse(store: Store, id: string, dialogId: string) {
+  const { value } = await writeDialog(store, { id: dialogId, whenMissing: () => NotFoundError.response(id) }, (write) =>
     write.removeLeafResponse(id),
   );
   if (value === "not-found") throw NotFoundError.response(id);

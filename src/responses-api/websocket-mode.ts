@@ -8,19 +8,16 @@ import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { Viewer } from "../auth/authenticator.js";
 import { refusal } from "../auth/access-control.js";
-import { tenantScope } from "../auth/tenant-scope.js";
-import type { Generator } from "../generation/generate-turn.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
-import type { LiveBus } from "../live/live-bus.js";
 import type { App } from "../server/app.js";
 import { logger } from "../logger.js";
 import { ApiError, errorBody, toApiError } from "./api-errors.js";
 import { InvalidRequest, parseCreateBody } from "./create-request.js";
-import { startStreamedTurn, toGenerateRequest } from "./create-response.js";
+import { type ResponsesDeps, startStreamedTurn, toGenerateRequest } from "./create-response.js";
 
 export const RESPONSES_WEBSOCKET_PATH = "/v1/responses";
 
-export function createResponsesWebSocket(yoga: App, deps: { generator: Generator; live: LiveBus }) {
+export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: yoga.limits.bodyBytes });
 
   async function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
@@ -52,9 +49,9 @@ export function createResponsesWebSocket(yoga: App, deps: { generator: Generator
         }
         const message = parseMessage(String(data));
         const parsed = parseCreateBody(message);
-        const scope = tenantScope(viewer.tenantId);
+        const scope = deps.tenants.of(viewer.tenantId);
         const generate = await toGenerateRequest(parsed, scope);
-        const sink = parsed.store ? storedTurns(deps.live) : unstoredTurns;
+        const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
         // A socket that closes mid-turn stops receiving events, not the turn.
         await startStreamedTurn(generate, parsed.store, sink, deps.generator, {
           write: (_frame, event) => send(event),

@@ -2,11 +2,11 @@
 // null fields left out, only the seed's four event types, totals counting what is shown.
 // `?response_id=` reads another branch than the head.
 import type { TenantScope } from "../auth/tenant-scope.js";
-import { prisma } from "../db/prisma.js";
 import type { HistoryEventType } from "../generated/prisma/enums.js";
 import { isStorableText } from "../server/storable-text.js";
 import { joinedText, type Part } from "../formats/parts.js";
 import { readContext } from "../services/context.js";
+import type { Store } from "../store/store.js";
 
 const seedTypes = ["HUMAN", "AI", "REASONING", "TOOL_CALL"] as const satisfies HistoryEventType[];
 
@@ -16,6 +16,7 @@ type Message = Record<string, unknown>;
 
 /** The history of `dialogId` as the caller's tenant sees it: another tenant's dialog is not found. */
 export async function handleHistoryRequest(
+  { prisma, database }: Store,
   dialogId: string,
   url: URL,
   scope: Pick<TenantScope, "tenantId">,
@@ -35,7 +36,7 @@ export async function handleHistoryRequest(
     if (response?.dialogId !== dialogId) return json(404, { detail: `Response ${responseId} not found` });
     tip = responseId;
   }
-  const events = tip ? await readContext(tip, seedTypes) : [];
+  const events = tip ? await readContext(tip, seedTypes, database) : [];
   const messages = events.map(toSeedMessage);
   return json(200, {
     dialog_id: dialogId,

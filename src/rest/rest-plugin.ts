@@ -2,21 +2,21 @@
 // which dialogs exist for it), and `/` sending people to GraphiQL.
 import type { Plugin } from "graphql-yoga";
 import { viewerOf } from "../auth/access-control.js";
-import { tenantScope } from "../auth/tenant-scope.js";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { UNAVAILABLE_MESSAGE } from "../errors.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "../server/request-id.js";
+import type { Store } from "../store/store.js";
 import { handleHistoryRequest, historyRoute, json } from "./history-endpoint.js";
 
-export function useRestEndpoints(): Plugin {
+export function useRestEndpoints(store: Store): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       const history = historyRoute.exec(url.pathname);
       if (!history || request.method !== "GET") return;
       try {
-        const scope = tenantScope(viewerOf(request).tenantId);
-        endResponse(await handleHistoryRequest(decodePathSegment(history[1]!), url, scope));
+        const scope = { tenantId: viewerOf(request).tenantId };
+        endResponse(await handleHistoryRequest(store, decodePathSegment(history[1]!), url, scope));
       } catch (error) {
         const requestId = requestIdOf(request);
         if (isDatabaseUnavailable(error)) {

@@ -30,9 +30,9 @@ builder.prismaObjectField("Response", "commonAncestor", (t) =>
     description:
       "The deepest response on both this response's chain and `with`'s: where their branches part (itself when one continues the other; null when they share none).",
     args: { with: t.arg.id({ required: true }) },
-    resolve: async (response, args, { scope, loaders }) => {
+    resolve: async (response, args, { scope, loaders, store }) => {
       await scope.response(String(args.with));
-      const ancestor = await commonAncestor(response.id, String(args.with));
+      const ancestor = await commonAncestor(store, response.id, String(args.with));
       return ancestor ? loaders.response.load(ancestor.id) : null;
     },
   }),
@@ -84,7 +84,7 @@ const BranchComparison = builder.objectRef<ComparisonShape>("BranchComparison").
       type: HistoryConnection,
       description: "The shared prefix: the common ancestor's context.",
       args: historyArgs,
-      resolve: (c, args, ctx, info) => resolveHistory(c.ancestorId, args, ctx.budget, info),
+      resolve: (c, args, ctx, info) => resolveHistory(ctx, c.ancestorId, args, info),
     }),
     a: t.field({ type: BranchSide, resolve: (c) => c.a }),
     b: t.field({ type: BranchSide, resolve: (c) => c.b }),
@@ -97,10 +97,12 @@ builder.queryField("compareBranches", (t) =>
     description:
       "Two responses' branches side by side: the shared prefix, then each side's events after the fork with its usage.",
     args: { a: t.arg.id({ required: true }), b: t.arg.id({ required: true }) },
-    resolve: async (_root, { a, b }, { scope }) => {
+    tenant: { responses: ["a", "b"] },
+    resolve: async (_root, { a, b }, { scope, store }) => {
+      // Both were checked (and cached) before this runs; their dialogs are compared here.
       const [ownerA, ownerB] = await Promise.all([scope.response(String(a)), scope.response(String(b))]);
       if (ownerA.dialogId !== ownerB.dialogId) throw ValidationError.at(["b"], "is in another dialog than a");
-      const comparison = await compareBranches(String(a), String(b));
+      const comparison = await compareBranches(store, String(a), String(b));
       return { ancestorId: comparison.ancestor?.id ?? null, a: comparison.a, b: comparison.b };
     },
   }),

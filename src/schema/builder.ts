@@ -4,10 +4,10 @@ import ErrorsPlugin from "@pothos/plugin-errors";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin from "@pothos/plugin-relay";
 import { DateTimeResolver, JSONObjectResolver, JSONResolver } from "graphql-scalars";
-import { prisma } from "../db/prisma.js";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { getDatamodel } from "../generated/pothos-types.js";
 import type { Context } from "../server/context.js";
+import TenantScopePlugin from "./tenant-scope-plugin.js";
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
@@ -23,9 +23,11 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ErrorsPlugin, PrismaPlugin, RelayPlugin],
+  // The errors plugin wraps the others, so a tenant check's NotFoundError becomes a typed result.
+  plugins: [ErrorsPlugin, PrismaPlugin, RelayPlugin, TenantScopePlugin],
   prisma: {
-    client: prisma,
+    // The request's store (buildApp's), never a module-level client.
+    client: (ctx) => ctx.store.prisma,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
     onUnusedQuery: process.env.NODE_ENV === "production" ? null : "warn",

@@ -1,5 +1,4 @@
 // The caller's dialogs as a list: filtered, ordered, counted, and each with a line to show for it.
-import { prisma } from "../db/prisma.js";
 import { dialogOrderBy, dialogWhere } from "../services/dialog-filter.js";
 import { builder } from "./builder.js";
 import "./dialog.js";
@@ -40,14 +39,16 @@ builder.queryField("dialogs", (t) =>
         filter: t.arg({ type: SearchFilter }),
         orderBy: t.arg({ type: DialogOrderEnum }),
       },
-      resolve: (query, _root, { filter, orderBy }, { scope }) =>
-        prisma.dialog.findMany({
+      // Lists only the caller's dialogs.
+      tenant: "caller",
+      resolve: (query, _root, { filter, orderBy }, { scope, store }) =>
+        store.prisma.dialog.findMany({
           ...query,
           where: dialogWhere(scope.tenantId, searchFilterOf(filter)),
           orderBy: dialogOrderBy(orderBy),
         }),
-      totalCount: (_root, { filter }, { scope }) =>
-        prisma.dialog.count({ where: dialogWhere(scope.tenantId, searchFilterOf(filter)) }),
+      totalCount: (_root, { filter }, { scope, store }) =>
+        store.prisma.dialog.count({ where: dialogWhere(scope.tenantId, searchFilterOf(filter)) }),
     },
     { name: "DialogConnection" },
     { name: "DialogEdge" },

@@ -1,5 +1,4 @@
 // Dialog: the conversation. Its queries and the mutations that return it.
-import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
 import { DEFAULT_TRANSCRIPT_CONTENT_LENGTH } from "../formats/transcript.js";
 import { countContext, readContextPage } from "../services/context.js";
@@ -7,6 +6,7 @@ import { transcriptOf } from "../services/context-views.js";
 import { clearDialog, createDialog, deleteDialog, updateDialog } from "../services/dialogs.js";
 import { forkDialog } from "../services/fork.js";
 import { expiresAt } from "../services/retention.js";
+import type { Context } from "../server/context.js";
 import { builder } from "./builder.js";
 import { dialogRow, needsOwnColumnsOnly } from "./own-columns.js";
 import { answerWithDialog, committedWrite } from "./committed-write.js";
@@ -28,7 +28,7 @@ export const Dialog = builder.prismaObject("Dialog", {
       nullable: true,
       description: "When retention deletes the dialog unless it is written to before (null: kept forever).",
       select: { updatedAt: true },
-      resolve: (dialog) => expiresAt(dialog.updatedAt),
+      resolve: (dialog, _args, ctx) => expiresAt(dialog.updatedAt, ctx.store.retentionMs),
     }),
     lastSeq: t.exposeInt("lastSeq", { description: "Seq of the newest event in the dialog (0 when empty)." }),
     head: t.relation("head", {
@@ -49,8 +49,8 @@ export const Dialog = builder.prismaObject("Dialog", {
     branches: t.prismaField({
       type: ["Response"],
       description: "Leaf responses: the ends of the dialog's branches, oldest first.",
-      resolve: (query, dialog) =>
-        prisma.response.findMany({
+      resolve: (query, dialog, _args, ctx) =>
+        ctx.store.prisma.response.findMany({
           ...query,
           where: { dialogId: dialog.id, children: { none: {} } },
           orderBy: { id: "asc" },
@@ -62,7 +62,7 @@ export const Dialog = builder.prismaObject("Dialog", {
       args: { responseId: t.arg.id(), ...historyArgs },
       select: { headId: true },
       resolve: async (dialog, { responseId, ...args }, ctx, info) =>
-        resolveHistory(await contextTip(dialog, responseId), args, ctx.budget, info),
+        resolveHistory(ctx, await contextTip(ctx, dialog, responseId), args, info),
     }),
     eventCount: t.int({
       nullable: false,
@@ -72,9 +72,9 @@ export const Dialog = builder.prismaObject("Dialog", {
         types: t.arg({ type: [HistoryEventTypeEnum] }),
       },
       select: { headId: true },
-      resolve: async (dialog, { responseId, types }) => {
-        const tip = await contextTip(dialog, responseId);
-        return tip ? (await countContext(tip, types)).all : 0;
+      resolve: async (dialog, { responseId, types }, ctx) => {
+        const tip = await contextTip(ctx, dialog, responseId);
+        return tip ? (await countContext(tip, types, ctx.store.database)).all : 0;
       },
     }),
     lastEvent: t.field({
@@ -86,10 +86,10 @@ export const Dialog = builder.prismaObject("Dialog", {
         types: t.arg({ type: [HistoryEventTypeEnum] }),
       },
       select: { headId: true },
-      resolve: async (dialog, { responseId, types }) => {
-        const tip = await contextTip(dialog, responseId);
+      resolve: async (dialog, { responseId, types }, ctx) => {
+        const tip = await contextTip(ctx, dialog, responseId);
         if (!tip) return null;
-        const [last] = await readContextPage(tip, { types, limit: 1, inverted: true });
+        const [last] = await readContextPage(tip, { types, limit: 1, inverted: true }, ctx.store.database);
         return last ?? null;
       },
     }),
@@ -104,8 +104,10 @@ export const Dialog = builder.prismaObject("Dialog", {
         }),
       },
       select: { headId: true },
-      resolve: async (dialog, { responseId, maxContentLength }) =>
-        transcriptOf(await contextTip(dialog, responseId), { maxContentLength: maxContentLength ?? undefined }),
+      resolve: async (dialog, { responseId, maxContentLength }, ctx) =>
+        transcriptOf(ctx.store.database, await contextTip(ctx, dialog, responseId), {
+          maxContentLength: maxContentLength ?? undefined,
+        }),
     }),
   }),
 });
@@ -114,10 +116,14 @@ export const Dialog = builder.prismaObject("Dialog", {
  * The response whose context a dialog field reads: `responseId` when it is one of the dialog's
  * responses, else the head (null for a dialog with no response yet).
  */
-export async function contextTip(dialog: { id: string; headId: string | null }, responseId?: string | number | null) {
+export async function contextTip(
+  ctx: Context,
+  dialog: { id: string; headId: string | null },
+  responseId?: string | number | null,
+) {
   if (responseId == null) return dialog.headId;
   const id = String(responseId);
-  const response = await prisma.response.findUnique({ where: { id }, select: { dialogId: true } });
+  const response = await ctx.store.prisma.response.findUnique({ where: { id }, select: { dialogId: true } });
   if (response?.dialogId !== dialog.id) throw NotFoundError.response(id);
   return id;
 }
@@ -127,10 +133,12 @@ builder.queryFields((t) => ({
     type: "Dialog",
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, { id }, { scope }) => {
+    // One statement filtered by the tenant: another tenant's dialog is not found.
+    tenant: "caller",
+    resolve: async (query, _root, { id }, { scope, store }) => {
       const dialog = needsOwnColumnsOnly(query)
-        ? await dialogRow(String(id), scope.tenantId)
-        : await prisma.dialog.findUnique({ ...query, where: { id: String(id), tenantId: scope.tenantId } });
+        ? await dialogRow(store, String(id), scope.tenantId)
+        : await store.prisma.dialog.findUnique({ ...query, where: { id: String(id), tenantId: scope.tenantId } });
       if (!dialog) throw NotFoundError.dialog(String(id));
       return dialog;
     },
@@ -176,19 +184,21 @@ builder.mutationFields((t) => ({
     type: "Dialog",
     errors: { types: writeErrors },
     args: { input: t.arg({ type: CreateDialogInput, required: true }) },
-    resolve: async (query, _root, { input }, { scope }) => {
-      const { id } = await createDialog(input, scope.tenantId);
-      return prisma.dialog.findUniqueOrThrow({ ...query, where: { id } });
+    // The new dialog is the caller's tenant's.
+    tenant: "caller",
+    resolve: async (query, _root, { input }, { scope, store }) => {
+      const { id } = await createDialog(store, input, scope.tenantId);
+      return store.prisma.dialog.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
   updateDialog: t.prismaField({
     type: "Dialog",
     errors: { types: writeErrors },
     args: { input: t.arg({ type: UpdateDialogInput, required: true }) },
-    resolve: async (query, _root, { input: { id, ...fields } }, { scope }) => {
-      await scope.dialog(String(id));
-      await updateDialog(String(id), fields);
-      return prisma.dialog.findUniqueOrThrow({ ...query, where: { id: String(id) } });
+    tenant: { dialogs: ["input.id"] },
+    resolve: async (query, _root, { input: { id, ...fields } }, { store }) => {
+      await updateDialog(store, String(id), fields);
+      return store.prisma.dialog.findUniqueOrThrow({ ...query, where: { id: String(id) } });
     },
   }),
   clearDialog: t.prismaField({
@@ -197,9 +207,10 @@ builder.mutationFields((t) => ({
     description:
       "Delete every response and event of the dialog, keep the dialog. `lastSeq` keeps its value, so seqs are never reused.",
     args: { input: t.arg({ type: ClearDialogInput, required: true }) },
+    tenant: { dialogs: ["input.id"] },
     resolve: async (query, _root, { input }, ctx) => {
       const dialogId = String(input.id);
-      return answerWithDialog(await committedWrite(ctx, { dialogId }, () => clearDialog(dialogId)), query);
+      return answerWithDialog(ctx, await committedWrite(ctx, () => clearDialog(ctx.store, dialogId)), query);
     },
   }),
   forkDialog: t.prismaField({
@@ -208,19 +219,21 @@ builder.mutationFields((t) => ({
     description:
       "Branch into a new dialog: its history is a copy of the context of `responseId` (new ids, seqs 1..n), with `forkedFrom` set. The original is untouched.",
     args: { input: t.arg({ type: ForkDialogInput, required: true }) },
+    tenant: { chainedTo: ["input.responseId"] },
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);
-      const fork = () => forkDialog({ responseId, title: input.title });
-      return answerWithDialog(await committedWrite(ctx, { chainedTo: responseId }, fork), query);
+      const fork = () => forkDialog(ctx.store, { responseId, title: input.title });
+      return answerWithDialog(ctx, await committedWrite(ctx, fork), query);
     },
   }),
   deleteDialog: t.field({
     type: DeleteDialogPayload,
     errors: { types: writeErrors },
     args: { input: t.arg({ type: DeleteDialogInput, required: true }) },
+    tenant: { dialogs: ["input.id"] },
     resolve: async (_root, { input }, ctx) => {
       const dialogId = String(input.id);
-      return committedWrite(ctx, { dialogId }, () => deleteDialog(dialogId));
+      return committedWrite(ctx, () => deleteDialog(ctx.store, dialogId));
     },
   }),
 }));

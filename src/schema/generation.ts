@@ -1,10 +1,8 @@
 // Generating a turn through a configured model: generateResponse runs the same model loop as
 // POST /v1/responses and returns the IN_PROGRESS Response at once (its progress arrives over
 // historyDelta); `models` tells clients (the web viewer) whether a model is configured.
-import { prisma } from "../db/prisma.js";
 import { ModelNotConfiguredError } from "../generation/providers.js";
 import { storedTurns } from "../generation/turn-sink.js";
-import { chainTargetNotFound } from "../services/retention.js";
 import { builder } from "./builder.js";
 import { ErrorInterface, writeErrors } from "./errors.js";
 import { HistoryEventInput } from "./event-inputs.js";
@@ -29,7 +27,8 @@ const ModelsInfo = builder.objectRef<{ configured: boolean; defaultModel: string
 });
 
 builder.queryField("models", (t) =>
-  t.field({ type: ModelsInfo, resolve: (_root, _args, ctx) => ctx.generator.models }),
+  // Which providers are configured: the same for every tenant.
+  t.field({ type: ModelsInfo, tenant: "none", resolve: (_root, _args, ctx) => ctx.generator.models }),
 );
 
 const FunctionToolInput = builder.inputType("FunctionToolInput", {
@@ -63,16 +62,15 @@ builder.mutationField("generateResponse", (t) =>
     description:
       "Store the input as a new IN_PROGRESS response and have the model answer it; the answer arrives over historyDelta and responseUpdated.",
     args: { input: t.arg({ type: GenerateResponseInput, required: true }) },
+    tenant: { dialogs: ["input.dialogId"], chainedTo: ["input.previousResponseId"] },
     resolve: async (query, _root, { input }, ctx) => {
       const dialogId = input.dialogId == null ? null : String(input.dialogId);
       const previousResponseId = input.previousResponseId == null ? null : String(input.previousResponseId);
-      await ctx.scope.optionalResponse(previousResponseId, chainTargetNotFound);
-      await ctx.scope.optionalDialog(dialogId);
       const started = await ctx.generator.start(
         { ...input, dialogId, previousResponseId, tenantId: ctx.scope.tenantId, tools: input.tools ?? null },
-        storedTurns(ctx.live),
+        storedTurns(ctx),
       );
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id: started.responseId } });
+      return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id: started.responseId } });
     },
   }),
 );

@@ -13,6 +13,7 @@ import {
   readContextPage,
 } from "../services/context.js";
 import type { RequestBudget } from "../server/request-budget.js";
+import type { Store } from "../store/store.js";
 import { builder } from "./builder.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
 
@@ -73,19 +74,23 @@ export interface HistoryArgs {
  * connection, rather than after it.
  */
 export async function resolveHistory(
+  { budget, store }: { budget: RequestBudget; store: Store },
   responseId: string | null,
   args: HistoryArgs,
-  budget: RequestBudget,
   info?: GraphQLResolveInfo,
 ) {
-  const totals = memo(() => (responseId ? countContext(responseId, args.types) : Promise.resolve(emptyTotals)));
+  const totals = memo(() =>
+    responseId ? countContext(responseId, args.types, store.database) : Promise.resolve(emptyTotals),
+  );
   if (info && selectsTotals(info)) void totals().catch(() => {}); // its resolver reports a failure
   const page = await resolveCursorConnection(
     { args, toCursor, defaultSize: DEFAULT_HISTORY_PAGE, maxSize: MAX_HISTORY_PAGE },
     async ({ before, after, limit, inverted }: ResolveCursorConnectionArgs): Promise<ContextEvent[]> => {
       const range = { after: fromCursor(after, "after"), before: fromCursor(before, "before") };
       if (!responseId) return [];
-      return budget.read(limit, () => readContextPage(responseId, { types: args.types, ...range, limit, inverted }));
+      return budget.read(limit, () =>
+        readContextPage(responseId, { types: args.types, ...range, limit, inverted }, store.database),
+      );
     },
   );
   return { ...page!, totals };

@@ -1,5 +1,4 @@
 // HistoryDelta (seed 004): what one committed write added to a dialog, pushed to subscribers.
-import { prisma } from "../db/prisma.js";
 import type { Response as ResponseRow } from "../generated/prisma/client.js";
 import { NotFoundError, ValidationError } from "../errors.js";
 import { type HistoryDeltaView, readDelta } from "../live/delta-reads.js";
@@ -7,7 +6,7 @@ import { historyDeltaStream } from "../live/history-delta-stream.js";
 import type { TextPayload } from "../live/live-bus.js";
 import type { TextDeltaView } from "../live/text-positions.js";
 import { eventCountOf } from "../services/in-flight-checkpoints.js";
-import { renewLoaders } from "../server/context.js";
+import { type Context, renewLoaders } from "../server/context.js";
 import { builder } from "./builder.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
 import { Response, ResponseStatusEnum } from "./response.js";
@@ -27,10 +26,10 @@ const TextDelta = builder.objectRef<TextPayload>("TextDelta").implement({
 // A text delta carries no row: it is read when a subscriber asks for it, once per delta for all
 // the subscribers of this instance (they share the payload object).
 const responsesOfText = new WeakMap<TextPayload, Promise<ResponseRow>>();
-function responseOfText(text: TextPayload) {
+function responseOfText(ctx: Context, text: TextPayload) {
   let response = responsesOfText.get(text);
   if (!response) {
-    response = prisma.response.findUniqueOrThrow({ where: { id: text.responseId } });
+    response = ctx.store.prisma.response.findUniqueOrThrow({ where: { id: text.responseId } });
     responsesOfText.set(text, response);
   }
   return response;
@@ -49,7 +48,7 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("Histor
     response: t.field({
       type: Response,
       nullable: true,
-      resolve: (delta) => ("text" in delta ? responseOfText(delta.text) : delta.response),
+      resolve: (delta, _args, ctx) => ("text" in delta ? responseOfText(ctx, delta.text) : delta.response),
     }),
     seq: t.exposeInt("seq", { description: "Seq of the delta's last event (= previousSeq when it appends none)." }),
     previousSeq: t.exposeInt("previousSeq"),
@@ -103,9 +102,11 @@ builder.subscriptionField("historyDelta", (t) =>
           "How much of each in-flight text the client has; the rest of it comes first. Without it, texts come whole.",
       }),
     },
+    // The dialog is read filtered by the caller's tenant: another tenant's is not found.
+    tenant: "caller",
     subscribe: async (_root, { dialogId, afterSeq, textOffsets }, ctx) => {
       const id = String(dialogId);
-      const dialog = await prisma.dialog.findUnique({
+      const dialog = await ctx.store.prisma.dialog.findUnique({
         where: { id, tenantId: ctx.scope.tenantId },
         select: { lastSeq: true },
       });
@@ -117,12 +118,12 @@ builder.subscriptionField("historyDelta", (t) =>
       if (offsets.some((at) => at.part < 0 || at.offset < 0)) {
         throw ValidationError.at(["textOffsets"], "part and offset must be 0 or more");
       }
-      return historyDeltaStream(ctx.live, id, afterSeq ?? null, offsets);
+      return historyDeltaStream(ctx.store, ctx.live, ctx.inFlight, id, afterSeq ?? null, offsets);
     },
     // Live payloads carry ids and seqs only; replayed deltas were read in batches already.
     resolve: (item, _args, ctx) => {
       renewLoaders(ctx);
-      return "events" in item ? item : readDelta(item);
+      return "events" in item ? item : readDelta(ctx.store, item);
     },
   }),
 );

@@ -1,8 +1,7 @@
 // Token streaming for agents that call their own model: streamText grows the open AI or reasoning
 // event of an IN_PROGRESS response, commitText ends the step (src/live/in-flight-text.ts decides).
-import { prisma } from "../db/prisma.js";
 import { TextOffsetError } from "../errors.js";
-import { inFlightTextOf, type TextPosition } from "../live/in-flight-text.js";
+import type { TextPosition } from "../live/in-flight-text.js";
 import { builder } from "./builder.js";
 import { writeErrors } from "./errors.js";
 import { HistoryEventTypeEnum } from "./history-event.js";
@@ -41,8 +40,10 @@ builder.mutationFields((t) => ({
     description:
       "Append a delta to the in-flight text of an IN_PROGRESS response; historyDelta subscribers see it at once. Cheap enough for a token stream (no event is written; the text is checkpointed now and then).",
     args: { input: t.arg({ type: StreamTextInput, required: true }) },
+    // The in-flight layer checks the response's tenant itself: a delta must not cost a query.
+    tenant: "caller",
     resolve: (_root, { input }, ctx) =>
-      inFlightTextOf(ctx.live).appendTextDelta(
+      ctx.inFlight.appendTextDelta(
         { ...input, responseId: String(input.responseId), type: input.type as "AI" },
         ctx.scope.tenantId,
       ),
@@ -53,12 +54,12 @@ builder.mutationFields((t) => ({
     description:
       "End the step: the in-flight text becomes one AI or reasoning event with its seq (nothing happens without one).",
     args: { responseId: t.arg.id({ required: true }) },
+    tenant: { responses: ["responseId"] },
     resolve: async (query, _root, { responseId }, ctx) => {
       const id = String(responseId);
-      await ctx.scope.response(id);
-      const write = await inFlightTextOf(ctx.live).commitText(id);
+      const write = await ctx.inFlight.commitText(id);
       if (write) ctx.live.publish(write);
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id } });
+      return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
 }));

@@ -58,7 +58,7 @@ builder.prismaObjectField(Response, "messages", (t) =>
     nullable: false,
     description: exportDescription,
     args: exportArgs,
-    resolve: (response, args) => exportMessages(response.id, args.format, args),
+    resolve: (response, args, ctx) => exportMessages(ctx.store.database, response.id, args.format, args),
   }),
 );
 
@@ -69,7 +69,8 @@ builder.prismaObjectField(Dialog, "messages", (t) =>
     description: `${exportDescription} Of the head's context, or of \`responseId\`'s.`,
     args: { ...exportArgs, responseId: t.arg.id() },
     select: { headId: true },
-    resolve: async (dialog, args) => exportMessages(await contextTip(dialog, args.responseId), args.format, args),
+    resolve: async (dialog, args, ctx) =>
+      exportMessages(ctx.store.database, await contextTip(ctx, dialog, args.responseId), args.format, args),
   }),
 );
 
@@ -98,7 +99,7 @@ builder.prismaObjectField(Response, "fittedMessages", (t) =>
     nullable: false,
     description: `${exportDescription} Fitted to maxTokens (everything when it is absent), with what was left out.`,
     args: exportArgs,
-    resolve: (response, args) => fitMessages(response.id, args.format, args),
+    resolve: (response, args, ctx) => fitMessages(ctx.store.database, response.id, args.format, args),
   }),
 );
 
@@ -109,8 +110,8 @@ builder.prismaObjectField(Dialog, "tokenCount", (t) =>
       "Tokens of the context of `responseId` (default: the head), counted as `maxTokens` budgets count them: each event's text plus a few tokens of framing, 85 per image or file.",
     args: { responseId: t.arg.id(), tokenizer: t.arg({ type: Tokenizer }) },
     select: { headId: true },
-    resolve: async (dialog, { responseId, tokenizer }) =>
-      tokenCountOf(await contextTip(dialog, responseId), tokenizer ?? undefined),
+    resolve: async (dialog, { responseId, tokenizer }, ctx) =>
+      tokenCountOf(ctx.store.database, await contextTip(ctx, dialog, responseId), tokenizer ?? undefined),
   }),
 );
 
@@ -138,17 +139,17 @@ builder.mutationField("importMessages", (t) =>
     description:
       "Store a conversation as chained responses: each message to the model (system, developer, user) opens a response once the previous one has output; the assistant's reasoning, text, tool calls and their tool results are its output. Returns the last response; on any error nothing is stored.",
     args: { input: t.arg({ type: ImportMessagesInput, required: true }) },
+    tenant: { dialogs: ["input.dialogId"], chainedTo: ["input.previousResponseId"] },
     resolve: async (query, _root, { input }, ctx) => {
-      const ids = { dialogId: idOrNull(input.dialogId), chainedTo: idOrNull(input.previousResponseId) };
       const request = {
         ...input,
-        dialogId: ids.dialogId,
-        previousResponseId: ids.chainedTo,
+        dialogId: idOrNull(input.dialogId),
+        previousResponseId: idOrNull(input.previousResponseId),
         messages: input.messages,
         tenantId: ctx.scope.tenantId,
       };
-      const written = await committedWrite(ctx, ids, () => importMessages(request));
-      return answerWithResponse(written, query);
+      const written = await committedWrite(ctx, () => importMessages(ctx.store, request));
+      return answerWithResponse(ctx, written, query);
     },
   }),
 );

@@ -1,8 +1,6 @@
 // Writing a turn step by step (seed 004): appendEvents while the agent works, then
 // completeResponse or interruptResponse; responseUpdated follows one response live.
-import { prisma } from "../db/prisma.js";
 import { responseUpdatesStream } from "../live/response-updates-stream.js";
-import { inFlightTextOf } from "../live/in-flight-text.js";
 import { renewLoaders } from "../server/context.js";
 import { builder } from "./builder.js";
 import { answerWithResponse, committedWrite } from "./committed-write.js";
@@ -57,13 +55,14 @@ builder.mutationFields((t) => ({
     errors: { types: writeErrors },
     description: "Add output events to an IN_PROGRESS response as the agent's steps complete.",
     args: { input: t.arg({ type: AppendEventsInput, required: true }) },
+    tenant: { responses: ["input.responseId"] },
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);
-      const written = await committedWrite(ctx, { responseId }, () =>
+      const written = await committedWrite(ctx, () =>
         // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
-        inFlightTextOf(ctx.live).appendEvents({ ...input, responseId }),
+        ctx.inFlight.appendEvents({ ...input, responseId }),
       );
-      return answerWithResponse(written, query);
+      return answerWithResponse(ctx, written, query);
     },
   }),
   completeResponse: t.prismaField({
@@ -71,13 +70,14 @@ builder.mutationFields((t) => ({
     errors: { types: writeErrors },
     description: "Finish an IN_PROGRESS response with its final status, usage and error.",
     args: { input: t.arg({ type: CompleteResponseInput, required: true }) },
+    tenant: { responses: ["input.responseId"] },
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);
-      const written = await committedWrite(ctx, { responseId }, () =>
+      const written = await committedWrite(ctx, () =>
         // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
-        inFlightTextOf(ctx.live).completeResponse({ ...input, responseId }),
+        ctx.inFlight.completeResponse({ ...input, responseId }),
       );
-      return answerWithResponse(written, query);
+      return answerWithResponse(ctx, written, query);
     },
   }),
   interruptResponse: t.prismaField({
@@ -85,13 +85,14 @@ builder.mutationFields((t) => ({
     errors: { types: writeErrors },
     description: "Stop an IN_PROGRESS response, keeping its partial answer or not.",
     args: { input: t.arg({ type: InterruptResponseInput, required: true }) },
+    tenant: { responses: ["input.responseId"] },
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);
-      const written = await committedWrite(ctx, { responseId }, () =>
+      const written = await committedWrite(ctx, () =>
         // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
-        inFlightTextOf(ctx.live).interruptResponse({ ...input, responseId }),
+        ctx.inFlight.interruptResponse({ ...input, responseId }),
       );
-      return answerWithResponse(written, query);
+      return answerWithResponse(ctx, written, query);
     },
   }),
 }));
@@ -101,14 +102,11 @@ builder.subscriptionField("responseUpdated", (t) =>
     type: "Response",
     description: "One response: its state now, then again after every committed write to it; ends once it is finished.",
     args: { responseId: t.arg.id({ required: true }) },
-    subscribe: async (_root, { responseId }, ctx) => {
-      const id = String(responseId);
-      await ctx.scope.response(id);
-      return responseUpdatesStream(ctx.live, id);
-    },
+    tenant: { responses: ["responseId"] },
+    subscribe: (_root, { responseId }, ctx) => responseUpdatesStream(ctx.store, ctx.live, String(responseId)),
     resolve: (query, id: string, _args, ctx) => {
       renewLoaders(ctx);
-      return prisma.response.findUniqueOrThrow({ ...query, where: { id } });
+      return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
 );

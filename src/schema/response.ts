@@ -1,5 +1,4 @@
 // Response: one turn. Its queries and the mutations that write it.
-import { prisma } from "../db/prisma.js";
 import { NotFoundError } from "../errors.js";
 import { ResponseStatus } from "../generated/prisma/enums.js";
 import { createResponse } from "../services/responses.js";
@@ -59,7 +58,7 @@ export const Response = builder.prismaObject("Response", {
       description:
         "When retention deletes this response with its dialog, unless the dialog is written to before (null: kept forever).",
       select: { dialog: { select: { updatedAt: true } } },
-      resolve: (r) => expiresAt(r.dialog.updatedAt),
+      resolve: (r, _args, ctx) => expiresAt(r.dialog.updatedAt, ctx.store.retentionMs),
     }),
     input: t.field({
       type: [HistoryEvent],
@@ -78,7 +77,7 @@ export const Response = builder.prismaObject("Response", {
       description:
         "Every event on this response's chain, root first: previous input + previous output + this input and output.",
       args: historyArgs,
-      resolve: (r, args, ctx, info) => resolveHistory(r.id, args, ctx.budget, info),
+      resolve: (r, args, ctx, info) => resolveHistory(ctx, r.id, args, info),
     }),
   }),
 });
@@ -93,10 +92,12 @@ builder.queryField("response", (t) =>
     type: "Response",
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, { id }, { scope }) => {
+    // One statement filtered by the tenant: another tenant's response is not found.
+    tenant: "caller",
+    resolve: async (query, _root, { id }, { scope, store }) => {
       const response = needsOwnColumnsOnly(query)
-        ? await responseRow(String(id), scope.tenantId)
-        : await prisma.response.findUnique({
+        ? await responseRow(store, String(id), scope.tenantId)
+        : await store.prisma.response.findUnique({
             ...query,
             where: { id: String(id), dialog: { tenantId: scope.tenantId } },
           });
@@ -146,11 +147,15 @@ builder.mutationField("createResponse", (t) =>
     description:
       "Store a turn. With previousResponseId it chains to that response; with only dialogId, to the dialog's head; with neither, it starts a new dialog.",
     args: { input: t.arg({ type: CreateResponseInput, required: true }) },
+    tenant: { dialogs: ["input.dialogId"], chainedTo: ["input.previousResponseId"] },
     resolve: async (query, _root, { input }, ctx) => {
-      const ids = { dialogId: idOrNull(input.dialogId), chainedTo: idOrNull(input.previousResponseId) };
-      const request = { ...input, dialogId: ids.dialogId, previousResponseId: ids.chainedTo };
-      const written = await committedWrite(ctx, ids, () => createResponse(request, ctx.scope.tenantId));
-      return answerWithResponse(written, query);
+      const request = {
+        ...input,
+        dialogId: idOrNull(input.dialogId),
+        previousResponseId: idOrNull(input.previousResponseId),
+      };
+      const written = await committedWrite(ctx, () => createResponse(ctx.store, request, ctx.scope.tenantId));
+      return answerWithResponse(ctx, written, query);
     },
   }),
 );

@@ -2,7 +2,6 @@
 // best first, with a highlighted snippet and where each hit sits (dialog, response, seq).
 import { resolveOffsetConnection } from "@pothos/plugin-relay";
 import DataLoader from "dataloader";
-import { prisma } from "../db/prisma.js";
 import type { Dialog as DialogRow } from "../generated/prisma/client.js";
 import type { Context } from "../server/context.js";
 import {
@@ -65,7 +64,7 @@ const dialogLoader = (ctx: Context) => {
   let loader = dialogLoaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async (ids) => {
-      const rows = await prisma.dialog.findMany({ where: { id: { in: [...ids] } } });
+      const rows = await ctx.store.prisma.dialog.findMany({ where: { id: { in: [...ids] } } });
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? new Error(`Dialog ${id} not found`));
     });
@@ -124,14 +123,19 @@ builder.queryField("search", (t) =>
       filter: t.arg({ type: SearchFilter }),
       ...t.arg.connectionArgs(),
     },
-    resolve: async (_root, { query, filter, ...args }, { scope }) => {
+    // Matches only the caller's dialogs.
+    tenant: "caller",
+    resolve: async (_root, { query, filter, ...args }, { scope, store }) => {
       const shape = searchFilterOf(filter);
       const page = await resolveOffsetConnection(
         { args, defaultSize: DEFAULT_SEARCH_PAGE, maxSize: MAX_SEARCH_PAGE },
-        ({ offset, limit }) => searchEvents(query, scope.tenantId, shape, { offset, limit }),
+        ({ offset, limit }) => searchEvents(store.database, query, scope.tenantId, shape, { offset, limit }),
       );
       let total: Promise<number> | undefined;
-      return { ...page, totalCount: () => (total ??= countSearchHits(query, scope.tenantId, shape)) };
+      return {
+        ...page,
+        totalCount: () => (total ??= countSearchHits(store.database, query, scope.tenantId, shape)),
+      };
     },
   }),
 );

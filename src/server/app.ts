@@ -1,5 +1,6 @@
-// buildApp(): the whole HTTP surface as one Yoga instance, used by the server and by tests
-// (`app.fetch`). GraphQL and GraphiQL on /graphql (subscriptions over SSE here, and over
+// buildApp({ store, config }): the whole HTTP surface as one Yoga instance, used by the server and
+// by tests (`app.fetch`). Everything it needs comes in: the store (src/store/store.ts) and the
+// configuration (src/config.ts), so a test builds apps with other settings in one process. GraphQL and GraphiQL on /graphql (subscriptions over SSE here, and over
 // graphql-ws once src/server/http-server.ts attaches a WebSocket server); seed 001's REST
 // endpoint as a Yoga plugin; the web viewer's static build on every other path. The protections
 // sit here as plugins, so HTTP, SSE and WebSocket operations all pass through them: request ids,
@@ -9,10 +10,12 @@ import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type Plugin } from "graphql-yoga";
-import { config } from "../config.js";
+import type { Config } from "../config.js";
 import { useAccessControl } from "../auth/access-control.js";
 import { type AuthMode, createAuthenticator } from "../auth/authenticator.js";
 import { createRateLimiter } from "../auth/rate-limit.js";
+import { createTenantScopes } from "../auth/tenant-scope.js";
+import { createInFlightText, type InFlightOptions, inFlightOptionsFrom } from "../live/in-flight-text.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
@@ -23,8 +26,7 @@ import { useSharedSubscriptionResults } from "../live/shared-subscription-result
 import { contextFactory } from "./context.js";
 import { toRequestError, useErrorReporting } from "./error-reporting.js";
 import { exampleQuery } from "./graphiql-example.js";
-import { type Limits, limitsFromConfig } from "./limits.js";
-import { database } from "../db/prisma.js";
+import { type Limits, limitsFromConfig } from "../limits.js";
 import { logger } from "../logger.js";
 import { useWebViewer } from "./web-viewer.js";
 import { useInputLimits } from "./input-limits.js";
@@ -34,8 +36,13 @@ import { useRequestId } from "./request-id.js";
 import { useRequestLog } from "./request-log.js";
 import { useStorableTextOnly } from "./storable-text.js";
 import { useCompiledQueries } from "./compiled-queries.js";
+import type { Store } from "../store/store.js";
 
 export interface AppOptions {
+  /** Where dialogs are kept (openStore(config)); the app never closes it. */
+  store: Store;
+  /** The settings; `loadConfig(env)`. The options below override parts of it. */
+  config: Config;
   /** Where mutations publish and subscriptions listen; in-process when not given. */
   live?: LiveBus;
   /** Abuse limits; from the configuration when not given. */
@@ -45,24 +52,38 @@ export interface AppOptions {
   introspection?: boolean;
   /** `auto` or `required`; from AUTH when not given. */
   auth?: AuthMode;
-  /** The model providers /v1/responses and generateResponse use; from the environment when not given. */
+  /** The model providers /v1/responses and generateResponse use; from the configuration when not given. */
   models?: ModelCatalog;
+  /** In-flight text settings (clock, checkpoint bounds, idle sweep); from the configuration when not given. */
+  inFlight?: Partial<InFlightOptions>;
+  /** How often revocations are read from the database (they also arrive at once through the live
+   * bus); from REVOCATION_POLL_MS when not given. */
+  revocationPollMs?: number;
 }
 
-export function buildApp(options: AppOptions = {}) {
+export function buildApp(options: AppOptions) {
+  const { store, config } = options;
   const live = options.live ?? createLiveBus();
-  const limits = limitsFromConfig(options.limits);
+  const limits = limitsFromConfig(config, options.limits);
   const introspection = options.introspection ?? config.INTROSPECTION;
-  const authenticator = createAuthenticator({ mode: options.auth ?? config.AUTH, live });
+  const authenticator = createAuthenticator({
+    mode: options.auth ?? config.AUTH,
+    store,
+    live,
+    revocationPollMs: options.revocationPollMs ?? config.REVOCATION_POLL_MS,
+  });
   const rateLimiter = createRateLimiter({
     requests: limits.rateLimitRequests,
     windowSeconds: limits.rateLimitWindowSeconds,
     redis: live.redis,
   });
   const generator: Generator = createGenerator({ models: options.models ?? createModelCatalog(config) });
+  const inFlight = createInFlightText(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
+  const tenants = createTenantScopes(store);
+  const services = { store, live, inFlight, tenants, generator, limits };
   const yoga = createYoga({
     schema,
-    context: contextFactory(live, limits, generator),
+    context: contextFactory(services),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // Liveness: 200 while the process answers (readiness is /ready, src/server/operations-endpoints.ts).
@@ -80,25 +101,30 @@ export function buildApp(options: AppOptions = {}) {
     plugins: [
       useRequestId(),
       useRequestLog(),
-      useOperationsEndpoints({ database: async () => database, live }),
+      useOperationsEndpoints({ database: async () => store.database, live }),
       useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
-      useRestEndpoints(),
-      useResponsesApi({ generator, live }),
+      useRestEndpoints(store),
+      useResponsesApi(services),
       // Browsers send a cross-site form or a plain GET without a preflight; requiring a JSON body
       // or a header they cannot add cross-site (Authorization included) stops such requests.
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "authorization"] }),
       ...(introspection ? [] : [useDisableIntrospection(), blockFieldSuggestionsPlugin() as Plugin]),
       ...useQueryLimits(limits),
       useStorableTextOnly(),
-      useInputLimits(),
+      useInputLimits(store.writeLimits.eventBytes),
       useErrorReporting(),
       useSharedSubscriptionResults(),
       useCompiledQueries(),
     ],
   });
 
-  return Object.assign(yoga, { limits, authenticator, rateLimiter, generator });
+  /** Ends the app's timers (revocation poll, idle sweep); the store and the live bus stay open. */
+  const stop = () => {
+    authenticator.close();
+    inFlight.close();
+  };
+  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, stop });
 }
 
 export type App = ReturnType<typeof buildApp>;

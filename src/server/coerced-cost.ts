@@ -21,7 +21,7 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { DEFAULT_HISTORY_PAGE, MAX_HISTORY_PAGE } from "../schema/history-connection.js";
-import { tooComplex } from "./query-limits.js";
+import { tooComplex } from "./too-complex.js";
 
 // Pothos relay's defaults for the Prisma connections (dialogs, responses).
 const DEFAULT_PAGE = 20;

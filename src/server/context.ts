@@ -1,34 +1,44 @@
-// Per-request context: the live bus subscriptions listen on and mutations publish to, and
-// loaders that batch what many fields of one response ask for.
+// Per-request context: the app's store (every read and write goes through it), the live bus
+// subscriptions listen on and mutations publish to, the in-flight text, the caller's tenant scope,
+// and loaders that batch what many fields of one response ask for.
 import DataLoader from "dataloader";
-import { prisma } from "../db/prisma.js";
 import type { Event, Response } from "../generated/prisma/client.js";
 import type { Generator } from "../generation/generate-turn.js";
+import type { InFlightText } from "../live/in-flight-text.js";
 import type { LiveBus } from "../live/live-bus.js";
 import { viewerOf } from "../auth/access-control.js";
 import type { Viewer } from "../auth/authenticator.js";
-import { type TenantScope, tenantScope } from "../auth/tenant-scope.js";
-import type { Limits } from "./limits.js";
+import type { TenantScope, TenantScopes } from "../auth/tenant-scope.js";
+import type { Store } from "../store/store.js";
+import type { Limits } from "../limits.js";
 import { createRequestBudget, type RequestBudget } from "./request-budget.js";
 import { requestIdOf } from "./request-id.js";
 
-export interface Context {
+/** What every request of one app shares (made by buildApp). */
+export interface AppServices {
+  store: Store;
+  live: LiveBus;
+  inFlight: InFlightText;
+  /** The tenant checks and their cache (src/auth/tenant-scope.ts). */
+  tenants: TenantScopes;
+  /** Runs model turns (src/generation). */
+  generator: Generator;
+  limits: Limits;
+}
+
+export interface Context extends AppServices {
   /** Echoed in the x-request-id header and in unexpected errors (src/server/request-id.ts). */
   requestId: string;
   /** Who is calling (src/auth/authenticator.ts). */
   viewer: Viewer;
   /** The caller's tenant: every id a resolver receives is checked through it first. */
   scope: TenantScope;
-  live: LiveBus;
-  /** Runs model turns (src/generation). */
-  generator: Generator;
   loaders: ReturnType<typeof createLoaders>;
   /** What this request may still read (rows, bytes, time); event reads go through it. */
   budget: RequestBudget;
-  limits: Limits;
 }
 
-function createLoaders(budget: RequestBudget) {
+function createLoaders({ prisma }: Store, budget: RequestBudget) {
   return {
     response: new DataLoader<string, Response>(async (ids) => {
       const rows = await prisma.response.findMany({ where: { id: { in: [...ids] } } });
@@ -49,19 +59,17 @@ function createLoaders(budget: RequestBudget) {
   };
 }
 
-export function contextFactory(live: LiveBus, limits: Limits, generator: Generator) {
+export function contextFactory(services: AppServices) {
   return ({ request }: { request?: object }): Context => {
     const viewer = viewerOf(request);
-    const budget = createRequestBudget(viewer.tenantId, limits);
+    const budget = createRequestBudget(viewer.tenantId, services.limits);
     return {
+      ...services,
       requestId: requestIdOf(request),
       viewer,
-      scope: tenantScope(viewer.tenantId),
-      live,
-      generator,
-      loaders: createLoaders(budget),
+      scope: services.tenants.of(viewer.tenantId),
+      loaders: createLoaders(services.store, budget),
       budget,
-      limits,
     };
   };
 }
@@ -73,5 +81,5 @@ export function contextFactory(live: LiveBus, limits: Limits, generator: Generat
 export function renewLoaders(context: Context) {
   // Each delivered event is a new answer, with a budget of its own.
   context.budget = createRequestBudget(context.viewer.tenantId, context.limits);
-  context.loaders = createLoaders(context.budget);
+  context.loaders = createLoaders(context.store, context.budget);
 }

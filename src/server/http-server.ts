@@ -1,37 +1,28 @@
 // The network side: one HTTP server for GraphQL (queries, mutations, SSE subscriptions), the
 // REST endpoint and GraphiQL, with a graphql-ws WebSocket server on the same /graphql path.
-// Used by main.ts and by tests that need real sockets (port 0 picks a free one).
+// Used by main.ts and by tests that need real sockets (port 0 picks a free one). The store and the
+// configuration come in (see buildApp); the server closes what it made, never the store.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AuthMode, Authenticator } from "../auth/authenticator.js";
-import { createInFlightText, type InFlightOptions } from "../live/in-flight-text.js";
+import type { Authenticator } from "../auth/authenticator.js";
+import type { InFlightText } from "../live/in-flight-text.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
-import type { ModelCatalog } from "../generation/providers.js";
 import { createResponsesWebSocket, RESPONSES_WEBSOCKET_PATH } from "../responses-api/websocket-mode.js";
-import { buildApp } from "./app.js";
+import { type AppOptions, buildApp } from "./app.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
-import type { Limits } from "./limits.js";
-import { config } from "../config.js";
 import { createDrain } from "./shutdown.js";
 import { createSlowConsumerWatchdog } from "./slow-consumers.js";
 
-export interface ServerOptions {
+/** buildApp's options (store, config and overrides), and the network's. */
+export interface ServerOptions extends Omit<AppOptions, "live"> {
+  /** 0 picks a free one. */
   port: number;
+  /** 127.0.0.1 when not given (main.ts passes HOST). */
   host?: string;
-  /** Redis for the live fan-out between instances; in-process when not given. */
+  /** Redis for the live fan-out between instances; REDIS_URL when not given, null for none. */
   redisUrl?: string | null;
-  /** How long a Redis command may take; from REDIS_COMMAND_TIMEOUT_MS when not given. */
-  redisCommandTimeoutMs?: number;
   /** Interval of WebSocket keep-alive pings, in ms. */
   keepAliveMs?: number;
-  /** Abuse limits; from the configuration when not given. */
-  limits?: Partial<Limits>;
-  /** `auto` or `required`; from AUTH when not given. */
-  auth?: AuthMode;
-  /** In-flight text settings (clock, checkpoint bounds, idle timeout); from the configuration when not given. */
-  inFlight?: InFlightOptions;
-  /** Model providers; from the environment when not given. */
-  models?: ModelCatalog;
   /** How long close() waits for requests in flight; from SHUTDOWN_DRAIN_MS when not given. */
   drainMs?: number;
 }
@@ -41,6 +32,7 @@ export interface RunningServer {
   url: string;
   port: number;
   live: LiveBus;
+  inFlight: InFlightText;
   authenticator: Authenticator;
   /**
    * Graceful: stops accepting (requests on kept-alive connections are answered 503 SHUTTING_DOWN),
@@ -51,9 +43,15 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const live = createLiveBus({ redisUrl: options.redisUrl, redisCommandTimeoutMs: options.redisCommandTimeoutMs });
-  const inFlight = createInFlightText(live, { sweep: true, ...options.inFlight });
-  const yoga = buildApp({ live, limits: options.limits, auth: options.auth, models: options.models });
+  const { config } = options;
+  const live = createLiveBus({
+    redisUrl: options.redisUrl === undefined ? config.REDIS_URL : options.redisUrl,
+    redisCommandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+  });
+  // The server ends idle streaming responses; a bare app (tests) does not unless asked.
+  const yoga = buildApp({ ...options, live, inFlight: { sweep: true, ...options.inFlight } });
+  const { inFlight } = yoga;
+  const host = options.host ?? "127.0.0.1";
   const watchdog = createSlowConsumerWatchdog({
     timeoutMs: yoga.limits.slowSubscriberTimeoutMs,
     maxQueuedBytes: yoga.limits.queuedBytesPerConnection,
@@ -70,22 +68,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keepAliveMs: options.keepAliveMs ?? 12_000,
     onSocket: (socket) => watchdog.watch(socket),
   });
-  const responsesWs = routeResponsesWebSocket(
-    server,
-    createResponsesWebSocket(yoga, { generator: yoga.generator, live }),
-  );
+  const responsesWs = routeResponsesWebSocket(server, createResponsesWebSocket(yoga, yoga));
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
+    server.listen(options.port, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${options.host && options.host !== "0.0.0.0" ? options.host : "127.0.0.1"}:${port}`,
+    url: `http://${host !== "0.0.0.0" ? host : "127.0.0.1"}:${port}`,
     port,
     live,
+    inFlight,
     authenticator: yoga.authenticator,
     close: () =>
       (closing ??= (async () => {

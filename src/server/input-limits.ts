@@ -27,7 +27,6 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { config } from "../config.js";
 import { MAX_QUERY_LENGTH } from "../services/search.js";
 
 /** Characters (strings) or serialized bytes (JSON) an input may hold, by the name that holds it. */
@@ -46,16 +45,18 @@ export const INPUT_LIMITS = {
   query: MAX_QUERY_LENGTH,
   /** A metadata object, serialized. */
   metadata: 64 * 1024,
-  /** Any other string or JSON value outside an event: as large as one event may be. */
-  other: config.MAX_EVENT_BYTES,
 } as const;
 
-/** The limit of a value held by `name`, or null for an event's own content (sized as a whole event). */
-export function inputLimitFor(name: string, typeName: string, inEvent: boolean): number | null {
+/**
+ * The limit of a value held by `name`, or null for an event's own content (sized as a whole event).
+ * Any other string or JSON value outside an event may be as large as one event (`eventBytes`,
+ * MAX_EVENT_BYTES).
+ */
+export function inputLimitFor(name: string, typeName: string, inEvent: boolean, eventBytes: number): number | null {
   if (typeName === "ID") return INPUT_LIMITS.id;
   if (name === "after" || name === "before") return INPUT_LIMITS.cursor;
   const own = (INPUT_LIMITS as Record<string, number>)[name];
-  return own ?? (inEvent ? null : INPUT_LIMITS.other);
+  return own ?? (inEvent ? null : eventBytes);
 }
 
 const EVENT_INPUT = "HistoryEventInput";
@@ -71,14 +72,15 @@ function findOversized(
   type: GraphQLInputType,
   name: string,
   path: string[],
+  eventBytes: number,
   inEvent = false,
 ): Oversized | null {
   if (value == null) return null;
   const nullable = getNullableType(type);
   if (isListType(nullable)) {
-    if (!Array.isArray(value)) return findOversized(value, nullable.ofType, name, path, inEvent);
+    if (!Array.isArray(value)) return findOversized(value, nullable.ofType, name, path, eventBytes, inEvent);
     for (const [index, item] of value.entries()) {
-      const found = findOversized(item, nullable.ofType, name, [...path, String(index)], inEvent);
+      const found = findOversized(item, nullable.ofType, name, [...path, String(index)], eventBytes, inEvent);
       if (found) return found;
     }
     return null;
@@ -91,6 +93,7 @@ function findOversized(
         field.type,
         fieldName,
         [...path, fieldName],
+        eventBytes,
         event,
       );
       if (found) return found;
@@ -98,7 +101,7 @@ function findOversized(
     return null;
   }
   const typeName = getNamedType(type).name;
-  const limit = inputLimitFor(name, typeName, inEvent);
+  const limit = inputLimitFor(name, typeName, inEvent, eventBytes);
   if (limit === null) return null;
   if (typeof value === "string") {
     return value.length > limit ? { path, message: `at most ${limit} characters (got ${value.length})` } : null;
@@ -115,6 +118,7 @@ export function findOversizedArgument(
   document: DocumentNode,
   operationName: string | null | undefined,
   rawVariables: Record<string, unknown>,
+  eventBytes: number,
 ): Oversized | null {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
@@ -139,7 +143,7 @@ export function findOversizedArgument(
           return; // execution reports invalid arguments
         }
         for (const arg of definition.args) {
-          found ??= findOversized(values[arg.name], arg.type, arg.name, [arg.name]);
+          found ??= findOversized(values[arg.name], arg.type, arg.name, [arg.name], eventBytes);
         }
       },
     }),
@@ -147,7 +151,7 @@ export function findOversizedArgument(
   return found;
 }
 
-export function useInputLimits(): Plugin {
+export function useInputLimits(eventBytes: number): Plugin {
   const check = (args: {
     schema: GraphQLSchema;
     document: DocumentNode;
@@ -159,6 +163,7 @@ export function useInputLimits(): Plugin {
       args.document,
       args.operationName,
       (args.variableValues ?? {}) as Record<string, unknown>,
+      eventBytes,
     );
     if (!found) return null;
     return new GraphQLError(`${found.path.join(".")}: ${found.message}`, {

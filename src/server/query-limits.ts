@@ -10,14 +10,8 @@ import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import { GraphQLError, type ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { useCoercedCost } from "./coerced-cost.js";
-import type { Limits } from "./limits.js";
-
-export type LimitName = "tokens" | "depth" | "aliases" | "cost" | "rows" | "bytes" | "time";
-
-export const tooComplex = (error: GraphQLError, limit: LimitName) =>
-  new GraphQLError(error.message.replace(/^Syntax Error: /, ""), {
-    extensions: { code: "QUERY_TOO_COMPLEX", limit },
-  });
+import { type LimitName, tooComplex } from "./too-complex.js";
+import type { Limits } from "../limits.js";
 
 /** Armor's validation rules report through the validation context instead of throwing. */
 const reportAs = (limit: LimitName) => ({

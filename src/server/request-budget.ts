@@ -8,7 +8,7 @@
 // hundred parallel context reads queue behind each other instead of taking the whole pool.
 import { GraphQLError } from "graphql";
 import pLimit, { type LimitFunction } from "p-limit";
-import type { Limits } from "./limits.js";
+import type { Limits } from "../limits.js";
 
 export interface RequestBudget {
   /**

@@ -9,6 +9,7 @@
 // hundred subscriptions of large events, "one message per subscription" is still a lot.
 import type { Socket } from "node:net";
 import { logger } from "../logger.js";
+import { metrics } from "../metrics.js";
 
 export function createSlowConsumerWatchdog(options: { timeoutMs: number; maxQueuedBytes: number }) {
   /** socket → when it was last seen with nothing left to send. */
@@ -28,6 +29,7 @@ export function createSlowConsumerWatchdog(options: { timeoutMs: number; maxQueu
     logger.info(`disconnecting a slow client ${socket.remoteAddress}:${socket.remotePort} (${why})`);
     lastDrained.delete(socket);
     socket.destroy();
+    metrics.slowClientsDisconnected.inc();
   };
   // Often enough to act within about a third past the timeout; unref'd so it never keeps the
   // process alive.

@@ -1,8 +1,10 @@
 // Branches compared: where two responses' chains part (their deepest shared response), and what
 // each side holds after that point. Read through the context reads of context.ts, so a comparison
-// costs a few statements whatever the depth of the chains.
-import { prisma } from "../db/prisma.js";
-import { type ContextEvent, readChain, readContextPage } from "./context.js";
+// costs a few statements whatever the depth of the chains, and finding where they part costs the
+// same at any depth: two contexts share a prefix of their segment lists, and part in the deepest
+// segment they share, at the shallower of the two depths they reach in it.
+import type { Store } from "../store/store.js";
+import { type ContextEvent, readChain, readContextPage, readSegments, responseAt } from "./context.js";
 
 /** At most this many events per side are read; a side's `eventCount` still counts them all. */
 export const MAX_SIDE_EVENTS = 10_000;
@@ -13,12 +15,17 @@ export interface ChainLink {
 }
 
 /** The deepest response on both chains, or null when they share none (e.g. different dialogs). */
-export async function commonAncestor(a: string, b: string): Promise<ChainLink | null> {
-  const [chainA, chainB] = await Promise.all([readChain(a), readChain(b)]);
-  const onA = new Set(chainA.map((link) => link.id));
-  let deepest: ChainLink | null = null;
-  for (const link of chainB) if (onA.has(link.id) && (!deepest || link.depth > deepest.depth)) deepest = link;
-  return deepest;
+export async function commonAncestor(store: Store, a: string, b: string): Promise<ChainLink | null> {
+  const [segmentsA, segmentsB] = await Promise.all([readSegments(a, store.database), readSegments(b, store.database)]);
+  const upToOnB = new Map(segmentsB.map((segment) => [segment.id, segment.upTo]));
+  let deepest: { segmentId: string; depth: number } | null = null;
+  for (const segment of segmentsA) {
+    const onB = upToOnB.get(segment.id);
+    if (onB === undefined) continue;
+    const depth = Math.min(segment.upTo, onB);
+    if (!deepest || depth > deepest.depth) deepest = { segmentId: segment.id, depth };
+  }
+  return deepest && responseAt(deepest.segmentId, deepest.depth, store.database);
 }
 
 export interface BranchSide {
@@ -36,23 +43,27 @@ export interface BranchComparison {
   b: BranchSide;
 }
 
-export async function compareBranches(a: string, b: string): Promise<BranchComparison> {
-  const ancestor = await commonAncestor(a, b);
-  const [sideA, sideB] = await Promise.all([readSide(a, ancestor), readSide(b, ancestor)]);
+export async function compareBranches(store: Store, a: string, b: string): Promise<BranchComparison> {
+  const ancestor = await commonAncestor(store, a, b);
+  const [sideA, sideB] = await Promise.all([readSide(store, a, ancestor), readSide(store, b, ancestor)]);
   return { ancestor, a: sideA, b: sideB };
 }
 
-async function readSide(tipId: string, ancestor: ChainLink | null): Promise<BranchSide> {
+async function readSide(store: Store, tipId: string, ancestor: ChainLink | null): Promise<BranchSide> {
   const forkDepth = ancestor ? ancestor.depth + 1 : 0;
-  const chain = (await readChain(tipId)).filter((link) => link.depth >= forkDepth);
+  const chain = await readChain(tipId, store.database, forkDepth);
   const responseIds = chain.map((link) => link.id);
   const [events, sums] = await Promise.all([
-    readContextPage(tipId, {
-      after: ancestor ? { depth: forkDepth, seq: 0 } : null,
-      limit: MAX_SIDE_EVENTS,
-      inverted: false,
-    }),
-    prisma.response.aggregate({
+    readContextPage(
+      tipId,
+      {
+        after: ancestor ? { depth: forkDepth, seq: 0 } : null,
+        limit: MAX_SIDE_EVENTS,
+        inverted: false,
+      },
+      store.database,
+    ),
+    store.prisma.response.aggregate({
       where: { id: { in: responseIds } },
       _sum: {
         inputTokens: true,

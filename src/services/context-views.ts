@@ -15,6 +15,7 @@ import {
   type TokenizerName,
 } from "../formats/token-budget.js";
 import { renderTranscript, type TranscriptOptions } from "../formats/transcript.js";
+import type { SqlRunner } from "../store/sql.js";
 import { type ContextEvent, countContext, readContext, readContextPage } from "./context.js";
 
 export interface BudgetOptions extends ExportOptions {
@@ -26,13 +27,23 @@ export interface BudgetOptions extends ExportOptions {
 export const DEFAULT_TOKENIZER: TokenizerName = "O200K_BASE";
 
 /** `responseId` null: a dialog with no response yet, whose context is empty. */
-export async function exportMessages(responseId: string | null, format: MessageFormat, options: BudgetOptions = {}) {
-  if (options.maxTokens != null) return (await fitMessages(responseId, format, options)).messages;
-  return exportEvents(format, responseId ? await readContext(responseId) : [], options);
+export async function exportMessages(
+  db: SqlRunner,
+  responseId: string | null,
+  format: MessageFormat,
+  options: BudgetOptions = {},
+) {
+  if (options.maxTokens != null) return (await fitMessages(db, responseId, format, options)).messages;
+  return exportEvents(format, responseId ? await readContext(responseId, null, db) : [], options);
 }
 
 /** The export with what the budget left out: `maxTokens` absent keeps everything. */
-export async function fitMessages(responseId: string | null, format: MessageFormat, options: BudgetOptions = {}) {
+export async function fitMessages(
+  db: SqlRunner,
+  responseId: string | null,
+  format: MessageFormat,
+  options: BudgetOptions = {},
+) {
   const { maxTokens } = options;
   if (maxTokens != null && (!Number.isInteger(maxTokens) || maxTokens < 1)) {
     throw ValidationError.at(["maxTokens"], "must be a positive number of tokens");
@@ -42,7 +53,7 @@ export async function fitMessages(responseId: string | null, format: MessageForm
   const reasoning = options.includeReasoning ?? format !== "OPENAI_CHAT";
   let fitted: FittedContext;
   if (maxTokens == null) {
-    const events = responseId ? await readContext(responseId) : [];
+    const events = responseId ? await readContext(responseId, null, db) : [];
     fitted = {
       events,
       tokenCount: countEvents(events, count, { reasoning }),
@@ -50,7 +61,9 @@ export async function fitMessages(responseId: string | null, format: MessageForm
       droppedThroughSeq: null,
     };
   } else {
-    fitted = responseId ? await fitNewest(responseId, maxTokens, count, reasoning) : fitToBudget([], maxTokens, count);
+    fitted = responseId
+      ? await fitNewest(db, responseId, maxTokens, count, reasoning)
+      : fitToBudget([], maxTokens, count);
   }
   return { ...fitted, messages: exportEvents(format, fitted.events, options) };
 }
@@ -62,19 +75,19 @@ const PAGE = 500;
  * newest first until they cost more than the budget (or the context ends), plus every system
  * prompt. A 100,000-event context fitted to 8,000 tokens reads a few hundred rows, not 100,000.
  */
-async function fitNewest(responseId: string, maxTokens: number, count: CountTokens, reasoning: boolean) {
+async function fitNewest(db: SqlRunner, responseId: string, maxTokens: number, count: CountTokens, reasoning: boolean) {
   const tokens = new Map<StoredEvent, number>(); // each event tokenized once per request
   const cost = (event: StoredEvent) => {
     let n = tokens.get(event);
     if (n === undefined) tokens.set(event, (n = budgetCost(count, { reasoning })(event)));
     return n;
   };
-  const systems = await readContext(responseId, ["SYSTEM"]);
+  const systems = await readContext(responseId, ["SYSTEM"], db);
   let room = maxTokens - systems.reduce((sum, event) => sum + cost(event), 0);
   const newestFirst: ContextEvent[] = [];
   for (;;) {
     const oldest = newestFirst.at(-1);
-    const page = await readContextPage(responseId, { limit: PAGE, inverted: true, before: oldest ?? null });
+    const page = await readContextPage(responseId, { limit: PAGE, inverted: true, before: oldest ?? null }, db);
     newestFirst.push(...page);
     for (const event of page) if (event.type !== "SYSTEM") room -= cost(event);
     if (room < 0 || page.length < PAGE) break;
@@ -82,21 +95,25 @@ async function fitNewest(responseId: string, maxTokens: number, count: CountToke
   const read = newestFirst.reverse();
   const olderSystems = systems.filter((event) => !read.length || isBefore(event, read[0]!));
   const fitted = fitToBudget([...olderSystems, ...read], maxTokens, count, { reasoning, cost });
-  const total = (await countContext(responseId)).all;
+  const total = (await countContext(responseId, null, db)).all;
   return { ...fitted, droppedEventCount: total - fitted.events.length };
 }
 
 const isBefore = (a: ContextEvent, b: ContextEvent) => a.depth < b.depth || (a.depth === b.depth && a.seq < b.seq);
 
 /** The tokens of the whole context, counted as token budgets count them. */
-export async function tokenCountOf(responseId: string | null, tokenizer: TokenizerName = DEFAULT_TOKENIZER) {
-  return countEvents(responseId ? await readContext(responseId) : [], await loadTokenizer(tokenizer));
+export async function tokenCountOf(
+  db: SqlRunner,
+  responseId: string | null,
+  tokenizer: TokenizerName = DEFAULT_TOKENIZER,
+) {
+  return countEvents(responseId ? await readContext(responseId, null, db) : [], await loadTokenizer(tokenizer));
 }
 
-export async function transcriptOf(responseId: string | null, options: TranscriptOptions = {}) {
+export async function transcriptOf(db: SqlRunner, responseId: string | null, options: TranscriptOptions = {}) {
   const max = options.maxContentLength;
   if (max != null && (!Number.isInteger(max) || max < 1)) {
     throw ValidationError.at(["maxContentLength"], "must be a positive number of characters");
   }
-  return renderTranscript(responseId ? await readContext(responseId) : [], options);
+  return renderTranscript(responseId ? await readContext(responseId, null, db) : [], options);
 }

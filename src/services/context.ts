@@ -1,48 +1,49 @@
-// Reconstructing the context of a response (seed 002: previous input + previous output + new
-// input, all the way to the root) in one SQL statement, whatever the depth of the chain: a
-// recursive CTE walks the ancestors by primary key and the events are joined on
-// (responseId, seq). Ordering by (depth, seq) puts the root first and, within a response,
-// keeps the order in which the client wrote the events.
+// Reading the context of a response (seed 002: previous input + previous output + new input, all
+// the way to the root) at a cost that does not grow with the length of the chain. Responses are
+// grouped into linear segments (docs/architecture.md, "Context addressing"); a context is the
+// short list of segments its chain passes through, each cut at a depth, and its events are index
+// ranges over "Event" (segmentId, depth, seq). Ordering by (depth, seq) puts the root first and,
+// within a response, keeps the order in which the client wrote the events; a segment's depths all
+// lie below those of the segments that branch from it, so that is also segment order.
 //
-// Each step of the walk is a LATERAL lookup with LIMIT 1 so that it is always one primary-key
-// probe: written as a plain join, PostgreSQL may plan the step as a hash join over a sequential
-// scan of "Response" (it does whenever the table's statistics are stale or it is small), which
-// makes the walk quadratic — 180 ms instead of 3 ms for a chain of 1,000 responses.
+// The segment list is found by one recursive CTE with two primary-key probes per segment (a
+// segment's first response, then the response it branched from), never one per response. Each step
+// is a LATERAL lookup with LIMIT 1, so it is always a probe: written as a plain join, PostgreSQL may
+// plan a step as a hash join over a sequential scan of "Response" when its statistics are stale.
 import { Prisma } from "../generated/prisma/client.js";
 import type { Event, HistoryEventType } from "../generated/prisma/client.js";
 import { run, type SqlRunner } from "../store/sql.js";
-import { countColumns } from "./event-counts.js";
+import { segmentCountColumns } from "./event-counts.js";
 
 /** A write's session, when the read must see the history as of that write's lock. */
 type Db = SqlRunner;
 
 /** An event with its place in a context: (depth of its response, seq). */
-export type ContextEvent = Event & { depth: number };
+export type ContextEvent = Event;
 
 export interface ContextPosition {
   depth: number;
   seq: number;
 }
 
-// Each response's per-type event counts (src/services/event-counts.ts) are read during the walk.
-const chainColumns = Prisma.raw(
-  ["id", "previousResponseId", "depth", ...Object.values(countColumns)].map((name) => `"${name}"`).join(", "),
-);
+const quote = (names: string[]) => names.map((name) => `"${name}"`).join(", ");
+const counted = Object.values(segmentCountColumns);
 
-const chainOf = (responseId: string) => Prisma.sql`
-  WITH RECURSIVE chain AS (
-    SELECT ${chainColumns} FROM "Response" WHERE id = ${responseId}
+/**
+ * `segments`: one row per segment of the context of `responseId`: its id, the deepest depth of it
+ * the context holds (`upTo`), and its segment counts at that depth, the context's tip first.
+ */
+const segmentsOf = (responseId: string) => Prisma.sql`
+  WITH RECURSIVE segments AS (
+    SELECT "segmentId" AS id, depth AS "upTo", ${Prisma.raw(quote(counted))} FROM "Response" WHERE id = ${responseId}
     UNION ALL
-    SELECT r.* FROM chain c CROSS JOIN LATERAL (
-      SELECT ${chainColumns} FROM "Response" WHERE id = c."previousResponseId" LIMIT 1
-    ) r
+    SELECT b."segmentId", b.depth, ${Prisma.raw(counted.map((name) => `b."${name}"`).join(", "))}
+    FROM segments s
+    CROSS JOIN LATERAL (SELECT "previousResponseId" FROM "Response" WHERE id = s.id LIMIT 1) f
+    CROSS JOIN LATERAL (
+      SELECT "segmentId", depth, ${Prisma.raw(quote(counted))} FROM "Response" WHERE id = f."previousResponseId" LIMIT 1
+    ) b
   )`;
-
-// Events are always reached per response of the chain (LATERAL, through the (responseId, seq)
-// index), so a read costs what its context holds, never a scan of every dialog's events, whatever
-// plan the statistics of the moment would suggest for a join.
-const typeFilter = (types?: readonly HistoryEventType[] | null) =>
-  types?.length ? Prisma.sql`AND e."type"::text = ANY(${[...types]}::text[])` : Prisma.empty;
 
 export interface ContextPageQuery {
   types?: readonly HistoryEventType[] | null;
@@ -54,12 +55,12 @@ export interface ContextPageQuery {
   inverted: boolean;
 }
 
-// A page walks the chain's responses in order and reads each one's events through the
-// (responseId, seq) index, so PostgreSQL stops as soon as the page is full (an incremental sort
-// on the presorted depth): the first 100 of 10,000 events cost 1 ms instead of the 10 ms of
-// joining and sorting them all. Cursor bounds are split so each side can use them: the depth
-// prunes whole responses, the seq only matters inside the response of the cursor.
-export function readContextPage(responseId: string, query: ContextPageQuery, db?: Db) {
+// A page visits the context's segments in order and reads each one's range of events through the
+// (segmentId, depth, seq) index (the function "segmentEvents", which keeps the planner to that
+// index whatever its statistics), at most `limit` of them, so a page of 100 reads about 100 rows
+// whatever the context holds. A cursor bounds the range as a row comparison, which the index
+// serves directly; segments that end before the cursor are skipped without being read.
+export function readContextPage(responseId: string, query: ContextPageQuery, db: Db) {
   return run<ContextEvent>(contextPageStatement(responseId, query), db);
 }
 
@@ -67,78 +68,100 @@ export function readContextPage(responseId: string, query: ContextPageQuery, db?
 export function contextPageStatement(responseId: string, query: ContextPageQuery) {
   const { after, before, limit, inverted } = query;
   const direction = inverted ? Prisma.sql`DESC` : Prisma.sql`ASC`;
-  const responses = Prisma.sql`SELECT id, depth FROM chain WHERE TRUE
-    ${after ? Prisma.sql`AND depth >= ${after.depth}` : Prisma.empty}
-    ${before ? Prisma.sql`AND depth <= ${before.depth}` : Prisma.empty}
-    ORDER BY depth ${direction}`;
+  const segments = Prisma.sql`SELECT id, "upTo" FROM segments
+    ${after ? Prisma.sql`WHERE "upTo" >= ${after.depth}` : Prisma.empty}
+    ORDER BY "upTo" ${direction}`;
+  const types = query.types?.length ? [...query.types] : null;
   return Prisma.sql`
-    ${chainOf(responseId)}
-    SELECT e.*, c.depth FROM (${responses}) c CROSS JOIN LATERAL (
-      SELECT * FROM "Event" e WHERE e."responseId" = c.id ${typeFilter(query.types)}
-        ${after ? Prisma.sql`AND (c.depth > ${after.depth} OR e.seq > ${after.seq})` : Prisma.empty}
-        ${before ? Prisma.sql`AND (c.depth < ${before.depth} OR e.seq < ${before.seq})` : Prisma.empty}
-      ORDER BY e.seq ${direction}) e
-    ORDER BY c.depth ${direction}, e.seq ${direction}
+    ${segmentsOf(responseId)}
+    SELECT e.* FROM (${segments}) s CROSS JOIN LATERAL "segmentEvents"(s.id, s."upTo",
+      ${after?.depth ?? null}::int, ${after?.seq ?? null}::int, ${before?.depth ?? null}::int, ${before?.seq ?? null}::int,
+      ${types}::text[], ${limit}::bigint, ${inverted}) e
+    ORDER BY s."upTo" ${direction}, e.depth ${direction}, e.seq ${direction}
     LIMIT ${limit ?? Prisma.raw("ALL")}`;
 }
 
 /** The whole context, in order. */
-export function readContext(responseId: string, types?: readonly HistoryEventType[] | null, db?: Db) {
+export function readContext(responseId: string, types: readonly HistoryEventType[] | null | undefined, db: Db) {
   return run<ContextEvent>(contextPageStatement(responseId, { types, limit: null, inverted: false }), db);
 }
 
 export type ContextTotals = { all: number } & Record<HistoryEventType, number>;
 
-/** The context's events counted by type, over the selection `types` (all when absent): a sum of its responses' counts. */
-export async function countContext(responseId: string, types?: readonly HistoryEventType[] | null, db?: Db) {
+/**
+ * The context's events counted by type, over the selection `types` (all when absent): the
+ * segment counts at the deepest response the context holds in each of its segments, added up.
+ */
+export async function countContext(responseId: string, types: readonly HistoryEventType[] | null | undefined, db: Db) {
   const sums = Prisma.raw(
-    Object.entries(countColumns)
+    Object.entries(segmentCountColumns)
       .map(([type, column]) => `COALESCE(sum("${column}"), 0)::int AS "${type}"`)
       .join(", "),
   );
-  const [counted] = await run<Record<HistoryEventType, number>>(
-    Prisma.sql`${chainOf(responseId)} SELECT ${sums} FROM chain`,
+  const [counts] = await run<Record<HistoryEventType, number>>(
+    Prisma.sql`${segmentsOf(responseId)} SELECT ${sums} FROM segments`,
     db,
   );
   const totals: ContextTotals = { all: 0, HUMAN: 0, AI: 0, REASONING: 0, TOOL_CALL: 0, TOOL_RESULT: 0, SYSTEM: 0 };
-  for (const type of Object.keys(countColumns) as HistoryEventType[]) {
+  for (const type of Object.keys(segmentCountColumns) as HistoryEventType[]) {
     if (types?.length && !types.includes(type)) continue;
-    totals[type] = counted![type];
-    totals.all += counted![type];
+    totals[type] = counts![type];
+    totals.all += counts![type];
   }
   return totals;
 }
 
 /** The tool calls among `callIds` made somewhere in the context of `responseId`: callId → tool name. */
-export async function findToolCallsInContext(responseId: string, callIds: string[], db?: Db) {
+export async function findToolCallsInContext(responseId: string, callIds: string[], db: Db) {
   if (!callIds.length) return new Map<string, string>();
   const rows = await run<{ callId: string; toolName: string }>(
     Prisma.sql`
-    ${chainOf(responseId)}
-    SELECT e."callId", e."toolName" FROM chain c CROSS JOIN LATERAL (SELECT * FROM "Event" WHERE "responseId" = c.id OFFSET 0) e
-    WHERE e."type" = 'TOOL_CALL' AND e."callId" = ANY(${callIds}::text[])`,
+    ${segmentsOf(responseId)}
+    SELECT e."callId", e."toolName" FROM segments s CROSS JOIN LATERAL (
+      SELECT "callId", "toolName" FROM "Event" e
+      WHERE e."segmentId" = s.id AND e.depth <= s."upTo" AND e."type" = 'TOOL_CALL' AND e."callId" = ANY(${callIds}::text[])
+    ) e`,
     db,
   );
   return new Map(rows.map((row) => [row.callId, row.toolName]));
 }
 
-/** The responses on the chain of `responseId`, root first. */
-export function readChain(responseId: string, db?: Db) {
+/** The responses on the chain of `responseId` (from depth `fromDepth` on, when given), root first. */
+export function readChain(responseId: string, db: Db, fromDepth = 0) {
   return run<{ id: string; depth: number }>(
     Prisma.sql`
-    ${chainOf(responseId)}
-    SELECT id, depth FROM chain ORDER BY depth`,
+    ${segmentsOf(responseId)}
+    SELECT r.id, r.depth FROM segments s CROSS JOIN LATERAL (
+      SELECT id, depth FROM "Response" WHERE "segmentId" = s.id AND depth <= s."upTo" AND depth >= ${fromDepth}::int
+    ) r
+    ORDER BY r.depth`,
     db,
   );
 }
 
+/** The segments of the context of `responseId`, each with the deepest depth of it the context holds. */
+export function readSegments(responseId: string, db: Db) {
+  return run<{ id: string; upTo: number }>(Prisma.sql`${segmentsOf(responseId)} SELECT id, "upTo" FROM segments`, db);
+}
+
+/** The response at `depth` of segment `segmentId`. */
+export async function responseAt(segmentId: string, depth: number, db: Db) {
+  const [row] = await run<{ id: string; depth: number }>(
+    Prisma.sql`SELECT id, depth FROM "Response" WHERE "segmentId" = ${segmentId} AND depth = ${depth}::int`,
+    db,
+  );
+  return row ?? null;
+}
+
 /** The ids of the context's events, in order. */
-export async function readContextEventIds(responseId: string, db?: Db) {
+export async function readContextEventIds(responseId: string, db: Db) {
   const rows = await run<{ id: string }>(
     Prisma.sql`
-    ${chainOf(responseId)}
-    SELECT e.id FROM chain c CROSS JOIN LATERAL (SELECT * FROM "Event" WHERE "responseId" = c.id OFFSET 0) e
-    ORDER BY c.depth, e.seq`,
+    ${segmentsOf(responseId)}
+    SELECT e.id FROM segments s CROSS JOIN LATERAL (
+      SELECT id, depth, seq FROM "Event" WHERE "segmentId" = s.id AND depth <= s."upTo"
+    ) e
+    ORDER BY e.depth, e.seq`,
     db,
   );
   return rows.map((row) => row.id);

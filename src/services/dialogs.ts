@@ -4,6 +4,7 @@ import type { Prisma } from "../generated/prisma/client.js";
 import { newDialogId } from "../ids.js";
 import { deleteDialogRow, insertDialog, updateDialogRow } from "../store/dialog-rows.js";
 import { writeDialog } from "../store/dialog-write.js";
+import type { Store } from "../store/store.js";
 import { type Json, jsonObject } from "./json.js";
 import { dialogExpired } from "./retention.js";
 import type { WriteResult } from "./write-result.js";
@@ -25,15 +26,15 @@ export function parseDialogFields(input: DialogFieldsInput) {
   return { title: input.title, metadata: metadata as Prisma.InputJsonObject | undefined };
 }
 
-export async function createDialog(input: DialogFieldsInput, tenantId: string) {
+export async function createDialog(store: Store, input: DialogFieldsInput, tenantId: string) {
   const { title, metadata } = parseDialogFields(input);
-  return insertDialog({ id: newDialogId(), tenantId, title: title ?? null, metadata });
+  return insertDialog(store, { id: newDialogId(), tenantId, title: title ?? null, metadata });
 }
 
-export async function updateDialog(id: string, input: DialogFieldsInput) {
+export async function updateDialog(store: Store, id: string, input: DialogFieldsInput) {
   const { title, metadata } = parseDialogFields(input);
   // An expired dialog is gone for writes, even before the sweeper deletes it.
-  const outcome = await updateDialogRow(id, {
+  const outcome = await updateDialogRow(store, id, {
     title: input.title === undefined ? undefined : (title ?? null),
     metadata,
   });
@@ -42,8 +43,8 @@ export async function updateDialog(id: string, input: DialogFieldsInput) {
   return { id };
 }
 
-export async function deleteDialog(id: string) {
-  if (!(await deleteDialogRow(id))) throw NotFoundError.dialog(id);
+export async function deleteDialog(store: Store, id: string) {
+  if (!(await deleteDialogRow(store, id))) throw NotFoundError.dialog(id);
   return { id, dialogId: id, deleted: true as const };
 }
 
@@ -60,8 +61,8 @@ export interface ClearResult extends Omit<WriteResult, "responseId" | "status"> 
  * dialog, and a live client that saw seq n is never shown a different event numbered n. Clearing
  * is a write, and extends retention.
  */
-export async function clearDialog(id: string): Promise<ClearResult> {
-  const outcome = await writeDialog({ id }, (write) => write.removeAllResponses());
+export async function clearDialog(store: Store, id: string): Promise<ClearResult> {
+  const outcome = await writeDialog(store, { id }, (write) => write.removeAllResponses());
   return {
     dialogId: id,
     responseId: null,

@@ -1,6 +1,6 @@
 // Turns the HistoryEventInput objects of a write into rows to insert, validating each one
 // strictly. All problems of a write are reported together, each with its input path.
-import { config } from "../config.js";
+import type { WriteLimits } from "../store/store.js";
 import { type FieldError, ValidationError } from "../errors.js";
 import { contentPartSchema } from "../formats/parts.js";
 import type { ProviderFields } from "../formats/provider-fields.js";
@@ -75,17 +75,17 @@ export const blankEvent = (type: HistoryEventType, fields: Partial<NewEvent> = {
 });
 
 /** A write may hold at most MAX_EVENTS_PER_WRITE events. */
-export function checkEventCount(count: number, path: string[]) {
-  if (count > config.MAX_EVENTS_PER_WRITE) {
-    throw ValidationError.at(path, `at most ${config.MAX_EVENTS_PER_WRITE} events per write (got ${count})`);
+export function checkEventCount(limits: WriteLimits, count: number, path: string[]) {
+  if (count > limits.eventsPerWrite) {
+    throw ValidationError.at(path, `at most ${limits.eventsPerWrite} events per write (got ${count})`);
   }
 }
 
 /** An event (as the client sent it) may serialize to at most MAX_EVENT_BYTES. */
-export function checkEventSize(value: unknown, path: string[], errors: FieldError[]) {
+export function checkEventSize(limits: WriteLimits, value: unknown, path: string[], errors: FieldError[]) {
   const size = Buffer.byteLength(JSON.stringify(value));
-  if (size > config.MAX_EVENT_BYTES) {
-    errors.push({ path, message: `event is ${size} bytes; the limit is ${config.MAX_EVENT_BYTES}` });
+  if (size > limits.eventBytes) {
+    errors.push({ path, message: `event is ${size} bytes; the limit is ${limits.eventBytes}` });
   }
 }
 
@@ -102,15 +102,20 @@ const typeOfKind: Record<Kind, HistoryEventType> = {
 };
 
 /** Validates a write's events; `path` is where they sit in the mutation input, e.g. ["input"]. */
-export function parseEventInputs(inputs: HistoryEventInput[], path: string[]): NewEvent[] {
+export function parseEventInputs(limits: WriteLimits, inputs: HistoryEventInput[], path: string[]): NewEvent[] {
   const errors: FieldError[] = [];
-  checkEventCount(inputs.length, path);
-  const events = inputs.map((input, index) => parseOne(input, [...path, String(index)], errors));
+  checkEventCount(limits, inputs.length, path);
+  const events = inputs.map((input, index) => parseOne(limits, input, [...path, String(index)], errors));
   if (errors.length) throw new ValidationError(errors);
   return events as NewEvent[];
 }
 
-function parseOne(input: HistoryEventInput, path: string[], errors: FieldError[]): NewEvent | null {
+function parseOne(
+  limits: WriteLimits,
+  input: HistoryEventInput,
+  path: string[],
+  errors: FieldError[],
+): NewEvent | null {
   const set = kinds.filter((kind) => input[kind] != null);
   if (set.length !== 1) {
     errors.push({ path, message: `exactly one of ${kinds.join(", ")} must be set` });
@@ -173,6 +178,6 @@ function parseOne(input: HistoryEventInput, path: string[], errors: FieldError[]
     }
   }
 
-  checkEventSize(fields, at, errors);
+  checkEventSize(limits, fields, at, errors);
   return errors.length === before ? event : null;
 }

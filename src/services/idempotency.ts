@@ -2,7 +2,7 @@
 // response the first call stored; the same key with a different request is a ConflictError.
 import { createHash } from "node:crypto";
 import stringify from "safe-stable-stringify";
-import type { prisma } from "../db/prisma.js";
+import type { PrismaClient } from "../generated/prisma/client.js";
 import { ConflictError } from "../errors.js";
 import type { CreateResponseInput, WriteResult } from "./write-result.js";
 
@@ -20,7 +20,7 @@ export function hashRequest(input: CreateResponseInput) {
 }
 
 export async function findIdempotentResult(
-  db: typeof prisma,
+  db: PrismaClient,
   key: { given: string; stored: string },
   requestHash: string,
 ): Promise<WriteResult | null> {

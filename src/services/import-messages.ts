@@ -8,6 +8,7 @@ import { groupIntoTurns } from "../formats/turns.js";
 import { newDialogId, newResponseId } from "../ids.js";
 import { writeDialog } from "../store/dialog-write.js";
 import { responseExpired } from "../store/retention-window.js";
+import type { Store, WriteLimits } from "../store/store.js";
 import { checkEventCount, checkEventSize } from "./event-input.js";
 import { isJsonObject } from "./json.js";
 import { checkToolResults, findParent } from "./responses.js";
@@ -34,19 +35,19 @@ export interface ImportResult extends WriteResult {
   importedAfterSeq: number;
 }
 
-export async function importMessages(input: ImportMessagesInput): Promise<ImportResult> {
-  checkMessageSizes(input.messages);
+export async function importMessages(store: Store, input: ImportMessagesInput): Promise<ImportResult> {
+  checkMessageSizes(store.writeLimits, input.messages);
   const imported = importEvents(input.format, input.messages);
-  checkEventCount(imported.length, ["messages"]);
+  checkEventCount(store.writeLimits, imported.length, ["messages"]);
   const turns = groupIntoTurns(imported);
   const ordered = turns.flatMap((turn) => [...turn.input, ...turn.output]);
 
-  const parent = input.previousResponseId ? await findParent(input.previousResponseId, input.dialogId) : null;
+  const parent = input.previousResponseId ? await findParent(store, input.previousResponseId, input.dialogId) : null;
   const existingDialogId = parent?.dialogId ?? input.dialogId ?? null;
   const target = existingDialogId
     ? { id: existingDialogId, whenExpired: parent ? () => responseExpired(parent.id) : undefined }
     : { create: { id: newDialogId(), tenantId: input.tenantId } };
-  const outcome = await writeDialog(target, async (write) => {
+  const outcome = await writeDialog(store, target, async (write) => {
     const tip = parent ?? write.head;
     await checkToolResults(
       write.session,
@@ -88,12 +89,12 @@ export async function importMessages(input: ImportMessagesInput): Promise<Import
 }
 
 /** Each message is held to the size limit of the events it becomes (and each makes at least one). */
-function checkMessageSizes(body: unknown) {
+function checkMessageSizes(limits: WriteLimits, body: unknown) {
   // An Anthropic body holds its list under `messages`.
   const messages = isJsonObject(body) ? body.messages : body;
   if (!Array.isArray(messages)) return; // the format reports it
-  checkEventCount(messages.length, ["messages"]);
+  checkEventCount(limits, messages.length, ["messages"]);
   const errors: FieldError[] = [];
-  messages.forEach((message, index) => checkEventSize(message, ["messages", String(index)], errors));
+  messages.forEach((message, index) => checkEventSize(limits, message, ["messages", String(index)], errors));
   if (errors.length) throw new ValidationError(errors);
 }

@@ -1,10 +1,10 @@
 // Checkpoints of in-flight text on the response row (src/live/in-flight-text.ts holds the live
 // text). A checkpoint only ever touches an IN_PROGRESS response and is read back only while its
 // part still matches the response's event count: text committed or dropped since is never revived.
-import { prisma } from "../db/prisma.js";
 import type { Response } from "../generated/prisma/client.js";
 import type { InFlightState, InFlightType } from "../live/in-flight-store.js";
 import { eraseCheckpoint, writeCheckpoint } from "../store/in-flight-checkpoints.js";
+import type { Store } from "../store/store.js";
 
 /** How many events a response holds (input and output): the index its next event will have. */
 export function eventCountOf(
@@ -23,12 +23,12 @@ export function eventCountOf(
   );
 }
 
-export async function saveCheckpoint(state: InFlightState): Promise<void> {
-  await writeCheckpoint({ ...state, at: new Date(state.at) });
+export async function saveCheckpoint(store: Store, state: InFlightState): Promise<void> {
+  await writeCheckpoint(store, { ...state, at: new Date(state.at) });
 }
 
 /** What a response's row says about it: its tenant, status, next event index and checkpoint. */
-export async function readResponseForText(responseId: string) {
+export async function readResponseForText({ prisma }: Store, responseId: string) {
   const response = await prisma.response.findUnique({
     where: { id: responseId },
     include: { dialog: { select: { tenantId: true } } },
@@ -53,7 +53,7 @@ export function checkpointOf(response: Response, tenantId: string): InFlightStat
 }
 
 /** IN_PROGRESS responses of a dialog, to look for text in flight when a subscriber joins. */
-export function inProgressResponses(dialogId: string) {
+export function inProgressResponses({ prisma }: Store, dialogId: string) {
   return prisma.response.findMany({
     where: { dialogId, status: "IN_PROGRESS" },
     include: { dialog: { select: { tenantId: true } } },
@@ -61,7 +61,7 @@ export function inProgressResponses(dialogId: string) {
 }
 
 /** IN_PROGRESS responses whose last checkpointed delta is older than `before`. */
-export function idleStreamingResponses(before: Date) {
+export function idleStreamingResponses({ prisma }: Store, before: Date) {
   return prisma.response.findMany({
     where: { status: "IN_PROGRESS", inFlightAt: { lt: before } },
     select: { id: true },
@@ -73,12 +73,12 @@ export function idleStreamingResponses(before: Date) {
  * The text was committed or dropped: forget it, but keep when the agent was last heard from, so
  * an agent that vanishes after this is still noticed by the idle sweep.
  */
-export async function clearCheckpoint(responseId: string, now: number): Promise<void> {
-  await eraseCheckpoint(responseId, new Date(now));
+export async function clearCheckpoint(store: Store, responseId: string, now: number): Promise<void> {
+  await eraseCheckpoint(store, responseId, new Date(now));
 }
 
 /** Ids of IN_PROGRESS responses with checkpointed text (what a restarted server may have had in flight). */
-export async function responsesWithCheckpoints(): Promise<string[]> {
+export async function responsesWithCheckpoints({ prisma }: Store): Promise<string[]> {
   const rows = await prisma.response.findMany({
     where: { status: "IN_PROGRESS", inFlightAt: { not: null }, inFlightPart: { not: null } },
     select: { id: true },

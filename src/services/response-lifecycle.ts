@@ -3,11 +3,10 @@
 // the store's primitive (src/store/dialog-write.ts), under the dialog's row lock like
 // createResponse: seqs stay gap-free, and a status is read under the lock so two writers can
 // never both see a response as still in progress.
-import { config } from "../config.js";
-import { prisma } from "../db/prisma.js";
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { type DialogWrite, type ResponseChange, writeDialog } from "../store/dialog-write.js";
+import type { Store, WriteLimits } from "../store/store.js";
 import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
 import type { Json } from "./json.js";
 import { checkToolResults, checkUsage } from "./responses.js";
@@ -20,10 +19,10 @@ export interface AppendEventsInput {
   expectedSeq?: number | null;
 }
 
-export async function appendEvents(input: AppendEventsInput): Promise<WriteResult> {
+export async function appendEvents(store: Store, input: AppendEventsInput): Promise<WriteResult> {
   if (!input.events.length) throw ValidationError.at(["events"], "at least one event is required");
-  const events = parseEventInputs(input.events, ["events"]);
-  return writeToInProgress(input.responseId, async (write) => {
+  const events = parseEventInputs(store.writeLimits, input.events, ["events"]);
+  return writeToInProgress(store, input.responseId, async (write) => {
     if (input.expectedSeq != null && input.expectedSeq !== write.seq) {
       throw new ConflictError(`expectedSeq is ${input.expectedSeq} but the dialog's last seq is ${write.seq}`);
     }
@@ -51,13 +50,13 @@ export interface CompleteResponseInput {
   error?: Json | null;
 }
 
-export async function completeResponse(input: CompleteResponseInput): Promise<WriteResult> {
+export async function completeResponse(store: Store, input: CompleteResponseInput): Promise<WriteResult> {
   const status = input.status ?? "COMPLETED";
   const errors: FieldError[] = [];
   if (!isFinal(status)) errors.push({ path: ["status"], message: `must be one of ${FINAL_STATUSES.join(", ")}` });
   checkUsage(input.usage, errors);
   if (errors.length || !isFinal(status)) throw new ValidationError(errors);
-  return writeToInProgress(input.responseId, async (write) => {
+  return writeToInProgress(store, input.responseId, async (write) => {
     // Only the counts given are set; absent ones keep what createResponse stored.
     const change: ResponseChange = { status, usage: input.usage ?? {}, error: input.error };
     await write.changeResponse(input.responseId, change);
@@ -80,9 +79,9 @@ export interface InterruptResponseInput {
  * `metadata.interrupted = true`, DISCARD keeps nothing. A response that kept an answer, however
  * short, ends INCOMPLETE; one that kept nothing ends CANCELLED.
  */
-export async function interruptResponse(input: InterruptResponseInput): Promise<WriteResult> {
-  const partial = input.behavior === "DISCARD" ? [] : [partialAnswer(input)];
-  return writeToInProgress(input.responseId, async (write) => {
+export async function interruptResponse(store: Store, input: InterruptResponseInput): Promise<WriteResult> {
+  const partial = input.behavior === "DISCARD" ? [] : [partialAnswer(store.writeLimits, input)];
+  return writeToInProgress(store, input.responseId, async (write) => {
     const status = partial.length ? "INCOMPLETE" : "CANCELLED";
     await write.appendEvents(input.responseId, partial);
     await write.changeResponse(input.responseId, { status });
@@ -90,12 +89,12 @@ export async function interruptResponse(input: InterruptResponseInput): Promise<
   });
 }
 
-function partialAnswer({ behavior, partialText }: InterruptResponseInput): NewEvent {
+function partialAnswer(limits: WriteLimits, { behavior, partialText }: InterruptResponseInput): NewEvent {
   if (partialText == null) {
     throw ValidationError.at(["partialText"], `${behavior} needs the partial text (use DISCARD to keep nothing)`);
   }
-  if (Buffer.byteLength(partialText) > config.MAX_EVENT_BYTES) {
-    throw ValidationError.at(["partialText"], `longer than MAX_EVENT_BYTES (${config.MAX_EVENT_BYTES} bytes)`);
+  if (Buffer.byteLength(partialText) > limits.eventBytes) {
+    throw ValidationError.at(["partialText"], `longer than MAX_EVENT_BYTES (${limits.eventBytes} bytes)`);
   }
   return {
     type: "AI",
@@ -120,13 +119,14 @@ function isFinal(status: ResponseStatus): status is FinalStatus {
  * still take writes; `work` answers the response's status after it.
  */
 async function writeToInProgress(
+  store: Store,
   responseId: string,
   work: (write: DialogWrite) => Promise<ResponseStatus>,
 ): Promise<WriteResult> {
   // Responses never move between dialogs, so finding the dialog needs no lock.
-  const found = await prisma.response.findUnique({ where: { id: responseId }, select: { dialogId: true } });
+  const found = await store.prisma.response.findUnique({ where: { id: responseId }, select: { dialogId: true } });
   if (!found) throw NotFoundError.response(responseId);
-  const outcome = await writeDialog({ id: found.dialogId }, async (write) => {
+  const outcome = await writeDialog(store, { id: found.dialogId }, async (write) => {
     const response = await write.readResponse(responseId);
     if (!response) throw NotFoundError.response(responseId);
     if (response.status !== "IN_PROGRESS") {

@@ -1,11 +1,11 @@
 // createResponse: a turn checked here and stored by the store (src/store/turns.ts), which hands
 // out its events' seqs under the dialog's row lock and moves the head, so concurrent writers to
 // one dialog queue up and seqs come out gap-free. Nothing is acknowledged before the commit.
-import { database, prisma } from "../db/prisma.js";
 import { ConflictError, type FieldError, ValidationError } from "../errors.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newDialogId, newResponseId } from "../ids.js";
 import type { SqlRunner } from "../store/sql.js";
+import type { Store, WriteLimits } from "../store/store.js";
 import { writeTurn } from "../store/turns.js";
 import { isUniqueViolation } from "../store/write-turn.js";
 import { findToolCallsInContext } from "./context.js";
@@ -21,23 +21,23 @@ export type { CreateResponseInput, UsageInput, WriteResult } from "./write-resul
  * Stores a turn for `tenantId` (a new dialog is created for that tenant; the ids in `input` must
  * already have been checked to be the tenant's: see src/auth/tenant-scope.ts).
  */
-export async function createResponse(input: CreateResponseInput, tenantId: string): Promise<WriteResult> {
-  const parsed = parseWrite(input);
+export async function createResponse(store: Store, input: CreateResponseInput, tenantId: string): Promise<WriteResult> {
+  const parsed = parseWrite(store.writeLimits, input);
   const key =
     input.idempotencyKey == null
       ? null
       : { given: input.idempotencyKey, stored: storedIdempotencyKey(tenantId, input.idempotencyKey) };
   const requestHash = key ? hashRequest(input) : null;
   if (key) {
-    const earlier = await findIdempotentResult(prisma, key, requestHash!);
+    const earlier = await findIdempotentResult(store.prisma, key, requestHash!);
     if (earlier) return earlier;
   }
   try {
-    return await storeTurn({ ...input, idempotencyKey: key?.stored }, parsed, requestHash, tenantId);
+    return await storeTurn(store, { ...input, idempotencyKey: key?.stored }, parsed, requestHash, tenantId);
   } catch (error) {
     // Retries with the same key raced: the statement that lost stored nothing; answer with the winner's.
     if (key && isUniqueViolation(error)) {
-      const earlier = await findIdempotentResult(prisma, key, requestHash!);
+      const earlier = await findIdempotentResult(store.prisma, key, requestHash!);
       if (earlier) return earlier;
     }
     throw error;
@@ -45,20 +45,23 @@ export async function createResponse(input: CreateResponseInput, tenantId: strin
 }
 
 async function storeTurn(
+  store: Store,
   request: CreateResponseInput,
   parsed: ParsedWrite,
   requestHash: string | null,
   tenantId: string,
 ): Promise<WriteResult> {
-  const parent = request.previousResponseId ? await findParent(request.previousResponseId, request.dialogId) : null;
+  const parent = request.previousResponseId
+    ? await findParent(store, request.previousResponseId, request.dialogId)
+    : null;
   const events = [...parsed.input, ...parsed.output];
   const existingDialogId = parent?.dialogId ?? request.dialogId ?? null;
   const dialogId = existingDialogId ?? newDialogId();
   const usage = request.usage ?? {};
   const underLock = needsContextCheck(events);
   // Results that answer calls of this same write are named from them here, with no query.
-  if (!underLock) await checkToolResults(database, events, parsed.input.length, null);
-  const stored = await writeTurn({
+  if (!underLock) await checkToolResults(store.database, events, parsed.input.length, null);
+  const stored = await writeTurn(store, {
     turn: {
       id: newResponseId(),
       model: request.model ?? null,
@@ -101,12 +104,12 @@ async function storeTurn(
  * The explicit parent. Responses never move between dialogs, so this needs no lock. Chaining by
  * previousResponseId is how most agents write, so this read goes to the driver directly.
  */
-export async function findParent(previousResponseId: string, dialogId: string | null | undefined) {
-  const [parent] = await database.query<{ id: string; dialogId: string; depth: number }>(
+export async function findParent(store: Store, previousResponseId: string, dialogId: string | null | undefined) {
+  const [parent] = await store.database.query<{ id: string; dialogId: string; depth: number }>(
     `SELECT id, "dialogId", depth FROM "Response" WHERE id = $1`,
     [previousResponseId],
   );
-  if (!parent) throw chainTargetNotFound(previousResponseId);
+  if (!parent) throw chainTargetNotFound(previousResponseId, store.retentionMs);
   if (dialogId && dialogId !== parent.dialogId) {
     throw new ConflictError(`Response ${parent.id} belongs to dialog ${parent.dialogId}, not to dialog ${dialogId}`);
   }
@@ -130,7 +133,7 @@ interface ParsedWrite {
   metadata: Record<string, unknown>;
 }
 
-function parseWrite(input: CreateResponseInput): ParsedWrite {
+function parseWrite(limits: WriteLimits, input: CreateResponseInput): ParsedWrite {
   if (!input.input.length) throw ValidationError.at(["input"], "at least one input event is required");
   const errors: FieldError[] = [];
   const collect = (parse: () => NewEvent[]) => {
@@ -143,8 +146,8 @@ function parseWrite(input: CreateResponseInput): ParsedWrite {
     }
   };
   const parsed = {
-    input: collect(() => parseEventInputs(input.input, ["input"])),
-    output: collect(() => parseEventInputs(input.output ?? [], ["output"])),
+    input: collect(() => parseEventInputs(limits, input.input, ["input"])),
+    output: collect(() => parseEventInputs(limits, input.output ?? [], ["output"])),
     status: input.status ?? (input.output ? "COMPLETED" : "IN_PROGRESS"),
     metadata: jsonObject(input.metadata, ["metadata"], errors),
   } satisfies ParsedWrite;

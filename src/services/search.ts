@@ -7,7 +7,7 @@
 // stable key for a cursor across writes, and nobody pages a thousand results deep.
 import { Prisma } from "../generated/prisma/client.js";
 import type { Event, HistoryEventType, ResponseStatus } from "../generated/prisma/client.js";
-import { database } from "../db/prisma.js";
+import type { SqlRunner } from "../store/sql.js";
 import { ValidationError } from "../errors.js";
 
 // Must stay textually identical to the indexed expression, or the index is not used.
@@ -80,6 +80,7 @@ function matches(query: string, tenantId: string, filter?: SearchFilter | null) 
  * lately. The snippet is computed for the page only (ts_headline is costly too).
  */
 export async function searchEvents(
+  db: SqlRunner,
   query: string,
   tenantId: string,
   filter: SearchFilter | null | undefined,
@@ -99,13 +100,13 @@ export async function searchEvents(
     )
     SELECT e.*, ts_headline('english'::regconfig, ${searchDocument}, websearch_to_tsquery('english'::regconfig, ${text}), ${HEADLINE_OPTIONS}) AS headline
     FROM hits e ORDER BY e.rank DESC, e.id DESC`;
-  return database.query<SearchHit>(statement.text, statement.values);
+  return db.query<SearchHit>(statement.text, statement.values);
 }
 
 /** How many events match in all. */
-export async function countSearchHits(query: string, tenantId: string, filter?: SearchFilter | null) {
+export async function countSearchHits(db: SqlRunner, query: string, tenantId: string, filter?: SearchFilter | null) {
   const statement = Prisma.sql`SELECT count(*)::int AS n ${matches(checkedQuery(query), tenantId, filter)}`;
-  const [row] = await database.query<{ n: number }>(statement.text, statement.values);
+  const [row] = await db.query<{ n: number }>(statement.text, statement.values);
   return row!.n;
 }
 

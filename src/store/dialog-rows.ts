@@ -5,8 +5,10 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { Prisma } from "../generated/prisma/client.js";
 import { expiryCutoff } from "./retention-window.js";
 import { run } from "./sql.js";
+import type { Store } from "./store.js";
 
 export async function insertDialog(
+  store: Store,
   dialog: { id: string; tenantId: string; title: string | null; metadata?: object },
   now = new Date(),
 ) {
@@ -15,6 +17,7 @@ export async function insertDialog(
     Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", title, metadata, "createdAt", "updatedAt")
       VALUES (${dialog.id}, ${dialog.tenantId}, ${dialog.title}, ${JSON.stringify(dialog.metadata ?? {})}::jsonb,
         ${at}::timestamp, ${at}::timestamp)`,
+    store.database,
   );
   return { id: dialog.id };
 }
@@ -24,6 +27,7 @@ export async function insertDialog(
  * updatedAt; "missing" or "expired" when there is no live dialog to change.
  */
 export async function updateDialogRow(
+  store: Store,
   id: string,
   fields: { title?: string | null; metadata?: object },
   now = new Date(),
@@ -31,21 +35,25 @@ export async function updateDialogRow(
   const sets: Prisma.Sql[] = [Prisma.sql`"updatedAt" = ${now.toISOString()}::timestamp`];
   if (fields.title !== undefined) sets.push(Prisma.sql`title = ${fields.title}`);
   if (fields.metadata !== undefined) sets.push(Prisma.sql`metadata = ${JSON.stringify(fields.metadata)}::jsonb`);
-  const cutoff = expiryCutoff(now);
+  const cutoff = expiryCutoff(now, store.retentionMs);
   const [row] = await run<{ updated: boolean }>(
     Prisma.sql`WITH u AS (
       UPDATE "Dialog" SET ${Prisma.join(sets)}
       WHERE id = ${id} ${cutoff == null ? Prisma.empty : Prisma.sql`AND "updatedAt" > ${cutoff}::timestamp`}
       RETURNING 1)
     SELECT EXISTS (SELECT 1 FROM u) AS updated, EXISTS (SELECT 1 FROM "Dialog" WHERE id = ${id}) AS exists`,
+    store.database,
   );
   const { updated, exists } = row as unknown as { updated: boolean; exists: boolean };
   return updated ? "updated" : exists ? "expired" : "missing";
 }
 
 /** Deletes the dialog with its responses and events; false when there was none. */
-export async function deleteDialogRow(id: string) {
-  const rows = await run<{ id: string }>(Prisma.sql`DELETE FROM "Dialog" WHERE id = ${id} RETURNING id`);
+export async function deleteDialogRow(store: Store, id: string) {
+  const rows = await run<{ id: string }>(
+    Prisma.sql`DELETE FROM "Dialog" WHERE id = ${id} RETURNING id`,
+    store.database,
+  );
   return rows.length > 0;
 }
 
@@ -53,15 +61,18 @@ export async function deleteDialogRow(id: string) {
  * Deletes every dialog expired at `now`, batch by batch, each batch one short statement that skips
  * dialogs a writer holds; returns their ids.
  */
-export async function deleteExpiredDialogs(now: Date, retention: number, batchSize: number) {
+export async function deleteExpiredDialogs(store: Store, now: Date, retention: number, batchSize: number) {
   const deleted: string[] = [];
   const cutoff = expiryCutoff(now, retention)!;
   for (;;) {
-    const batch = await run<{ id: string }>(Prisma.sql`
+    const batch = await run<{ id: string }>(
+      Prisma.sql`
       DELETE FROM "Dialog" WHERE id IN (
         SELECT id FROM "Dialog" WHERE "updatedAt" <= ${cutoff}::timestamp
         ORDER BY "updatedAt" LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)
-      RETURNING id`);
+      RETURNING id`,
+      store.database,
+    );
     deleted.push(...batch.map((row) => row.id));
     if (batch.length < batchSize) return deleted;
     // Let requests waiting on the event loop (and, embedded, on the one PGlite connection) go first.

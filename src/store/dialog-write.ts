@@ -14,17 +14,21 @@ import { rowFromJson } from "../db/json-rows.js";
 import { NotFoundError } from "../errors.js";
 import type { NewEvent } from "../services/event-input.js";
 import { dialogExpired, isExpired } from "./retention-window.js";
+import { countColumns } from "../services/event-counts.js";
 import {
-  countIncrements,
   eventCounts,
   eventJson,
+  type EventPlace,
   eventValueColumns,
   eventValuesFromJson,
   type NewTurn,
   type Phase,
+  segmentCountColumnList,
+  segmentCountIncrements,
   type Usage,
 } from "./rows.js";
-import { inTransaction, run, type SqlRunner } from "./sql.js";
+import { run, type SqlRunner } from "./sql.js";
+import type { Store } from "./store.js";
 
 export interface LockedDialog {
   id: string;
@@ -90,11 +94,11 @@ export class DialogWrite {
     if (!turns.length) return [];
     const now = this.now.toISOString();
     const responses: unknown[] = [];
-    const events: unknown[] = [];
+    const events: EventPlace[] = [];
     let previous = parent;
     for (const turn of turns) {
       const depth = previous ? previous.depth + 1 : 0;
-      const place = (index: number) => ({ responseId: turn.id, seq: this.#seq + index + 1 });
+      const place = (index: number) => ({ responseId: turn.id, seq: this.#seq + index + 1, depth });
       events.push(
         ...turn.input.map((event, i) => eventJson(event, "INPUT", place(i))),
         ...turn.output.map((event, i) => eventJson(event, "OUTPUT", place(turn.input.length + i))),
@@ -119,30 +123,41 @@ export class DialogWrite {
       });
       previous = { id: turn.id, depth };
     }
+    // The turns form a chain, so they share one segment: the parent's when the parent is its
+    // segment's last response ("segmentTail"), else a new one named after the first turn. Their
+    // segment counts run on from the parent's.
+    const inSegment = (column: string) =>
+      Prisma.raw(`COALESCE(t."${column}InSegment", 0) + sum(x."${column}") OVER (ORDER BY x.depth)`);
     // Rows of one INSERT may reference each other: foreign keys are checked at its end.
     const rows = await run<{ row: unknown }>(
       Prisma.sql`
-      WITH r AS (
+      WITH t AS (SELECT * FROM "segmentTail"(${parent?.id ?? null}::text)),
+      r AS (
         INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
           "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
-          "requestHash", "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents", "systemEvents")
+          "requestHash", "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents", "systemEvents",
+          "segmentId", ${segmentCountColumnList})
         SELECT x.id, ${this.dialog.id}, x."previousResponseId", x.depth, x.model, x.status, x."inputTokens",
           x."outputTokens", x."reasoningTokens", x."totalTokens", x.error, COALESCE(x.metadata, '{}'), ${now}::timestamp,
           x."completedAt", x."finishedAtSeq", x."idempotencyKey", x."requestHash", x."humanEvents", x."aiEvents",
-          x."reasoningEvents", x."toolCallEvents", x."toolResultEvents", x."systemEvents"
+          x."reasoningEvents", x."toolCallEvents", x."toolResultEvents", x."systemEvents",
+          COALESCE(t."segmentId", ${turns[0]!.id}), ${Prisma.join(Object.values(countColumns).map(inSegment))}
         FROM jsonb_to_recordset(${JSON.stringify(responses)}::jsonb) AS x(id text, "previousResponseId" text, depth int,
           model text, status "ResponseStatus", "inputTokens" int, "outputTokens" int, "reasoningTokens" int,
           "totalTokens" int, error jsonb, metadata jsonb, "completedAt" timestamp, "finishedAtSeq" int,
           "idempotencyKey" text, "requestHash" text, "humanEvents" int, "aiEvents" int, "reasoningEvents" int,
           "toolCallEvents" int, "toolResultEvents" int, "systemEvents" int)
+        LEFT JOIN t ON TRUE
         RETURNING *)
       SELECT to_jsonb(r) AS row FROM r ORDER BY r.depth`,
       this.session,
     );
-    await this.#insertEvents(events);
+    const stored = rows.map(({ row }) => rowFromJson("Response", row) as Response);
+    const segmentId = stored[0]!.segmentId;
+    await this.#insertEvents(events.map((event) => ({ ...event, segmentId })));
     this.#head = previous;
     this.#headMoved = true;
-    return rows.map(({ row }) => rowFromJson("Response", row) as Response);
+    return stored;
   }
 
   /** Appends `events` to a response already in this dialog, after everything written so far. */
@@ -150,9 +165,22 @@ export class DialogWrite {
     if (!events.length) return;
     const rows = events.map((event, i) => eventJson(event, phase, { responseId, seq: this.#seq + i + 1 }));
     this.#seq += events.length;
-    await this.#insertEvents(rows);
+    // The events take the response's place in the context addressing, and its segment counts
+    // grow, with those of the responses after it in its segment (there are some only when the
+    // response was continued while still in progress).
     await run(
-      Prisma.sql`UPDATE "Response" SET ${Prisma.join(countIncrements(events))} WHERE id = ${responseId}`,
+      Prisma.sql`
+      INSERT INTO "Event" (id, "dialogId", "responseId", seq, "segmentId", depth, ${eventValueColumns})
+      SELECT ev->>'id', ${this.dialog.id}, ev->>'responseId', (ev->>'seq')::int, p."segmentId", p.depth,
+        ${eventValuesFromJson(this.now.toISOString())}
+      FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) AS ev,
+        (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p`,
+      this.session,
+    );
+    await run(
+      Prisma.sql`UPDATE "Response" u SET ${Prisma.join(segmentCountIncrements(events, "u", Prisma.sql`p.depth`))}
+        FROM (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p
+        WHERE u."segmentId" = p."segmentId" AND u.depth >= p.depth`,
       this.session,
     );
   }
@@ -234,12 +262,14 @@ export class DialogWrite {
     this.#headMoved = true;
   }
 
-  async #insertEvents(rows: unknown[]) {
+  /** Inserts events placed by eventJson, each with its response, seq, segment and depth. */
+  async #insertEvents(rows: EventPlace[]) {
     if (!rows.length) return;
     await run(
       Prisma.sql`
-      INSERT INTO "Event" (id, "dialogId", "responseId", seq, ${eventValueColumns})
-      SELECT ev->>'id', ${this.dialog.id}, ev->>'responseId', (ev->>'seq')::int, ${eventValuesFromJson(this.now.toISOString())}
+      INSERT INTO "Event" (id, "dialogId", "responseId", seq, "segmentId", depth, ${eventValueColumns})
+      SELECT ev->>'id', ${this.dialog.id}, ev->>'responseId', (ev->>'seq')::int, ev->>'segmentId', (ev->>'depth')::int,
+        ${eventValuesFromJson(this.now.toISOString())}
       FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) AS ev`,
       this.session,
     );
@@ -272,13 +302,16 @@ export interface DialogWriteOutcome<T> {
  * commits. Nothing is visible to anyone, nor published, before the commit.
  */
 export async function writeDialog<T>(
+  store: Store,
   target: DialogTarget,
   work: (write: DialogWrite) => Promise<T>,
   now = new Date(),
 ): Promise<DialogWriteOutcome<T>> {
-  return inTransaction(async (session) => {
+  return store.database.transaction(async (session) => {
     const dialog =
-      "create" in target ? await createDialogRow(session, target.create, now) : await lockDialog(session, target, now);
+      "create" in target
+        ? await createDialogRow(session, target.create, now)
+        : await lockDialog(session, target, now, store.retentionMs);
     const write = new DialogWrite(dialog, session, now);
     const value = await work(write);
     const row = await write.finish();
@@ -294,14 +327,15 @@ export async function writeDialog<T>(
 export async function lockDialog(
   session: SqlRunner,
   target: { id: string; whenMissing?: () => Error; whenExpired?: () => Error },
-  now = new Date(),
+  now: Date,
+  retention: number | null,
 ): Promise<LockedDialog> {
   const [dialog] = await run<LockedDialog>(
     Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt" FROM "Dialog" WHERE id = ${target.id} FOR UPDATE`,
     session,
   );
   if (!dialog) throw target.whenMissing?.() ?? NotFoundError.dialog(target.id);
-  if (isExpired(dialog.updatedAt, now)) throw target.whenExpired?.() ?? dialogExpired(target.id);
+  if (isExpired(dialog.updatedAt, now, retention)) throw target.whenExpired?.() ?? dialogExpired(target.id);
   return dialog;
 }
 

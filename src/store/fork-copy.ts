@@ -3,11 +3,15 @@
 // originals through id mappings made here (ids are ULIDs, which only the application makes).
 // Both statements list their columns: a column added to Response or Event must be added here too
 // to be copied (the fork test compares every field of the copy with the original). A copy holds
-// all the events of its original, so it takes its event counts too.
+// all the events of its original, so it takes its event counts too. The copied chain is linear and
+// the new dialog's only one, so it is one segment of its own (docs/architecture.md, "Context
+// addressing"), named after the copy of the root, whose segment counts run along the chain.
 import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newEventId, newResponseId } from "../ids.js";
+import { countColumns } from "../services/event-counts.js";
 import type { DialogWrite } from "./dialog-write.js";
+import { segmentCountColumnList } from "./rows.js";
 import { run } from "./sql.js";
 
 /**
@@ -21,15 +25,21 @@ export async function copyContext(write: DialogWrite, chain: { id: string; depth
   // The chain is linear: each copy continues the copy of the response before it.
   const newPrevious = [null, ...newIds.slice(0, -1)];
   const dialogId = write.dialog.id;
+  const segmentId = newIds[0]!;
+  const inSegment = (column: string) =>
+    Prisma.raw(`sum(r."${column}") OVER (ORDER BY m.ord)::int AS "${column}InSegment"`);
   const copied = await run<{ id: string; status: ResponseStatus }>(
     Prisma.sql`
     INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens",
       "outputTokens", "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt",
-      "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents", "systemEvents")
+      "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents", "systemEvents",
+      "segmentId", ${segmentCountColumnList})
     SELECT m.new_id, ${dialogId}, m.new_previous, r.depth, r.model, r.status, r."inputTokens",
       r."outputTokens", r."reasoningTokens", r."totalTokens", r.error, r.metadata, r."createdAt", r."completedAt",
-      r."humanEvents", r."aiEvents", r."reasoningEvents", r."toolCallEvents", r."toolResultEvents", r."systemEvents"
-    FROM unnest(${oldIds}::text[], ${newIds}::text[], ${newPrevious}::text[]) AS m(old_id, new_id, new_previous)
+      r."humanEvents", r."aiEvents", r."reasoningEvents", r."toolCallEvents", r."toolResultEvents", r."systemEvents",
+      ${segmentId}, ${Prisma.join(Object.values(countColumns).map(inSegment))}
+    FROM unnest(${oldIds}::text[], ${newIds}::text[], ${newPrevious}::text[]) WITH ORDINALITY
+      AS m(old_id, new_id, new_previous, ord)
     JOIN "Response" r ON r.id = m.old_id
     RETURNING id, status`,
     write.session,
@@ -39,9 +49,10 @@ export async function copyContext(write: DialogWrite, chain: { id: string; depth
     // WITH ORDINALITY numbers the events in the order the ids were read: the context's order.
     await run(
       Prisma.sql`
-      INSERT INTO "Event" (id, "dialogId", "responseId", seq, phase, type, content, parts, "modelName",
+      INSERT INTO "Event" (id, "dialogId", "responseId", seq, "segmentId", depth, phase, type, content, parts, "modelName",
         "callId", "toolName", args, "isError", "providerFields", metadata, "createdAt")
-      SELECT m.new_id, ${dialogId}, rm.new_id, ${write.seq}::int + m.seq::int, e.phase, e.type, e.content, e.parts,
+      SELECT m.new_id, ${dialogId}, rm.new_id, ${write.seq}::int + m.seq::int, ${segmentId}, e.depth, e.phase, e.type,
+        e.content, e.parts,
         e."modelName", e."callId", e."toolName", e.args, e."isError", e."providerFields", e.metadata, e."createdAt"
       FROM unnest(${eventIds}::text[], ${newEventIds}::text[]) WITH ORDINALITY AS m(old_id, new_id, seq)
       JOIN "Event" e ON e.id = m.old_id

@@ -1,16 +1,19 @@
 // Checkpoints of in-flight text on the response row (src/services/in-flight-checkpoints.ts decides
 // when). They touch only an IN_PROGRESS response's inFlight* columns: no seq, head, count or
 // lifecycle column, so they need no dialog lock.
-import { prisma } from "../db/prisma.js";
+import type { Store } from "./store.js";
 import type { HistoryEventType } from "../generated/prisma/enums.js";
 
-export async function writeCheckpoint(checkpoint: {
-  responseId: string;
-  part: number;
-  type: HistoryEventType;
-  text: string;
-  at: Date;
-}): Promise<void> {
+export async function writeCheckpoint(
+  { prisma }: Store,
+  checkpoint: {
+    responseId: string;
+    part: number;
+    type: HistoryEventType;
+    text: string;
+    at: Date;
+  },
+): Promise<void> {
   await prisma.response.updateMany({
     where: { id: checkpoint.responseId, status: "IN_PROGRESS" },
     data: {
@@ -23,7 +26,7 @@ export async function writeCheckpoint(checkpoint: {
 }
 
 /** Forgets the text but keeps when the agent was last heard from (`at`). */
-export async function eraseCheckpoint(responseId: string, at: Date): Promise<void> {
+export async function eraseCheckpoint({ prisma }: Store, responseId: string, at: Date): Promise<void> {
   await prisma.response.updateMany({
     where: { id: responseId, status: "IN_PROGRESS", inFlightAt: { not: null } },
     data: { inFlightPart: null, inFlightType: null, inFlightText: null, inFlightAt: at },

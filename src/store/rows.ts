@@ -5,14 +5,22 @@ import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newEventId } from "../ids.js";
 import type { NewEvent } from "../services/event-input.js";
-import { countColumns, eventCounts } from "../services/event-counts.js";
+import { countColumns, eventCounts, segmentCountColumns } from "../services/event-counts.js";
 
 export { eventCounts };
 
 export type Phase = "INPUT" | "OUTPUT";
 
+/** Where an event sits in the context addressing: its response's segment and depth. */
+export interface EventPlace {
+  responseId?: string;
+  seq?: number;
+  segmentId?: string;
+  depth?: number;
+}
+
 /** One event as JSON; `createdAt` travels as a UTC ISO string (cast to `timestamp` it keeps its UTC wall-clock time, as Prisma stores it). */
-export function eventJson(event: NewEvent, phase: Phase, place: { responseId?: string; seq?: number } = {}) {
+export function eventJson(event: NewEvent, phase: Phase, place: EventPlace = {}) {
   return { ...event, ...place, id: newEventId(), phase, createdAt: event.createdAt?.toISOString() ?? null };
 }
 
@@ -57,12 +65,45 @@ export const countValues = (events: NewEvent[]) => {
   return Prisma.join(Object.values(countColumns).map((column) => Prisma.sql`${counts[column]}::int`));
 };
 
-/** `SET` items adding the counts of `events` to a response's (empty when there are none). */
-export function countIncrements(events: readonly NewEvent[]) {
-  const counts = eventCounts(events);
-  return Object.values(countColumns)
-    .filter((column) => counts[column] > 0)
-    .map((column) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${Prisma.raw(`"${column}"`)} + ${counts[column]}::int`);
-}
-
 export const jsonOrNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
+
+const quoted = (columns: Record<string, string>) =>
+  Object.values(columns)
+    .map((column) => `"${column}"`)
+    .join(", ");
+
+export const segmentCountColumnList = Prisma.raw(quoted(segmentCountColumns));
+
+/**
+ * The segment counts of a new response holding `events`: its own counts added to those of `tail`
+ * (an alias of a "segmentTail" row, whose columns are null when the response starts a segment).
+ */
+export const segmentCountValues = (events: NewEvent[], tail: string) => {
+  const counts = eventCounts(events);
+  return Prisma.join(
+    Object.entries(countColumns).map(([type, column]) => {
+      const inSegment = segmentCountColumns[type as keyof typeof segmentCountColumns];
+      return Prisma.sql`COALESCE(${Prisma.raw(`${tail}."${inSegment}"`)}, 0) + ${counts[column]}::int`;
+    }),
+  );
+};
+
+/**
+ * `SET` items adding the counts of `events` to the response at `depth` of a segment and to the
+ * segment counts of it and of every later response of the segment (`row`: the updated row's alias).
+ */
+export function segmentCountIncrements(events: readonly NewEvent[], row: string, depth: Prisma.Sql) {
+  const counts = eventCounts(events);
+  return Object.entries(countColumns)
+    .filter(([, column]) => counts[column] > 0)
+    .flatMap(([type, column]) => {
+      const own = Prisma.raw(`"${column}"`);
+      const inSegment = Prisma.raw(`"${segmentCountColumns[type as keyof typeof segmentCountColumns]}"`);
+      const n = counts[column];
+      const of = (name: Prisma.Sql) => Prisma.sql`${Prisma.raw(row)}.${name}`;
+      return [
+        Prisma.sql`${own} = ${of(own)} + CASE WHEN ${of(Prisma.raw("depth"))} = ${depth} THEN ${n}::int ELSE 0 END`,
+        Prisma.sql`${inSegment} = ${of(inSegment)} + ${n}::int`,
+      ];
+    });
+}

@@ -3,6 +3,7 @@
 // the context the turn continues), so the check runs under the dialog's lock and sees every
 // write that committed before it.
 import type { SqlRunner } from "./sql.js";
+import type { Store } from "./store.js";
 import { writeDialog } from "./dialog-write.js";
 import { dialogExpired, responseExpired } from "./retention-window.js";
 import { NotFoundError } from "../errors.js";
@@ -20,11 +21,11 @@ export interface TurnWrite {
   now: Date;
 }
 
-export async function writeTurn(write: TurnWrite): Promise<StoredTurn> {
+export async function writeTurn(store: Store, write: TurnWrite): Promise<StoredTurn> {
   const { turn, dialog, parent, now, checkUnderLock } = write;
   const whenExpired = () => (parent ? responseExpired(parent.id) : dialogExpired(dialog.id));
   if (!checkUnderLock) {
-    const stored = await insertTurn({ ...turn, dialog, parent, now });
+    const stored = await insertTurn(store, { ...turn, dialog, parent, now });
     if (stored === "not-found") throw NotFoundError.dialog(dialog.id);
     if (stored === "expired") throw whenExpired();
     return stored;
@@ -33,6 +34,7 @@ export async function writeTurn(write: TurnWrite): Promise<StoredTurn> {
     ? { create: { id: dialog.id, tenantId: dialog.tenantId } }
     : { id: dialog.id, whenExpired };
   const outcome = await writeDialog(
+    store,
     target,
     async (locked) => {
       const tip = parent ?? locked.head;

@@ -8,7 +8,9 @@
 //
 // Under READ COMMITTED a statement that waited for the lock sees the newest version of the
 // locked row but not rows other writers inserted meanwhile; that is why the head's depth is
-// read from the dialog row (`headDepth`) rather than from the head response.
+// read from the dialog row (`headDepth`) rather than from the head response, and why the place
+// of the new response in its segment (docs/architecture.md, "Context addressing") comes from the
+// function "segmentTail", which reads with a snapshot taken after the lock.
 import type { Dialog, Response } from "../generated/prisma/client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { rowFromJson } from "../db/json-rows.js";
@@ -21,8 +23,11 @@ import {
   eventValuesFromJson,
   jsonOrNull,
   type NewTurn,
+  segmentCountColumnList,
+  segmentCountValues,
 } from "./rows.js";
-import { run, type SqlRunner } from "./sql.js";
+import { run } from "./sql.js";
+import type { Store } from "./store.js";
 
 export interface TurnToInsert extends NewTurn {
   /** An existing dialog to lock and continue, or a new one to create with this turn as root. */
@@ -46,7 +51,7 @@ export interface StoredTurn {
  * Stores the turn; "not-found" when the dialog does not exist, "expired" when it is past its
  * retention (nothing stored in those cases).
  */
-export async function insertTurn(turn: TurnToInsert, on?: SqlRunner): Promise<StoredTurn | "not-found" | "expired"> {
+export async function insertTurn(store: Store, turn: TurnToInsert): Promise<StoredTurn | "not-found" | "expired"> {
   const now = turn.now.toISOString();
   const events = [
     ...turn.input.map((event) => eventJson(event, "INPUT")),
@@ -59,7 +64,7 @@ export async function insertTurn(turn: TurnToInsert, on?: SqlRunner): Promise<St
         RETURNING id, 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth", "updatedAt", to_jsonb("Dialog") AS after`
     : Prisma.sql`SELECT id, "lastSeq", "headId", "headDepth", "updatedAt", NULL::jsonb AS after FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
   // Past its retention a dialog takes no more writes, even before the sweeper deletes it.
-  const cutoff = expiryCutoff(turn.now);
+  const cutoff = expiryCutoff(turn.now, store.retentionMs);
   const alive =
     turn.dialog.isNew || cutoff == null ? Prisma.sql`TRUE` : Prisma.sql`d."updatedAt" > ${cutoff}::timestamp`;
   const moveHead = turn.dialog.isNew
@@ -70,32 +75,33 @@ export async function insertTurn(turn: TurnToInsert, on?: SqlRunner): Promise<St
         FROM d, r WHERE "Dialog".id = d.id
         RETURNING to_jsonb("Dialog") AS after)`;
   const final = turn.status !== "IN_PROGRESS";
+  const all = [...turn.input, ...turn.output];
   const statement = Prisma.sql`
     WITH d AS (${dialog}),
     r AS (
       INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
         "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
-        "requestHash", ${countColumnList})
+        "requestHash", ${countColumnList}, "segmentId", ${segmentCountColumnList})
       SELECT ${turn.id}, d.id, COALESCE(${parent?.id ?? null}::text, d."headId"),
         COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0),
         ${turn.model}, ${turn.status}::"ResponseStatus", ${usage.inputTokens}::int, ${usage.outputTokens}::int,
         ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${jsonOrNull(turn.error)}::jsonb,
         ${JSON.stringify(turn.metadata)}::jsonb, ${now}::timestamp, ${final ? now : null}::timestamp,
         ${final ? events.length : null}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash},
-        ${countValues([...turn.input, ...turn.output])}
-      FROM d
+        ${countValues(all)}, COALESCE(tail."segmentId", ${turn.id}), ${segmentCountValues(all, "tail")}
+      FROM d LEFT JOIN LATERAL "segmentTail"(COALESCE(${parent?.id ?? null}::text, d."headId")) tail ON TRUE
       WHERE ${alive}
       RETURNING *),
     e AS (
-      INSERT INTO "Event" (id, "dialogId", "responseId", seq, ${eventValueColumns})
-      SELECT ev->>'id', d.id, r.id, d."lastSeq" + t.ord, ${eventValuesFromJson(now)}
+      INSERT INTO "Event" (id, "dialogId", "responseId", seq, "segmentId", depth, ${eventValueColumns})
+      SELECT ev->>'id', d.id, r.id, d."lastSeq" + t.ord, r."segmentId", r.depth, ${eventValuesFromJson(now)}
       FROM d, r, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS t(ev, ord))
     ${moveHead}
     SELECT d."lastSeq" AS "previousSeq", r.depth, ${alive} AS alive, to_jsonb(r) AS response,
       ${turn.dialog.isNew ? Prisma.sql`d.after` : Prisma.sql`(SELECT after FROM u)`} AS dialog
     FROM d LEFT JOIN r ON TRUE`;
   type Outcome = { previousSeq: number; depth: number | null; alive: boolean; response: unknown; dialog: unknown };
-  const [row] = await run<Outcome>(statement, on);
+  const [row] = await run<Outcome>(statement, store.database);
   if (!row) return "not-found";
   if (!row.alive || row.depth === null) return "expired";
   return {

@@ -4,15 +4,16 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll } from "vitest";
+import { atEveryFileEnd } from "./file-scope.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
 const RESULTS = path.resolve(import.meta.dirname, "../../test-results");
 
 let browser: Browser | undefined;
-afterAll(async () => {
+atEveryFileEnd(async () => {
   await browser?.close();
+  browser = undefined;
 });
 
 export async function launchBrowser(): Promise<Browser> {

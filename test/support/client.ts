@@ -1,6 +1,6 @@
 // The package's own client (dialogql/client) pointed at a real test server, and the server's view
 // of a history to compare a watcher with.
-import { afterAll } from "vitest";
+import { atEveryFileEnd } from "./file-scope.js";
 import WebSocket from "ws";
 import {
   createDialogqlClient,
@@ -11,8 +11,8 @@ import {
 } from "../../src/client/index.js";
 
 const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
+atEveryFileEnd(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 export type TransportName = "ws" | "sse";

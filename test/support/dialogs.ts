@@ -1,8 +1,9 @@
 // Story-level helpers: write turns the way a client would, through GraphQL.
 import { graphql } from "../../src/client/generated/index.js";
 import type { CreateResponseInput } from "../../src/client/generated/graphql.js";
-import { prisma } from "../../src/db/prisma.js";
-import { executeOk } from "./graphql.js";
+import { prisma } from "./database.js";
+import type { App } from "../../src/server/app.js";
+import { app, executeOk } from "./graphql.js";
 
 export const CREATE_RESPONSE = graphql(`
   mutation WriteTurn($input: CreateResponseInput!) {
@@ -37,14 +38,20 @@ export const CREATE_RESPONSE = graphql(`
  * The typed result, loosened for assertions: tests read fields of whichever member came back.
  * (Bad-input tests pass deliberately malformed input, hence `Record<string, unknown>` too.)
  */
-export async function createResponse(input: CreateResponseInput | Record<string, unknown>): Promise<any> {
-  const data = await executeOk(CREATE_RESPONSE, { input: input as CreateResponseInput });
+export async function createResponse(
+  input: CreateResponseInput | Record<string, unknown>,
+  on: App = app,
+): Promise<any> {
+  const data = await executeOk(CREATE_RESPONSE, { input: input as CreateResponseInput }, on);
   return data.createResponse;
 }
 
 /** Creates a response and fails unless it was stored. */
-export async function turn(input: CreateResponseInput): Promise<{ id: string; dialogId: string; status: string }> {
-  const data = await executeOk(CREATE_RESPONSE, { input });
+export async function turn(
+  input: CreateResponseInput,
+  on: App = app,
+): Promise<{ id: string; dialogId: string; status: string }> {
+  const data = await executeOk(CREATE_RESPONSE, { input }, on);
   const result = data.createResponse;
   if (result.__typename !== "Response") throw new Error(`createResponse failed: ${JSON.stringify(result)}`);
   return { id: result.id, dialogId: result.dialog.id, status: result.status };

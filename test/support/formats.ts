@@ -1,6 +1,7 @@
 // Conversation-format helpers: the fixture corpus and import/export through GraphQL.
 import { readdirSync, readFileSync } from "node:fs";
-import { executeOk } from "./graphql.js";
+import type { App } from "../../src/server/app.js";
+import { app, executeOk } from "./graphql.js";
 
 export type Format = "OPENAI_CHAT" | "OPENAI_RESPONSES" | "ANTHROPIC_MESSAGES" | "AI_SDK_UI";
 export const formats: Format[] = ["OPENAI_CHAT", "OPENAI_RESPONSES", "ANTHROPIC_MESSAGES", "AI_SDK_UI"];
@@ -55,8 +56,8 @@ export const IMPORT_MESSAGES = /* GraphQL */ `
   }
 `;
 
-export async function importMessages(input: Record<string, unknown>) {
-  return (await executeOk(IMPORT_MESSAGES, { input })).importMessages;
+export async function importMessages(input: Record<string, unknown>, on: App = app) {
+  return (await executeOk(IMPORT_MESSAGES, { input }, on)).importMessages;
 }
 
 /** Imports and fails unless a response came back. */

@@ -1,15 +1,16 @@
 // A dialogql server whose models are the upstream stand-in (a real HTTP server speaking OpenAI's
 // wire format), with a tenant's API key and the real `openai` SDK pointed at its /v1.
 import OpenAI from "openai";
-import { afterAll } from "vitest";
+import { atEveryFileEnd } from "./file-scope.js";
 import { createModelCatalog, type ProviderSettings } from "../../src/generation/providers.js";
 import { type RunningServer, startServer } from "../../src/server/http-server.js";
+import { store, testConfig } from "./database.js";
 import { tenantKey } from "./tenants.js";
 import { startUpstreamStandIn, type UpstreamStandIn } from "./upstream-stand-in.js";
 
 const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
+atEveryFileEnd(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 export interface GeneratingServer {
@@ -33,7 +34,13 @@ export async function startGeneratingServer(
     UPSTREAM_MAX_RETRIES: 0,
     ...settings,
   });
-  const server = await startServer({ port: 0, redisUrl: process.env.TEST_REDIS_URL, models });
+  const server = await startServer({
+    store,
+    config: testConfig,
+    port: 0,
+    redisUrl: process.env.TEST_REDIS_URL ?? null,
+    models,
+  });
   cleanups.push(
     () => server.close(),
     () => upstream.close(),

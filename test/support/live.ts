@@ -2,22 +2,30 @@
 // graphql-sse over HTTP), closed after each test file so nothing is left listening.
 import { createClient as createSseClient } from "graphql-sse";
 import { type Client as WsClient, createClient as createWsClient } from "graphql-ws";
-import { afterAll } from "vitest";
+import { atEveryFileEnd } from "./file-scope.js";
 import WebSocket from "ws";
-import { type RunningServer, startServer } from "../../src/server/http-server.js";
+import { type RunningServer, type ServerOptions, startServer } from "../../src/server/http-server.js";
+import { store, testConfig } from "./database.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
+atEveryFileEnd(async () => {
   // Clients first, then servers: a server closing under a client would be a reconnect storm.
-  for (const cleanup of cleanups.reverse()) await cleanup();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 /**
- * A server on a free loopback port. With TEST_REDIS_URL set its live fan-out goes through Redis
- * (channels are per dialog, and dialog ids are unique, so test files never hear each other).
+ * A server on a free loopback port, on this file's store, with `options` over the test
+ * configuration. With TEST_REDIS_URL set its live fan-out goes through Redis (channels are per
+ * dialog, and dialog ids are unique, so test files never hear each other).
  */
-export async function startTestServer(): Promise<RunningServer> {
-  const server = await startServer({ port: 0, redisUrl: process.env.TEST_REDIS_URL });
+export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<RunningServer> {
+  const server = await startServer({
+    store,
+    config: testConfig,
+    port: 0,
+    redisUrl: process.env.TEST_REDIS_URL ?? null,
+    ...options,
+  });
   cleanups.push(() => server.close());
   return server;
 }

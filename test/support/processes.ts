@@ -2,12 +2,12 @@
 // stopped with SIGTERM after the test file, as a deployment would stop it.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
+import { atEveryFileEnd } from "./file-scope.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const running = new Set<ChildProcess>();
 
-afterAll(async () => {
+atEveryFileEnd(async () => {
   await Promise.all([...running].map(stop));
 });
 

@@ -1,5 +1,5 @@
 // Counts the SQL statements sent while `work` runs, through Prisma or outside it.
-import { onStatement } from "../../src/db/prisma.js";
+import { onStatement } from "../../src/db/statement-log.js";
 
 let active: string[] | null = null;
 onStatement((sql) => active?.push(sql));

@@ -3,11 +3,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
-import { afterAll } from "vitest";
+import { atEveryFileEnd } from "./file-scope.js";
 
 const running = new Set<ChildProcess>();
-afterAll(() => {
+atEveryFileEnd(() => {
   for (const child of running) child.kill("SIGKILL");
+  running.clear();
 });
 
 export async function freePort(): Promise<number> {

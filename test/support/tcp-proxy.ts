@@ -4,12 +4,13 @@
 // network partition; when the stall ends, the connections it swallowed bytes of are dropped (their
 // protocol state is lost) and new ones work again.
 import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { afterAll } from "vitest";
+import { atEveryFileEnd } from "./file-scope.js";
 import { freePort } from "./redis-server.js";
 
 const proxies = new Set<{ stop: () => Promise<void> }>();
-afterAll(async () => {
+atEveryFileEnd(async () => {
   for (const proxy of proxies) await proxy.stop();
+  proxies.clear();
 });
 
 export async function startTcpProxy(target: { host: string; port: number }) {

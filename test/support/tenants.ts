@@ -2,19 +2,20 @@
 // SSE header, graphql-ws connectionParams).
 import { createClient as createSseClient } from "graphql-sse";
 import { createClient as createWsClient } from "graphql-ws";
-import { afterAll } from "vitest";
+import { atEveryFileEnd } from "./file-scope.js";
 import WebSocket from "ws";
 import { createApiKey } from "../../src/auth/api-keys.js";
+import { store } from "./database.js";
 import { newDialogId, newResponseId } from "../../src/ids.js";
 import type { RunningServer } from "../../src/server/http-server.js";
 
 const disposers: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const dispose of disposers.reverse()) await dispose();
+atEveryFileEnd(async () => {
+  for (const dispose of disposers.splice(0).reverse()) await dispose();
 });
 
 export async function tenantKey(tenantId: string) {
-  const { key, id } = await createApiKey(tenantId, "test");
+  const { key, id } = await createApiKey(store, tenantId, "test");
   return { key, id, authorization: `Bearer ${key}` };
 }
 

@@ -1,7 +1,8 @@
-// The abuse limits of one server, from the configuration unless a caller (a test) says otherwise.
-// The per-write limits (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES) live with the write validation in
-// src/services/event-input.ts.
-import { config } from "../config.js";
+// The abuse limits of one app, from its configuration unless a caller (a test) says otherwise. Used
+// by the transport (src/server) and by access control (src/auth), so it sits beside config.ts.
+// The per-write limits (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES) are the store's (`store.writeLimits`,
+// src/store/store.ts), checked by the write validation in src/services/event-input.ts.
+import type { Config } from "./config.js";
 
 export interface Limits {
   /** Largest HTTP request body and WebSocket message, in bytes. */
@@ -29,7 +30,7 @@ export interface Limits {
   queuedBytesPerConnection: number;
 }
 
-export function limitsFromConfig(overrides: Partial<Limits> = {}): Limits {
+export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}): Limits {
   return {
     bodyBytes: config.MAX_BODY_BYTES,
     queryDepth: config.MAX_QUERY_DEPTH,
