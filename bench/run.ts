@@ -47,6 +47,7 @@ const databases = [
 ].filter((db) => !onlyDatabase || (onlyDatabase === "postgres") === Boolean(db.serverUrl));
 
 const results: (Figure & { database: string })[] = [];
+const failures: string[] = [];
 const started = Date.now();
 for (const db of databases) {
   for (const scenario of scenarios) {
@@ -66,6 +67,10 @@ for (const db of databases) {
         REDIS_URL: process.env.BENCH_REDIS_URL ?? "",
       });
       results.push(...figures.map((f) => ({ database: db.name, ...f })));
+    } catch (error) {
+      // One broken scenario must not cost the figures of all the others.
+      failures.push(`${scenario.name} on ${db.name}`);
+      process.stderr.write(`[bench] ${scenario.name} on ${db.name} FAILED: ${(error as Error).message}\n`);
     } finally {
       await database.drop();
       process.stderr.write(
@@ -106,6 +111,10 @@ mkdirSync(path.join(here, "results"), { recursive: true });
 const file = path.join(here, "results", smoke ? "smoke.json" : "latest.json");
 writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, results }, null, 2)}\n`);
 console.log(`results: ${path.relative(process.cwd(), file)}`);
+if (failures.length) {
+  console.log(`FAILED: ${failures.join(", ")}`);
+  process.exitCode = 1;
+}
 
 function withUnit(n: number | undefined, unit: string) {
   return n === undefined ? "" : `${n} ${unit}`.trimEnd();
