@@ -12,6 +12,13 @@ export interface Figure {
   target?: string;
   met?: boolean;
   note?: string;
+  /**
+   * One of the goals of issue 20, printed in the goals table at the end of `npm run bench`:
+   * `baseline` is then the peer's figure (named by `peer`), and `ratio` is dialogql ÷ peer.
+   */
+  goal?: boolean;
+  /** Who measured `baseline`: "raw SQL" (the default), "yoga + pg", "raw ws"… */
+  peer?: string;
 }
 
 /** Scenarios print exactly one line starting with this marker, followed by JSON. */

@@ -1,15 +1,20 @@
 // Scenario 3, deep chain: Response.context at the end of a 1,000-response chain, with the number
-// of SQL statements it costs at depth 10 and at depth 1,000 (it must not grow with depth).
+// of SQL statements it costs at depth 10 and at depth 1,000 (it must not grow with depth). Peer:
+// the yoga + `pg` server (bench/peer/yoga-pg.ts) answering the same document with a recursive CTE
+// over the chain, interleaved with dialogql.
 import { onStatement } from "../../src/db/statement-log.js";
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { createResponse } from "../../src/services/responses.js";
 import { emit, smoke } from "../lib/report.js";
+import { analyze } from "../lib/analyze.js";
+import { PEER_NAME, startPeer } from "../lib/peer.js";
 import { store } from "../lib/store.js";
 import { graphql, startInProcessServer } from "../lib/server.js";
-import { timeQuery } from "../lib/timed-query.js";
+import { interleaved } from "../lib/timed-query.js";
 
 const DEPTH = smoke ? 100 : 1_000;
-const ITERATIONS = smoke ? 5 : 30;
+const ITERATIONS = smoke ? 5 : 10;
+const REPS = smoke ? 1 : 3;
 
 const server = await startInProcessServer();
 let statements = 0;
@@ -43,10 +48,28 @@ async function statementsFor(id: string) {
 await readContext(tips[10]!)(); // the first request of a process also looks up whether API keys exist
 const shallowStatements = await statementsFor(tips[10]!);
 const deepStatements = await statementsFor(tips[DEPTH]!);
-const latency = await timeQuery(server.url, CONTEXT, { id: tips[DEPTH]! }, ITERATIONS);
+await analyze();
+const peer = await startPeer();
+const run = (url: string) => ({ url, query: CONTEXT, variables: { id: tips[DEPTH]! }, iterations: ITERATIONS });
+const [latency, peerLatency] = await interleaved(REPS, [run(server.url), run(peer.url)]);
+const peerAnswer = await graphql(peer.url, CONTEXT, { id: tips[DEPTH]! });
+if (peerAnswer.response.context.totalMessages !== DEPTH * 2) throw new Error("the peer's context differs");
+await peer.close();
 await server.close();
 
 emit([
+  {
+    scenario: "deep chain",
+    metric: `context at depth ${DEPTH.toLocaleString("en")}, 1 client, p50`,
+    value: Number(latency.p50.toFixed(2)),
+    unit: "ms",
+    baseline: Number(peerLatency.p50.toFixed(2)),
+    peer: PEER_NAME,
+    ratio: Number((latency.p50 / peerLatency.p50).toFixed(2)),
+    target: "≤ 1.2×",
+    met: latency.p50 / peerLatency.p50 <= 1.2,
+    goal: true,
+  },
   {
     scenario: "deep chain",
     metric: `Response.context at depth ${DEPTH} p50`,

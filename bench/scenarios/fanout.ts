@@ -39,6 +39,22 @@ async function memoryAfterGc() {
   return previous;
 }
 
+// Resident memory, as the operating system counts it, after the same collections: what issue 20
+// asks of idle subscriptions (heap and native buffers miss allocator overhead and pages the
+// allocator keeps), and whether it comes back once they close.
+async function rssAfterGc() {
+  await memoryAfterGc();
+  return process.memoryUsage.rss();
+}
+
+/** Waits until this process holds at most `count` TCP sockets (the subscribers' have closed). */
+async function socketsDownTo(count: number) {
+  const open = () => process.getActiveResourcesInfo().filter((r) => r === "TCPSocketWrap").length;
+  for (let waited = 0; open() > count && waited < 30_000; waited += 50) await sleep(50);
+}
+
+const phase = (what: string) => process.stderr.write(`[fanout] ${what}\n`);
+
 interface Delivery {
   p50: number;
   p99: number;
@@ -57,6 +73,7 @@ const broadcaster = new WebSocketServer({ port: 0, host: "127.0.0.1" });
 await new Promise((resolve) => broadcaster.once("listening", resolve));
 broadcaster.on("connection", (socket) => socket.send(JSON.stringify({ seq: 2 })));
 const rawBefore = await memoryAfterGc();
+const rawRssBefore = await rssAfterGc();
 const rawSubscribers = spawnIpcChild(path.join(here, "../load/ws-subscribers.ts"), {
   WS_URL: `ws://127.0.0.1:${(broadcaster.address() as { port: number }).port}`,
   SUBSCRIBERS: String(SUBSCRIBERS),
@@ -65,8 +82,10 @@ const rawSubscribers = spawnIpcChild(path.join(here, "../load/ws-subscribers.ts"
   AFTER_SEQ: "1",
 });
 await rawSubscribers.next("ready");
+phase("raw ws subscribers live");
 await sleep(1_000);
 const rawPerSocketKb = ((await memoryAfterGc()) - rawBefore) / SUBSCRIBERS / 1024;
+const rawRssPerSocketKb = ((await rssAfterGc()) - rawRssBefore) / SUBSCRIBERS / 1024;
 for (let i = 0; i < WRITES; i++) {
   const seq = 10 + i * 2;
   const message = JSON.stringify({
@@ -105,6 +124,8 @@ server.live.publish = (payload) => {
 };
 
 const before = await memoryAfterGc();
+const socketsBefore = process.getActiveResourcesInfo().filter((r) => r === "TCPSocketWrap").length;
+const rssBefore = await rssAfterGc();
 const subscribers = spawnIpcChild(path.join(here, "../load/ws-subscribers.ts"), {
   WS_URL: graphqlUrl.replace("http", "ws"),
   SUBSCRIBERS: String(SUBSCRIBERS),
@@ -113,8 +134,10 @@ const subscribers = spawnIpcChild(path.join(here, "../load/ws-subscribers.ts"), 
   AFTER_SEQ: "1",
 });
 await subscribers.next("ready");
+phase("graphql-ws subscribers live");
 await sleep(1_000);
 const perSubscriberKb = ((await memoryAfterGc()) - before) / SUBSCRIBERS / 1024;
+const rssOpen = await rssAfterGc();
 
 // FANOUT_CPU_PROFILE=file.cpuprofile: a CPU profile of the server process while it delivers (not
 // while subscribers connect), to see what each delta costs per subscriber.
@@ -132,11 +155,53 @@ await sleep(1_000);
 await profiler?.stop(process.env.FANOUT_CPU_PROFILE!);
 subscribers.send({ type: "finish" });
 const service = await subscribers.next<Delivery>("result");
+await socketsDownTo(socketsBefore);
+phase("graphql-ws subscribers closed");
+const rssClosed = await rssAfterGc();
 await server.close();
 await closeDatabase();
 
 const r = (n: number) => Number(n.toFixed(1));
+const rssPerSubscriberKb = (rssOpen - rssBefore) / SUBSCRIBERS / 1024;
+const rssReturned = (rssOpen - rssClosed) / (rssOpen - rssBefore);
+const vsRaw = (metric: string, value: number, rawValue: number) =>
+  ({
+    scenario: "fan-out",
+    metric,
+    value: r(value),
+    unit: "ms",
+    baseline: r(rawValue),
+    peer: "raw ws",
+    ratio: r(value / rawValue),
+    target: "≤ 1.5×",
+    met: value / rawValue <= 1.5,
+    goal: true,
+  }) satisfies Figure;
 const figures: Figure[] = [
+  vsRaw(`delivery to ${SUBSCRIBERS.toLocaleString("en")} subscribers, p50`, service.p50, raw.p50),
+  vsRaw(`delivery to ${SUBSCRIBERS.toLocaleString("en")} subscribers, p99`, service.p99, raw.p99),
+  {
+    scenario: "fan-out",
+    metric: "RSS per idle subscription",
+    value: r(rssPerSubscriberKb),
+    unit: "KB",
+    baseline: r(rawRssPerSocketKb),
+    peer: "raw ws",
+    ratio: rawRssPerSocketKb > 0 ? r(rssPerSubscriberKb / rawRssPerSocketKb) : undefined,
+    target: "≤ 25 KB",
+    met: rssPerSubscriberKb <= 25,
+    goal: true,
+  },
+  {
+    scenario: "fan-out",
+    metric: "RSS given back once they close",
+    value: Math.round(rssReturned * 100),
+    unit: "%",
+    target: "≥ 80 %",
+    met: rssReturned >= 0.8,
+    goal: true,
+    note: `${r((rssOpen - rssBefore) / 2 ** 20)} MB added by the subscriptions, ${r((rssClosed - rssBefore) / 2 ** 20)} MB still held after they closed`,
+  },
   {
     scenario: "fan-out",
     metric: `delivery p50, ${SUBSCRIBERS} subscribers`,

@@ -13,7 +13,7 @@ import { database } from "../lib/store.js";
 import { emit, smoke } from "../lib/report.js";
 import { startInProcessServer } from "../lib/server.js";
 import { summarize } from "../lib/stats.js";
-import { runTs } from "../lib/child.js";
+import { runLoads } from "../lib/timed-query.js";
 
 // Embedded PGlite (PostgreSQL in WASM, one process) builds a million-event index for many minutes;
 // it is measured at a fifth of the size, and the target is judged on PostgreSQL.
@@ -62,15 +62,9 @@ await database.withSession(async (s) => {
 const seedSeconds = (Date.now() - seeded) / 1000;
 
 const QUERY = `query($q: String!) { search(query: $q, first: 20) { edges { node { dialogId responseId seq rank snippet } } } }`;
-const reader = path.join(here, "../load/http-reader.ts");
-// Latencies as a client in another process sees them (bench/load/http-reader.ts, as timeQuery uses).
+// Latencies as a client in another process sees them (bench/load/http-load.ts, as timeQuery uses).
 async function time(q: string) {
-  const [result] = await runTs<{ samples: number[] }[]>(reader, {
-    TARGET_URL: server.url,
-    QUERY,
-    VARIABLES: JSON.stringify({ q }),
-    ITERATIONS: String(ITERATIONS),
-  });
+  const [result] = await runLoads([{ url: server.url, query: QUERY, variables: { q }, iterations: ITERATIONS }]);
   return { ...summarize(result!.samples), samples: result!.samples };
 }
 

@@ -35,6 +35,7 @@ import { useOperationsEndpoints } from "./operations-endpoints.js";
 import { useRequestId } from "./request-id.js";
 import { useRequestLog } from "./request-log.js";
 import { useStorableTextOnly } from "./storable-text.js";
+import { useCompiledQueries } from "./compiled-queries.js";
 import type { Store } from "../store/store.js";
 
 export interface AppOptions {
@@ -114,6 +115,7 @@ export function buildApp(options: AppOptions) {
       useInputLimits(store.writeLimits.eventBytes),
       useErrorReporting(),
       useSharedSubscriptionResults(),
+      useCompiledQueries(),
     ],
   });
 
