@@ -125,27 +125,37 @@ export const HISTORY_PAGE_FIELDS = graphql(`
 `);
 
 // The write mutations as a client sends them, each selecting the same fields of its result.
+graphql(`
+  fragment WriterResponse on Response {
+    id
+    status
+    dialog {
+      id
+    }
+  }
+`);
+graphql(`
+  fragment WriterError on Error {
+    message
+    code
+  }
+`);
+graphql(`
+  fragment WriterFieldErrors on ValidationError {
+    fieldErrors {
+      path
+      message
+    }
+  }
+`);
+
 const WRITE_CREATE = graphql(`
   mutation WriterCreateResponse($input: CreateResponseInput!) {
     createResponse(input: $input) {
       __typename
-      ... on Response {
-        id
-        status
-        dialog {
-          id
-        }
-      }
-      ... on Error {
-        message
-        code
-      }
-      ... on ValidationError {
-        fieldErrors {
-          path
-          message
-        }
-      }
+      ...WriterResponse
+      ...WriterError
+      ...WriterFieldErrors
     }
   }
 `);
@@ -154,23 +164,9 @@ const WRITE_APPEND = graphql(`
   mutation WriterAppendEvents($input: AppendEventsInput!) {
     appendEvents(input: $input) {
       __typename
-      ... on Response {
-        id
-        status
-        dialog {
-          id
-        }
-      }
-      ... on Error {
-        message
-        code
-      }
-      ... on ValidationError {
-        fieldErrors {
-          path
-          message
-        }
-      }
+      ...WriterResponse
+      ...WriterError
+      ...WriterFieldErrors
     }
   }
 `);
@@ -179,23 +175,9 @@ const WRITE_COMPLETE = graphql(`
   mutation WriterCompleteResponse($input: CompleteResponseInput!) {
     completeResponse(input: $input) {
       __typename
-      ... on Response {
-        id
-        status
-        dialog {
-          id
-        }
-      }
-      ... on Error {
-        message
-        code
-      }
-      ... on ValidationError {
-        fieldErrors {
-          path
-          message
-        }
-      }
+      ...WriterResponse
+      ...WriterError
+      ...WriterFieldErrors
     }
   }
 `);
@@ -204,23 +186,9 @@ const WRITE_INTERRUPT = graphql(`
   mutation WriterInterruptResponse($input: InterruptResponseInput!) {
     interruptResponse(input: $input) {
       __typename
-      ... on Response {
-        id
-        status
-        dialog {
-          id
-        }
-      }
-      ... on Error {
-        message
-        code
-      }
-      ... on ValidationError {
-        fieldErrors {
-          path
-          message
-        }
-      }
+      ...WriterResponse
+      ...WriterError
+      ...WriterFieldErrors
     }
   }
 `);
