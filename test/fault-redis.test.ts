@@ -11,6 +11,7 @@ import { httpExecutor } from "./support/live.js";
 import { startOwnRedis } from "./support/redis-server.js";
 import { type ResumingSubscriber, resumingSubscriber } from "./support/resuming-subscriber.js";
 import { startServerProcess } from "./support/processes.js";
+import { until } from "./support/until.js";
 
 // Separate processes need a database they can all reach; the embedded PGlite lives in one process.
 const runs = Boolean(process.env.TEST_DATABASE_URL);
@@ -61,23 +62,23 @@ describe.runIf(runs)(title, () => {
     })();
 
     // Some writes through both instances, delivered, before the outage.
-    await pollUntil(() => lastSeq >= 10, 30_000, "writes before the outage");
+    await until(() => lastSeq >= 10, "writes before the outage", 30_000);
     await redis.kill();
     const outageStartedAt = onA.seqs.length;
     const writesBeforeOutage = writtenViaA.length;
     // The outage lasts until a dozen writes went through A (a count, not a time: on a loaded machine
     // 1.5 s held fewer), and A's subscriber must have received every one of them while Redis is down.
-    await pollUntil(() => writtenViaA.length - writesBeforeOutage > 10, 30_000, "writes through A during the outage");
+    await until(() => writtenViaA.length - writesBeforeOutage > 10, "writes through A during the outage", 30_000);
     const writtenViaADuringOutage = writtenViaA.length - writesBeforeOutage;
-    await pollUntil(
+    await until(
       () => onA.seqs.length - outageStartedAt >= writtenViaADuringOutage,
-      10_000,
       "A's subscriber receiving A's writes during the outage",
+      10_000,
     );
     const duringOutage = onA.seqs.length - outageStartedAt;
     mode = "only A";
     const writesBeforeOnlyA = writtenViaA.length;
-    await pollUntil(() => writtenViaA.length - writesBeforeOnlyA >= 5, 30_000, "writes through A alone");
+    await until(() => writtenViaA.length - writesBeforeOnlyA >= 5, "writes through A alone", 30_000);
     mode = "stop";
     await load;
     await redis.restart();
@@ -90,11 +91,3 @@ describe.runIf(runs)(title, () => {
     for (const subscriber of subscribers) expect(subscriber.seqs).toEqual(everySeq);
   });
 });
-
-async function pollUntil(condition: () => boolean, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
-  }
-}

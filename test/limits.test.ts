@@ -10,6 +10,7 @@ import type { Limits } from "../src/limits.js";
 import { startServer } from "../src/server/http-server.js";
 import { tenantKey } from "./support/tenants.js";
 import { writer } from "./support/dialogs.js";
+import { until } from "./support/until.js";
 import { httpExecutor } from "./support/live.js";
 
 function appWith(limits: Partial<Limits>) {
@@ -195,7 +196,7 @@ describe("subscriptions per connection", () => {
       const fourth = open();
       const pending = fourth.next();
       // Admitted: it listens beside the second, and the next write reaches it.
-      while (server.live.listenerCount("historyDelta", dialogId) < 2) await new Promise((r) => setTimeout(r, 10));
+      await until(() => server.live.listenerCount("historyDelta", dialogId) === 2, "the fourth to listen");
       await writer(httpExecutor(server)).createResponse({ dialogId, input: [{ human: { content: "hi" } }] });
       expect(await pending).toEqual({ done: false, value: { data: { historyDelta: { seq: 1 } } } });
       await Promise.all([second.return?.(), fourth.return?.()]);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { RunningServer } from "../src/server/http-server.js";
 import { writer } from "./support/dialogs.js";
+import { until } from "./support/until.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
 import { graphql } from "../src/client/generated/index.js";
 
@@ -56,14 +57,6 @@ async function connect(server: RunningServer) {
     of: (id: string) => frames.filter((f) => f.id === id),
     close: () => socket.close(),
   };
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000) {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const seqsOf = (frames: Frame[]) =>

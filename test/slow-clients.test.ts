@@ -6,17 +6,10 @@ import { describe, expect, it } from "vitest";
 import { store, testConfig } from "./support/database.js";
 import WebSocket from "ws";
 import { metrics } from "../src/metrics.js";
+import { until } from "./support/until.js";
 import { startServer } from "../src/server/http-server.js";
 import { writer } from "./support/dialogs.js";
 import { httpExecutor } from "./support/live.js";
-
-async function until(condition: () => Promise<boolean>, timeoutMs = 15_000) {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const wsUrl = (url: string) => `${url.replace(/^http/, "ws")}/graphql`;
 
@@ -82,7 +75,10 @@ describe("slow and broken clients", () => {
         expect(result.__typename).toBe("Response");
       }
       // Read again only once the server has dropped it (its socket, paused, cannot see that yet).
-      await until(async () => (await metrics.slowClientsDisconnected.get()).values[0]!.value > droppedBefore);
+      await until(
+        async () => (await metrics.slowClientsDisconnected.get()).values[0]!.value > droppedBefore,
+        "the server to drop the client",
+      );
       (socket as unknown as { _socket: import("node:net").Socket })._socket.resume();
       expect(await closed).toBe(1006); // dropped by the server, not closed politely
       expect(seqs.length).toBeLessThan(WRITES + 1);

@@ -92,8 +92,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           responsesWs.close();
         });
         watchdog.close();
-        inFlight.close();
-        yoga.authenticator.close();
+        yoga.stop();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await live.close();
