@@ -13,7 +13,7 @@ import { logger } from "../logger.js";
 import type { TenantScopes } from "../auth/tenant-scope.js";
 import { NotFoundError } from "../errors.js";
 import type { StoredEvent } from "../formats/stored-event.js";
-import { readContext } from "../services/context.js";
+import { readModelContext } from "../services/context.js";
 import { type HistoryEventInput, parseEventInputs } from "../services/event-input.js";
 import { createResponse, type UsageInput } from "../services/responses.js";
 import type { Store } from "../store/store.js";
@@ -80,7 +80,7 @@ export function storedTurns({ store, live, inFlight, tenants }: StoredTurnsDeps)
         dialogId: write.dialogId,
         previousResponseId: response.previousResponseId,
         createdAt: response.createdAt,
-        context: await readContext(write.responseId, null, store.database),
+        context: await readModelContext(write.responseId, store.database),
       };
     },
     textDelta(responseId, type, delta) {
@@ -117,7 +117,7 @@ export const unstoredTurns = (store: Store): TurnSink => ({
       if (!dialog) throw NotFoundError.dialog(start.dialogId);
       previous = dialog.headId;
     }
-    const earlier = previous ? await readContext(previous, null, store.database) : [];
+    const earlier = previous ? await readModelContext(previous, store.database) : [];
     return {
       responseId: newResponseId(),
       dialogId: null,

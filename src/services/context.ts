@@ -12,6 +12,7 @@
 // plan a step as a hash join over a sequential scan of "Response" when its statistics are stale.
 import { Prisma } from "../generated/prisma/client.js";
 import type { Event, HistoryEventType } from "../generated/prisma/client.js";
+import type { StoredEvent } from "../formats/stored-event.js";
 import { run, type SqlRunner } from "../store/sql.js";
 import { segmentCountColumns } from "./event-counts.js";
 
@@ -53,6 +54,8 @@ export interface ContextPageQuery {
   limit: number | null;
   /** Read from the end backwards (for `last`); rows come back newest first. */
   inverted: boolean;
+  /** The columns to answer (every column of "Event" when absent). */
+  columns?: Prisma.Sql;
 }
 
 // A page visits the context's segments in order and reads each one's range of events through the
@@ -74,11 +77,28 @@ export function contextPageStatement(responseId: string, query: ContextPageQuery
   const types = query.types?.length ? [...query.types] : null;
   return Prisma.sql`
     ${segmentsOf(responseId)}
-    SELECT e.* FROM (${segments}) s CROSS JOIN LATERAL "segmentEvents"(s.id, s."upTo",
+    SELECT ${query.columns ?? Prisma.sql`e.*`} FROM (${segments}) s CROSS JOIN LATERAL "segmentEvents"(s.id, s."upTo",
       ${after?.depth ?? null}::int, ${after?.seq ?? null}::int, ${before?.depth ?? null}::int, ${before?.seq ?? null}::int,
       ${types}::text[], ${limit}::bigint, ${inverted}) e
     ORDER BY s."upTo" ${direction}, e.depth ${direction}, e.seq ${direction}
     LIMIT ${limit ?? Prisma.raw("ALL")}`;
+}
+
+// What a model is given of an event (StoredEvent): a generated turn reads its whole context, often
+// thousands of events, and the columns it does not use (timestamps above all) cost more to decode
+// than PostgreSQL takes to find the rows.
+const modelColumns = Prisma.raw(
+  ["id", "seq", "type", "content", "parts", "callId", "toolName", "args", "isError", "providerFields"]
+    .map((name) => `e."${name}"`)
+    .join(", "),
+);
+
+/** The whole context, in order, as the model is given it. */
+export function readModelContext(responseId: string, db: Db) {
+  return run<StoredEvent>(
+    contextPageStatement(responseId, { types: null, limit: null, inverted: false, columns: modelColumns }),
+    db,
+  );
 }
 
 /** The whole context, in order. */

@@ -1,9 +1,10 @@
 // Checkpoints of in-flight text on the response row (src/live/in-flight-text.ts holds the live
 // text). A checkpoint only ever touches an IN_PROGRESS response and is read back only while its
 // part still matches the response's event count: text committed or dropped since is never revived.
-import type { Response } from "../generated/prisma/client.js";
+import { Prisma, type Response } from "../generated/prisma/client.js";
 import type { InFlightState, InFlightType } from "../live/in-flight-store.js";
 import { eraseCheckpoint, writeCheckpoint } from "../store/in-flight-checkpoints.js";
+import { run } from "../store/sql.js";
 import type { Store } from "../store/store.js";
 
 /** How many events a response holds (input and output): the index its next event will have. */
@@ -27,14 +28,18 @@ export async function saveCheckpoint(store: Store, state: InFlightState): Promis
   await writeCheckpoint(store, { ...state, at: new Date(state.at) });
 }
 
-/** What a response's row says about it: its tenant, status, next event index and checkpoint. */
-export async function readResponseForText({ prisma }: Store, responseId: string) {
-  const response = await prisma.response.findUnique({
-    where: { id: responseId },
-    include: { dialog: { select: { tenantId: true } } },
-  });
-  if (!response) return null;
-  return { response, tenantId: response.dialog.tenantId, checkpoint: checkpointOf(response, response.dialog.tenantId) };
+/**
+ * What a response's row says about it: its tenant, status, next event index and checkpoint. One
+ * plain statement (Prisma would send two, and compile both): every streamed answer reads it.
+ */
+export async function readResponseForText({ database }: Store, responseId: string) {
+  const [row] = await run<Response & { tenantId: string }>(
+    Prisma.sql`SELECT r.*, d."tenantId" FROM "Response" r JOIN "Dialog" d ON d.id = r."dialogId" WHERE r.id = ${responseId}`,
+    database,
+  );
+  if (!row) return null;
+  const { tenantId, ...response } = row;
+  return { response, tenantId, checkpoint: checkpointOf(response, tenantId) };
 }
 
 /** The checkpointed text of an IN_PROGRESS response, unless it was committed or dropped since. */

@@ -4,8 +4,10 @@
 // createResponse: seqs stay gap-free, and a status is read under the lock so two writers can
 // never both see a response as still in progress.
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
+import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { type DialogWrite, type ResponseChange, writeDialog } from "../store/dialog-write.js";
+import { run } from "../store/sql.js";
 import type { Store, WriteLimits } from "../store/store.js";
 import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
 import type { Json } from "./json.js";
@@ -124,7 +126,10 @@ async function writeToInProgress(
   work: (write: DialogWrite) => Promise<ResponseStatus>,
 ): Promise<WriteResult> {
   // Responses never move between dialogs, so finding the dialog needs no lock.
-  const found = await store.prisma.response.findUnique({ where: { id: responseId }, select: { dialogId: true } });
+  const [found] = await run<{ dialogId: string }>(
+    Prisma.sql`SELECT "dialogId" FROM "Response" WHERE id = ${responseId}`,
+    store.database,
+  );
   if (!found) throw NotFoundError.response(responseId);
   const outcome = await writeDialog(store, { id: found.dialogId }, async (write) => {
     const response = await write.readResponse(responseId);
