@@ -67,8 +67,8 @@ describe("large answers take turns", () => {
   const HISTORY = `query($id: ID!, $n: Int) { dialog(id: $id) { history(first: $n) { totalMessages
     edges { cursor node { __typename ... on BaseHistoryEvent { id seq type createdAt }
     ... on HumanEvent { content } ... on AiEvent { content } ... on ReasoningEvent { content } } } } } }`;
-  const ask = (app: App, first: number, init: RequestInit = {}) =>
-    app.fetch("http://localhost/graphql", {
+  const ask = async (app: App, first: number, init: RequestInit = {}) =>
+    await app.fetch("http://localhost/graphql", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ query: HISTORY, variables: { id: dialogId, n: first } }),
