@@ -12,10 +12,12 @@ import {
   countContext,
   readContextPage,
 } from "../services/context.js";
+import type { Limits } from "../limits.js";
 import type { RequestBudget } from "../server/request-budget.js";
 import type { Store } from "../store/store.js";
 import { builder } from "./builder.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
+import { inTurns } from "./list-in-turns.js";
 
 export const DEFAULT_HISTORY_PAGE = 100;
 export const MAX_HISTORY_PAGE = 10_000;
@@ -74,7 +76,7 @@ export interface HistoryArgs {
  * connection, rather than after it.
  */
 export async function resolveHistory(
-  { budget, store }: { budget: RequestBudget; store: Store },
+  { budget, store, limits }: { budget: RequestBudget; store: Store; limits: Pick<Limits, "largeAnswerRows"> },
   responseId: string | null,
   args: HistoryArgs,
   info?: GraphQLResolveInfo,
@@ -93,7 +95,8 @@ export async function resolveHistory(
       );
     },
   );
-  return { ...page!, totals };
+  // A large page's edges are completed a chunk per turn of the event loop (list-in-turns.ts).
+  return { ...page!, edges: inTurns(page!.edges, limits.largeAnswerRows) as typeof page.edges, totals };
 }
 
 const TOTAL_FIELDS = ["totalMessages", "totalReasoning", "totalToolCalls"];
