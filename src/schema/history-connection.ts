@@ -12,12 +12,10 @@ import {
   countContext,
   readContextPage,
 } from "../services/context.js";
-import type { Limits } from "../limits.js";
 import type { RequestBudget } from "../server/request-budget.js";
 import type { Store } from "../store/store.js";
 import { builder } from "./builder.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
-import { inTurns } from "./list-in-turns.js";
 
 export const DEFAULT_HISTORY_PAGE = 100;
 export const MAX_HISTORY_PAGE = 10_000;
@@ -76,7 +74,7 @@ export interface HistoryArgs {
  * connection, rather than after it.
  */
 export async function resolveHistory(
-  { budget, store, limits }: { budget: RequestBudget; store: Store; limits: Pick<Limits, "largeAnswerRows"> },
+  { budget, store }: { budget: RequestBudget; store: Store },
   responseId: string | null,
   args: HistoryArgs,
   info?: GraphQLResolveInfo,
@@ -95,8 +93,7 @@ export async function resolveHistory(
       );
     },
   );
-  // A large page's edges are completed a chunk per turn of the event loop (list-in-turns.ts).
-  return { ...page!, edges: inTurns(page!.edges, limits.largeAnswerRows) as typeof page.edges, totals };
+  return { ...page!, totals };
 }
 
 const TOTAL_FIELDS = ["totalMessages", "totalReasoning", "totalToolCalls"];
