@@ -54,7 +54,7 @@ export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}
     queuedBytesPerConnection: config.MAX_QUEUED_BYTES_PER_CONNECTION,
     tenantDbConcurrency: config.TENANT_DB_CONCURRENCY ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
     largeAnswerRows: 1_000,
-    largeAnswersAtOnce: 2,
+    largeAnswersAtOnce: 1,
     ...overrides,
   };
 }
