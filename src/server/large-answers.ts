@@ -9,9 +9,10 @@
 // queued before it (16 clients reading whole histories: a p99 of 1–1.5 s for the page). Slices
 // alone are not enough, since the slices of every answer in production run in the same turn of
 // the loop; and unbounded, the large reads also hold all of the tenant's database connections
-// (TENANT_DB_CONCURRENCY) that the small request needs. With a few turns, the loop runs at most a
-// few slices and one execution between two small requests' steps, and the large reads leave most
-// of the tenant's connections free.
+// (TENANT_DB_CONCURRENCY) that the small request needs. With one turn (the default; two let the
+// page wait twice as long, docs/performance.md), the loop runs at most one slice or one execution
+// between two of a small request's steps, and the large reads leave the tenant's other
+// connections free.
 //
 // A client that goes away gives its turn back and stops its answer: a queued request never
 // starts its read, a read not yet started does not start, and the JSON stops at the next slice.
@@ -33,6 +34,9 @@ type Turn = Promise<() => void>;
 export function createLargeAnswers(limits: Pick<Limits, "largeAnswerRows" | "largeAnswersAtOnce">): LargeAnswers {
   const turns = pLimit(limits.largeAnswersAtOnce);
   const turnOf = new WeakMap<Request, Turn>();
+  // A subscription over SSE reads after its Response has gone out, so after onResponse: it would
+  // keep a turn for its whole life. Its reads are bounded per delivered event instead.
+  const subscriptions = new WeakSet<object>();
 
   function take(signal: AbortSignal): Turn {
     return new Promise((admitted, refused) => {
@@ -59,7 +63,7 @@ export function createLargeAnswers(limits: Pick<Limits, "largeAnswerRows" | "lar
     beforeRead: (request) => async (rows) => {
       // Only HTTP requests (a fetch Request, with its signal) take turns: an operation over
       // graphql-ws is answered by graphql-ws, never through onResultProcess and onResponse.
-      if (!request?.signal) return;
+      if (!request?.signal || subscriptions.has(request)) return;
       request.signal.throwIfAborted();
       if (rows < limits.largeAnswerRows && !turnOf.has(request as Request)) return;
       let turn = turnOf.get(request as Request);
@@ -67,6 +71,10 @@ export function createLargeAnswers(limits: Pick<Limits, "largeAnswerRows" | "lar
       await turn;
     },
     plugin: () => ({
+      onSubscribe({ args }) {
+        const { request } = args.contextValue as { request?: object };
+        if (request) subscriptions.add(request);
+      },
       // Yoga has chosen its processor by now (its own plugin runs first); the regular JSON one
       // uses a result's own `stringify` when it has one, so the media type and status stay Yoga's.
       async onResultProcess({ request, result, resultProcessor, setResult }) {
