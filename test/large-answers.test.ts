@@ -137,4 +137,26 @@ describe("large answers take turns", () => {
     const after = await (await ask(app, EVENTS)).json();
     expect(after.data.dialog.history.edges).toHaveLength(EVENTS);
   });
+
+  it("a subscription over SSE replaying a long history never keeps the turn", async () => {
+    const app = testApp({ limits: limits() });
+    const stream = new AbortController();
+    const subscription = await app.fetch("http://localhost/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({
+        query: `subscription($d: ID!) { historyDelta(dialogId: $d, afterSeq: 0) { seq } }`,
+        variables: { d: dialogId },
+      }),
+      signal: stream.signal,
+    });
+    const reader = subscription.body!.getReader();
+    let received = "";
+    while (!received.includes("data:")) received += new TextDecoder().decode((await reader.read()).value);
+    // The replay has been read and is being delivered; a large answer still gets the one turn.
+    const whole = await (await ask(app, EVENTS)).json();
+    expect(whole.data.dialog.history.edges).toHaveLength(EVENTS);
+    stream.abort();
+    await reader.cancel().catch(() => {});
+  });
 });
