@@ -23,6 +23,10 @@ export interface Limits {
   requestMs: number;
   /** Event reads one tenant may run at once. */
   tenantDbConcurrency: number;
+  /** A read of this many rows makes its request a large answer, which waits for one of
+   * `largeAnswersAtOnce` turns (src/server/large-answers.ts). */
+  largeAnswerRows: number;
+  largeAnswersAtOnce: number;
   /** Open WebSocket connections per API key and per tenant (close code 4429 beyond). */
   connectionsPerKey: number;
   connectionsPerTenant: number;
@@ -49,6 +53,8 @@ export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}
     connectionsPerTenant: config.MAX_CONNECTIONS_PER_TENANT,
     queuedBytesPerConnection: config.MAX_QUEUED_BYTES_PER_CONNECTION,
     tenantDbConcurrency: config.TENANT_DB_CONCURRENCY ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
+    largeAnswerRows: 1_000,
+    largeAnswersAtOnce: 1,
     ...overrides,
   };
 }

@@ -36,6 +36,7 @@ import { useRequestId } from "./request-id.js";
 import { useRequestLog } from "./request-log.js";
 import { useStorableTextOnly } from "./storable-text.js";
 import { useCompiledQueries } from "./compiled-queries.js";
+import { createLargeAnswers } from "./large-answers.js";
 import type { Store } from "../store/store.js";
 
 export interface AppOptions {
@@ -81,9 +82,10 @@ export function buildApp(options: AppOptions) {
   const inFlight = createInFlightText(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
   const services = { store, live, inFlight, tenants, generator, limits };
+  const largeAnswers = createLargeAnswers(limits);
   const yoga = createYoga({
     schema,
-    context: contextFactory(services),
+    context: contextFactory(services, largeAnswers),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // Liveness: 200 while the process answers (readiness is /ready, src/server/operations-endpoints.ts).
@@ -116,6 +118,7 @@ export function buildApp(options: AppOptions) {
       useErrorReporting(),
       useSharedSubscriptionResults(),
       useCompiledQueries(),
+      largeAnswers.plugin(),
     ],
   });
 

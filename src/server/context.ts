@@ -11,6 +11,7 @@ import type { Viewer } from "../auth/authenticator.js";
 import type { TenantScope, TenantScopes } from "../auth/tenant-scope.js";
 import type { Store } from "../store/store.js";
 import type { Limits } from "../limits.js";
+import type { LargeAnswers } from "./large-answers.js";
 import { createRequestBudget, type RequestBudget } from "./request-budget.js";
 import { requestIdOf } from "./request-id.js";
 
@@ -59,10 +60,10 @@ function createLoaders({ prisma }: Store, budget: RequestBudget) {
   };
 }
 
-export function contextFactory(services: AppServices) {
-  return ({ request }: { request?: object }): Context => {
+export function contextFactory(services: AppServices, largeAnswers?: LargeAnswers) {
+  return ({ request }: { request?: Request }): Context => {
     const viewer = viewerOf(request);
-    const budget = createRequestBudget(viewer.tenantId, services.limits);
+    const budget = createRequestBudget(viewer.tenantId, services.limits, undefined, largeAnswers?.beforeRead(request));
     return {
       ...services,
       requestId: requestIdOf(request),

@@ -45,6 +45,8 @@ export function createRequestBudget(
   tenantId: string,
   limits: BudgetLimits,
   now: () => number = Date.now,
+  /** Waits, before a read of `rows` rows, for its turn as a large answer (src/server/large-answers.ts). */
+  beforeRead: (rows: number) => Promise<void> = async () => {},
 ): RequestBudget {
   const deadline = now() + limits.requestMs;
   let rows = 0;
@@ -58,6 +60,7 @@ export function createRequestBudget(
         );
       }
       rows += wanted;
+      await beforeRead(wanted);
       const result = await tenantReads(
         tenantId,
         limits.tenantDbConcurrency,
