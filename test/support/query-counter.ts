@@ -1,15 +1,26 @@
 // Counts the SQL statements sent while `work` runs, through Prisma or outside it.
+//
+// By default only the statements `work` itself causes count: the counter follows its async
+// context, so a timer of the app that fires meanwhile (the revocation poll, the in-flight sweep)
+// is not counted with it. A request sent over the network is served in the server's own async
+// context, not the caller's; `wholeProcess` counts every statement the process sends instead.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { onStatement } from "../../src/db/statement-log.js";
 
-let active: string[] | null = null;
-onStatement((sql) => active?.push(sql));
+const counting = new AsyncLocalStorage<string[]>();
+let everywhere: string[] | null = null;
+onStatement((sql) => (everywhere ?? counting.getStore())?.push(sql));
 
-export async function countStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  active = [];
+export async function countStatements<T>(
+  work: () => Promise<T>,
+  { wholeProcess = false } = {},
+): Promise<{ result: T; statements: string[] }> {
+  const statements: string[] = [];
+  if (!wholeProcess) return { result: await counting.run(statements, work), statements };
+  everywhere = statements;
   try {
-    const result = await work();
-    return { result, statements: active };
+    return { result: await work(), statements };
   } finally {
-    active = null;
+    everywhere = null;
   }
 }
