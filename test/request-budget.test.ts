@@ -127,6 +127,20 @@ describe("budget while executing", () => {
     expect(tight.errors?.[0]).toMatchObject({ extensions: { limit: "bytes" } });
   });
 
+  it("a field's error stays that field's: answering again after it does not spend the rows twice", async () => {
+    // A query whose answer has an error is answered a second time (src/server/compiled-queries.ts);
+    // 80 rows fit a budget of 150, and would not if the first answer's reads still counted.
+    const send = appWith({ requestRows: 150 });
+    const d = await dialogOf(send, 40, 10);
+    const answer = await send(
+      `query($d: ID!) { known: dialog(id: $d) { history(first: 100) { edges { node { __typename } } } }
+        unknown: dialog(id: "dlg_unknown") { id } }`,
+      { d },
+    );
+    expect(answer.errors?.map((error) => error.message)).toEqual(["Dialog dlg_unknown not found"]);
+    expect((answer.data as { known: { history: { edges: unknown[] } } }).known.history.edges).toHaveLength(80);
+  });
+
   it("time: a read that would start after MAX_REQUEST_MS does not (injected clock)", async () => {
     let now = 0;
     const budget = createRequestBudget(

@@ -7,11 +7,14 @@
 // Only queries: mutations and subscriptions keep the standard executor, whose behaviour the write
 // path and the live plugins rely on. And only answers without errors: graphql-jit's errors carry
 // no `locations`, so a query that reports an error is answered by the standard executor instead
-// (a query only reads, so running it again changes nothing).
+// (a query only reads, so running it again changes nothing). The second run starts with the rows
+// and bytes of the request budget unspent (its deadline stands): the first run's reads must not
+// turn a field's error into a refusal for the whole request.
 import type { DocumentNode, GraphQLSchema } from "graphql";
 import { getOperationAST } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
+import type { Context } from "./context.js";
 
 export function useCompiledQueries(): Plugin {
   const compiled = new WeakMap<DocumentNode, Map<string | null | undefined, CompiledQuery | null>>();
@@ -31,7 +34,9 @@ export function useCompiledQueries(): Plugin {
       if (!query) return;
       setExecuteFn(async (execution) => {
         const result = await query.query(execution.rootValue, execution.contextValue, execution.variableValues);
-        return result.errors?.length ? executeFn(execution) : result;
+        if (!result.errors?.length) return result;
+        (execution.contextValue as Context).budget.restart();
+        return executeFn(execution);
       });
     },
   };

@@ -17,6 +17,8 @@ export interface RequestBudget {
    * return at most) is reserved before it starts; what it did return is counted after.
    */
   read<T extends readonly unknown[]>(rows: number, read: () => Promise<T>): Promise<T>;
+  /** Forgets the rows and bytes read so far, not the deadline: the query is answered again from the start. */
+  restart(): void;
 }
 
 const refusal = (limit: "rows" | "bytes" | "time", message: string) =>
@@ -80,6 +82,10 @@ export function createRequestBudget(
         );
       }
       return result;
+    },
+    restart() {
+      rows = 0;
+      bytes = 0;
     },
   };
 }
