@@ -15,6 +15,7 @@ import {
   getVariableValues,
   Kind,
   type OperationDefinitionNode,
+  type VariableDefinitionNode,
   TypeInfo,
   validate,
   visit,
@@ -130,7 +131,13 @@ export function createCoercedCostCache(maxCost: number) {
     DocumentNode,
     Map<
       string | null | undefined,
-      { schema: GraphQLSchema; operation: OperationDefinitionNode; fields: PagedField[]; accepted: Set<string> } | null
+      {
+        schema: GraphQLSchema;
+        fields: PagedField[];
+        /** The definitions of the variables page sizes come from: only they are coerced here. */
+        sizeVariables: VariableDefinitionNode[];
+        accepted: Set<string>;
+      } | null
     >
   >();
   return (
@@ -144,16 +151,22 @@ export function createCoercedCostCache(maxCost: number) {
     let plan = byOperation.get(operationName);
     if (plan === undefined || (plan && plan.schema !== schema)) {
       const found = operationToRun(document, operationName);
+      const fields = found && pagedFields(schema, found.runs);
+      const named = new Set(
+        fields?.flatMap((f) => [f.first, f.last]).flatMap((s) => (s && "variable" in s ? [s.variable] : [])),
+      );
       plan = found && {
         schema,
-        operation: found.operation,
-        fields: pagedFields(schema, found.runs),
+        fields: fields!,
+        sizeVariables: (found.operation.variableDefinitions ?? []).filter((d) => named.has(d.variable.name.value)),
         accepted: new Set(),
       };
       byOperation.set(operationName, plan);
     }
     if (!plan) return [];
-    const coerced = getVariableValues(schema, plan.operation.variableDefinitions ?? [], rawVariables);
+    // Each variable coerces on its own, so coercing only those the sizes come from gives the same
+    // sizes; an error in another variable is execution's to report, whatever the price.
+    const coerced = getVariableValues(schema, plan.sizeVariables, rawVariables);
     if (coerced.errors) return [];
     const key = plan.fields.map((field) => pageSizeOf(field, coerced.coerced)).join(",");
     if (plan.accepted.has(key)) return [];
