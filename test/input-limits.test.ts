@@ -63,6 +63,22 @@ describe("the issue's oversized inputs", () => {
     ).toBe("Response");
   });
 
+  it("the same document is checked again for every request's variables, and its oversized literals every time", async () => {
+    const keyed = (length: number) =>
+      create({ idempotencyKey: `${"k".repeat(length - 6)}${Math.random().toFixed(4)}` });
+    for (let round = 0; round < 2; round++) {
+      expect((await keyed(INPUT_LIMITS.idempotencyKey)).data?.createResponse?.__typename).toBe("Response");
+      expect((await keyed(INPUT_LIMITS.idempotencyKey + 1)).errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
+    }
+    const literal = `{ dialog(id: "${"d".repeat(INPUT_LIMITS.id + 1)}") { id } }`;
+    for (let round = 0; round < 2; round++) {
+      expect((await send(literal)).errors?.[0]).toMatchObject({
+        message: `id: at most ${INPUT_LIMITS.id} characters (got ${INPUT_LIMITS.id + 1})`,
+        extensions: { code: "VALIDATION_ERROR" },
+      });
+    }
+  });
+
   it("a 5 MB model name is refused and nothing is stored", async () => {
     const before = await rowCounts();
     const answer = await create({ model: "m".repeat(5 * 1024 * 1024) });

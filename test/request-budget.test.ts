@@ -87,6 +87,36 @@ describe("cost on the coerced arguments", () => {
       extensions: { limit: "cost" },
     });
   });
+
+  it("a document priced once is priced again for other page sizes (the cache keys on them)", async () => {
+    const d = "dlg_unknown";
+    const notFound = { dialog: null };
+    // Accepted first, so its page sizes are remembered; the same text with larger pages must
+    // still be refused, each time, and the small pages keep answering.
+    for (let round = 0; round < 2; round++) {
+      expect((await send(THE_QUERY, { d, n: 2, m: 10 })).data).toEqual(notFound);
+      refusedForCost(await send(THE_QUERY, { d, n: 100, m: 10_000 }));
+      // Absent variables read the default pages (20 responses, 100 events): within the limit.
+      expect((await send(THE_QUERY, { d })).data).toEqual(notFound);
+      // Beyond the maximum a page is capped like the resolver caps it: 100 × 10,000 again.
+      refusedForCost(await send(THE_QUERY, { d, n: 1_000, m: 1_000_000 }));
+    }
+    // Another operation of the same document text is priced on its own.
+    const two = `query Small($d: ID!) { dialog(id: $d) { responses(last: 2) { edges { node { id } } } } }
+      query Big($d: ID!, $n: Int, $m: Int) { dialog(id: $d) { responses(last: $n) { edges { node { context(first: $m) { edges { node { __typename } } } } } } } }`;
+    const app = testApp({});
+    const named = async (operationName: string) => {
+      const response = await app.fetch("http://localhost/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: two, variables: { d, n: 100, m: 10_000 }, operationName }),
+      });
+      return (await response.json()) as GraphQLResult;
+    };
+    expect((await named("Small")).data).toEqual(notFound);
+    refusedForCost(await named("Big"));
+    expect((await named("Small")).data).toEqual(notFound);
+  });
 });
 
 describe("budget while executing", () => {

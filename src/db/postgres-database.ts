@@ -1,5 +1,6 @@
 // A PostgreSQL server through node-postgres: the pool Prisma's adapter uses, and the Database
 // the migrator and maintenance use. Imported only when DATABASE_URL is set.
+import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { logger } from "../logger.js";
@@ -11,6 +12,31 @@ const utcTimestamps = {
   getTypeParser: (oid: number, format?: string) =>
     oid === TIMESTAMP_OID ? parseUtcTimestamp : pg.types.getTypeParser(oid, format as "text"),
 };
+
+// Statements outside Prisma are sent as named (prepared) statements: PostgreSQL parses and
+// analyses one once per connection, and every later use only binds and executes it. A page of
+// history, a root lookup and a turn's write are the same few texts over and over. The name is a
+// hash of the text, so one name never stands for two texts; texts beyond the first
+// MAX_NAMED_TEXTS (statements built with a varying shape) go unnamed, so no connection keeps an
+// unbounded number of them.
+const MAX_NAMED_TEXTS = 1_000;
+const statementNames = new Map<string, string>();
+
+function statementName(sql: string) {
+  let name = statementNames.get(sql);
+  if (name === undefined && statementNames.size < MAX_NAMED_TEXTS) {
+    name = `dq_${createHash("sha1").update(sql).digest("base64url")}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
+const statement = (sql: string, params: unknown[] | undefined) => ({
+  name: statementName(sql),
+  text: sql,
+  values: params,
+  types: utcTimestamps,
+});
 
 export interface PostgresOptions {
   poolSize: number;
@@ -42,10 +68,7 @@ export function openPostgres(url: string, options: PostgresOptions) {
         return await work({
           runScript: async (sql) => void (await client.query(sql)),
           query: <T>(sql: string, params?: unknown[]) =>
-            timed(
-              sql,
-              async () => (await client.query({ text: sql, values: params, types: utcTimestamps })).rows as T[],
-            ),
+            timed(sql, async () => (await client.query(statement(sql, params))).rows as T[]),
         });
       } finally {
         client.release();
@@ -64,10 +87,7 @@ export function openPostgres(url: string, options: PostgresOptions) {
         }
       }),
     async query<T>(sql: string, params?: unknown[]) {
-      return timed(
-        sql,
-        async () => (await pool.query({ text: sql, values: params, types: utcTimestamps })).rows as T[],
-      );
+      return timed(sql, async () => (await pool.query(statement(sql, params))).rows as T[]);
     },
     close: () => pool.end(),
   };

@@ -10,7 +10,10 @@
 // with a limit of their own (names, metadata) are checked here; its content, parts and arguments
 // count towards MAX_EVENT_BYTES there.
 import {
+  BREAK,
   type DocumentNode,
+  type FieldNode,
+  type GraphQLField,
   getArgumentValues,
   getNamedType,
   getNullableType,
@@ -120,50 +123,106 @@ export function findOversizedArgument(
   rawVariables: Record<string, unknown>,
   eventBytes: number,
 ): Oversized | null {
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
-  if (!operation) return null;
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
-  if (coerced.errors) return null; // execution reports invalid variables
-  // A variable is checked where it is used, under the name of the argument that receives it.
-  let found: Oversized | null = null;
-  const typeInfo = new TypeInfo(schema);
-  visit(
-    document,
-    visitWithTypeInfo(typeInfo, {
-      Field(node) {
-        const definition = typeInfo.getFieldDef();
-        if (found || !definition?.args.length) return;
-        let values: Record<string, unknown>;
-        try {
-          values = getArgumentValues(definition, node, coerced.coerced);
-        } catch {
-          return; // execution reports invalid arguments
-        }
-        for (const arg of definition.args) {
-          found ??= findOversized(values[arg.name], arg.type, arg.name, [arg.name], eventBytes);
-        }
+  return createInputLimitCheck(eventBytes)(schema, document, operationName, rawVariables);
+}
+
+/** A field of the document that takes arguments, with what its definition says they are. */
+interface FieldWithArguments {
+  definition: GraphQLField<unknown, unknown>;
+  node: FieldNode;
+}
+
+const usesVariables = (node: FieldNode) => {
+  let found = false;
+  for (const argument of node.arguments ?? []) {
+    visit(argument, {
+      Variable() {
+        found = true;
+        return BREAK;
       },
-    }),
-  );
+    });
+  }
+  return found;
+};
+
+/** The first value of `field`'s arguments beyond its limit (null also when execution will refuse them). */
+function oversizedIn({ definition, node }: FieldWithArguments, variables: Record<string, unknown>, eventBytes: number) {
+  let values: Record<string, unknown>;
+  try {
+    values = getArgumentValues(definition, node, variables);
+  } catch {
+    return null; // execution reports invalid arguments
+  }
+  let found: Oversized | null = null;
+  for (const arg of definition.args) {
+    found ??= findOversized(values[arg.name], arg.type, arg.name, [arg.name], eventBytes);
+  }
   return found;
 }
 
+/**
+ * findOversizedArgument, with the walk over the document done once per document object (Yoga's
+ * parse cache hands back the same one for the same query text): what is kept is the list of fields
+ * whose arguments must be checked on every request, in document order, i.e. those that use a
+ * variable, and those whose literals alone are already too large. A field of literals within the
+ * limits passes whatever the variables are, so it is dropped from the list.
+ */
+export function createInputLimitCheck(eventBytes: number) {
+  const byDocument = new WeakMap<DocumentNode, { schema: GraphQLSchema; fields: FieldWithArguments[] }>();
+  const fieldsToCheck = (schema: GraphQLSchema, document: DocumentNode) => {
+    const cached = byDocument.get(document);
+    if (cached?.schema === schema) return cached.fields;
+    const fields: FieldWithArguments[] = [];
+    const typeInfo = new TypeInfo(schema);
+    visit(
+      document,
+      visitWithTypeInfo(typeInfo, {
+        Field(node) {
+          const definition = typeInfo.getFieldDef();
+          if (!definition?.args.length) return;
+          const field = { definition, node };
+          if (usesVariables(node) || oversizedIn(field, {}, eventBytes)) fields.push(field);
+        },
+      }),
+    );
+    byDocument.set(document, { schema, fields });
+    return fields;
+  };
+  return (
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operationName: string | null | undefined,
+    rawVariables: Record<string, unknown>,
+  ): Oversized | null => {
+    const operations = document.definitions.filter(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
+    const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+    if (!operation) return null;
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
+    if (coerced.errors) return null; // execution reports invalid variables
+    // A variable is checked where it is used, under the name of the argument that receives it.
+    for (const field of fieldsToCheck(schema, document)) {
+      const found = oversizedIn(field, coerced.coerced, eventBytes);
+      if (found) return found;
+    }
+    return null;
+  };
+}
+
 export function useInputLimits(eventBytes: number): Plugin {
+  const oversizedArgument = createInputLimitCheck(eventBytes);
   const check = (args: {
     schema: GraphQLSchema;
     document: DocumentNode;
     operationName?: string | null;
     variableValues?: unknown;
   }) => {
-    const found = findOversizedArgument(
+    const found = oversizedArgument(
       args.schema,
       args.document,
       args.operationName,
       (args.variableValues ?? {}) as Record<string, unknown>,
-      eventBytes,
     );
     if (!found) return null;
     return new GraphQLError(`${found.path.join(".")}: ${found.message}`, {

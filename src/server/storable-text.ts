@@ -61,10 +61,17 @@ function unstorableError({ path, message }: Problem, inVariables: boolean) {
 }
 
 export function useStorableTextOnly(): Plugin {
+  // A document's literals do not change: they are walked once per document object (Yoga's parse
+  // cache hands back the same one for the same query text).
+  const literalsChecked = new WeakMap<DocumentNode, Problem | null>();
+  const inLiteralsOf = (document: DocumentNode) => {
+    if (!literalsChecked.has(document)) literalsChecked.set(document, findInLiterals(document));
+    return literalsChecked.get(document)!;
+  };
   const check = (args: { document: DocumentNode; variableValues?: unknown }) => {
     const inVariables = findUnstorable(args.variableValues ?? {});
     if (inVariables) return unstorableError(inVariables, true);
-    const inLiterals = findInLiterals(args.document);
+    const inLiterals = inLiteralsOf(args.document);
     return inLiterals ? unstorableError(inLiterals, false) : null;
   };
   return {
