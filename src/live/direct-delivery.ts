@@ -20,6 +20,7 @@
 // history stream (src/live/history-delta-stream.ts) calls `deliver`. A lane missing either end
 // (SSE, tests without a socket) delivers nothing, and every payload takes the usual chain.
 import type { ExecutionResult } from "graphql";
+import { metrics } from "../metrics.js";
 
 /** Writes a result to the subscriber's socket now: all in the kernel ("flushed"), partly queued
  * ("queued": `onFlushed` is called once it is all sent), or not at all ("declined"). */
@@ -46,7 +47,7 @@ export class DirectLane {
     if (!this.write || !this.execute) return false;
     const result = this.execute(delivery.payload);
     if (result instanceof Promise) waitFor(result, this, delivery as unknown as DirectDelivery<object>);
-    else writeNow(result, this, delivery as unknown as DirectDelivery<object>);
+    else if (writeNow(result, this, delivery as unknown as DirectDelivery<object>)) metrics.deltasWrittenDirectly.inc();
     return true;
   }
 }
@@ -76,7 +77,9 @@ function waitFor(result: Promise<ExecutionResult>, lane: DirectLane, delivery: D
     result.then(
       (settled) => {
         waitingFor.delete(result);
-        for (const each of all) writeNow(settled, each.lane, each.delivery);
+        let written = 0;
+        for (const each of all) if (writeNow(settled, each.lane, each.delivery)) written++;
+        metrics.deltasWrittenDirectly.inc(written);
       },
       () => {
         waitingFor.delete(result);
@@ -88,12 +91,19 @@ function waitFor(result: Promise<ExecutionResult>, lane: DirectLane, delivery: D
   waiting.push({ lane, delivery });
 }
 
-function writeNow(result: ExecutionResult, lane: DirectLane, delivery: DirectDelivery<object>) {
+/** Writes the result for one delivery, or gives the payload back; says whether it wrote. */
+function writeNow(result: ExecutionResult, lane: DirectLane, delivery: DirectDelivery<object>): boolean {
   // The transport may have stopped (the client completed) while the result was on its way.
-  if (!delivery.wanted() || !lane.write) return delivery.release();
-  if (result.errors?.length) return delivery.release(delivery.payload);
-  const written = lane.write(result, () => delivery.release());
-  if (written === "declined") return delivery.release(delivery.payload);
+  if (!delivery.wanted() || !lane.write) {
+    delivery.release();
+    return false;
+  }
+  const written = result.errors?.length ? "declined" : lane.write(result, () => delivery.release());
+  if (written === "declined") {
+    delivery.release(delivery.payload);
+    return false;
+  }
   delivery.accepted();
   if (written === "flushed") delivery.release();
+  return true;
 }
