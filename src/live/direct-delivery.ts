@@ -98,7 +98,7 @@ function writeNow(result: ExecutionResult, lane: DirectLane, delivery: DirectDel
     delivery.release();
     return false;
   }
-  const written = result.errors?.length ? "declined" : lane.write(result, () => delivery.release());
+  const written = result.errors?.length ? "declined" : lane.write(result, delivery.release);
   if (written === "declined") {
     delivery.release(delivery.payload);
     return false;
