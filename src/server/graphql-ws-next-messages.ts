@@ -4,9 +4,12 @@
 // result for each of them: with thousands of subscribers, the same string built thousands of
 // times. Here the result's JSON is made once (and kept with the result object, so it goes when
 // the result does); each subscriber's message only wraps it with its own subscription id. The
-// wrapping is not copied around it either: the message goes out as three frames of one WebSocket
-// message (its head, the shared payload, its end), so every subscriber's socket queues a reference
-// to the same bytes. A thousand stalled subscribers of a 900 KB event hold 900 KB, not 900 MB.
+// wrapping is not copied around a large one either: the message goes out as three frames of one
+// WebSocket message (its head, the shared payload, its end), so every subscriber's socket queues a
+// reference to the same bytes. A thousand stalled subscribers of a 900 KB event hold 900 KB, not
+// 900 MB. A payload of up to 16 KB is copied into one buffer per subscriber instead: one frame
+// costs less to write than three (measured in the fan-out bench: server CPU per delta 190 → 154 ms
+// at 5,000 subscribers), and a stalled subscriber then holds at most 16 KB of its own.
 //
 // The messages are exactly the ones graphql-ws sends: {"id", "type": "next", "payload"} with the
 // result's errors as GraphQLError.toJSON() gives them. Everything else about the protocol (errors
@@ -50,8 +53,8 @@ type Wire = Pick<Socket, "cork" | "uncork">;
  * holds one message, not a queue). Returned to graphql-ws in place of `results`: it yields nothing
  * and ends when they do, so graphql-ws sends `complete` (or `error`, if they throw) after the last
  * message; its return() (the client completed, or the socket closed) stops them.
- * `wire` is the TCP socket under `socket`: corked around a message, its three frames leave in one
- * write (one system call) instead of three. With `lane`, results of live deltas may also be
+ * `wire` is the TCP socket under `socket`: corked around a message of three frames, they leave in
+ * one write (one system call) instead of three. With `lane`, results of live deltas may also be
  * written directly, while this is waiting for the next one (src/live/direct-delivery.ts).
  */
 export function sendAsNextMessages(
@@ -122,9 +125,16 @@ function writeMessage(
   // binary: false: a text message, as graphql-ws clients expect (a Buffer is sent as binary
   // otherwise). The three fragments are sent in one synchronous run, so no other message on this
   // socket can come between them; an unmasked server frame carries the buffer itself, uncopied.
+  if (payload.length <= COPY_UP_TO) {
+    // A small payload is cheaper copied into one buffer: one WebSocket frame instead of three.
+    socket.send(Buffer.concat([head, payload, MESSAGE_END]), { binary: false }, done);
+    return;
+  }
   wire?.cork();
   socket.send(head, { binary: false, fin: false });
   socket.send(payload, { binary: false, fin: false });
   socket.send(MESSAGE_END, { binary: false, fin: true }, done);
   wire?.uncork();
 }
+
+const COPY_UP_TO = 16 * 1024;
