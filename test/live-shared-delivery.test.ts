@@ -13,6 +13,7 @@ import { writer } from "./support/dialogs.js";
 import { until } from "./support/until.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
 import { graphql } from "../src/client/generated/index.js";
+import { metrics } from "../src/metrics.js";
 
 const DELTA = graphql(`
   subscription LiveSharedDeliveryHistoryDeltaSeq($dialogId: ID!, $afterSeq: Int) {
@@ -55,6 +56,9 @@ async function connect(server: RunningServer) {
       socket.send(JSON.stringify({ id, type: "subscribe", payload: { query: print(DELTA), variables } })),
     complete: (id: string) => socket.send(JSON.stringify({ id, type: "complete" })),
     of: (id: string) => frames.filter((f) => f.id === id),
+    /** Stops reading from the socket (its bytes pile up in the kernel, then on the server). */
+    pause: () => socket.pause(),
+    resume: () => socket.resume(),
     close: () => socket.close(),
   };
 }
@@ -162,5 +166,53 @@ describe("one delta, many subscribers", () => {
     // The client completed it: nothing more, not even a complete message back.
     expect(socket.of("leaves").map((f) => f.type)).toEqual(["next"]);
     expect(socket.of("refused")).toHaveLength(2);
+  });
+});
+
+// Subscribers that keep up get each live delta from one loop per delta (src/live/direct-delivery.ts);
+// one whose socket is backed up gets them through its own chain. Both see every delta, in order.
+describe("caught-up and lagging subscribers of one dialog", () => {
+  const writtenDirectly = async () => (await metrics.deltasWrittenDirectly.get()).values[0]?.value ?? 0;
+
+  it("both receive every delta once, in order, the lagging one after it reads again", async () => {
+    const started = await write.createResponse({ input: [{ human: { content: "Hello" } }] });
+    const dialogId = started.dialog.id;
+    const caughtUp = await connect(server);
+    const lagging = await connect(server);
+    sockets.push(caughtUp, lagging);
+    caughtUp.subscribe("s", { dialogId });
+    lagging.subscribe("s", { dialogId });
+    await until(() => server.live.listenerCount("historyDelta", dialogId) === 2);
+    const before = await writtenDirectly();
+    lagging.pause();
+
+    // Large events first, more than the kernel holds for a socket that is not read, so the
+    // lagging one's socket backs up on the server; then small ones.
+    const contents = [
+      ...Array.from({ length: 6 }, (_, i) => `${i}`.repeat(900_000)),
+      ...Array.from({ length: 10 }, (_, i) => `small ${i}`),
+    ];
+    for (const content of contents) {
+      await write.createResponse({ dialogId, input: [{ human: { content: "go on" } }], output: [{ ai: { content } }] });
+    }
+    // Each write appends two events after the first one's.
+    const seqs = contents.map((_, i) => 3 + 2 * i);
+    await until(() => caughtUp.of("s").length === contents.length, "the caught-up subscriber's deltas");
+    expect(seqsOf(caughtUp.of("s"))).toEqual(seqs);
+    expect(lagging.of("s").length).toBeLessThan(contents.length);
+
+    lagging.resume();
+    await until(() => lagging.of("s").length === contents.length, "the lagging subscriber's deltas");
+    expect(seqsOf(lagging.of("s"))).toEqual(seqs);
+    // What each received is the delta's whole content.
+    const contentsOf = (frames: Frame[]) =>
+      frames.map((f) => (f.payload!.data!.historyDelta.append[1] as { content: string }).content);
+    expect(contentsOf(caughtUp.of("s"))).toEqual(contents);
+    expect(contentsOf(lagging.of("s"))).toEqual(contents);
+
+    // Some went by the loop, and not all: the lagging one's backed-up socket took its own chain.
+    const direct = (await writtenDirectly()) - before;
+    expect(direct).toBeGreaterThan(0);
+    expect(direct).toBeLessThan(2 * contents.length);
   });
 });

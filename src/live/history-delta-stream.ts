@@ -14,6 +14,7 @@ import type { Store } from "../store/store.js";
 import type { InFlightText } from "./in-flight-text.js";
 import { type DeltaPayload, isCleared, isDeleted, isResync, isText, type LiveBus } from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
+import type { DirectDelivery, DirectLane } from "./direct-delivery.js";
 import { type TextDeltaView, type TextOffset, TextPositions } from "./text-positions.js";
 
 /** A payload still to be read (resolved in the schema), or a delta already read. */
@@ -26,6 +27,7 @@ export function historyDeltaStream(
   dialogId: string,
   afterSeq: number | null,
   textOffsets: readonly TextOffset[] = [],
+  lane?: DirectLane,
 ) {
   return stoppableStream<DeltaItem>(async function* (signal) {
     const updates = await live.listen("historyDelta", dialogId);
@@ -83,6 +85,28 @@ export function historyDeltaStream(
       const textSnapshot = await inFlight.textsOfDialog(dialogId);
       yield* catchUp(start.lastSeq, afterSeq ?? undefined, start.clearedAtSeq);
       if (!signal.aborted) yield* texts.fromSnapshot(textSnapshot, sent);
+      // Caught up (waiting in the loop below with nothing queued): the next write in order can go
+      // straight to the socket with every other caught-up subscriber's (src/live/direct-delivery.ts).
+      // Anything else (a gap, a duplicate, a status-only write, text, a clear) takes the loop.
+      if (lane) {
+        // One delivery object per subscription, reused: the lane holds at most one payload at a time.
+        const delivery: DirectDelivery<DeltaPayload> = {
+          payload: undefined as never,
+          wanted: () => !signal.aborted,
+          accepted: () => {
+            texts.onCommitted(delivery.payload);
+            sent = delivery.payload.seq;
+          },
+          release: () => undefined,
+        };
+        updates.takeDirectly((update, release) => {
+          if (isResync(update) || isDeleted(update) || isCleared(update) || isText(update)) return false;
+          if (update.previousSeq !== sent || update.seq === update.previousSeq || signal.aborted) return false;
+          delivery.payload = update;
+          delivery.release = release;
+          return lane.deliver(delivery);
+        });
+      }
       const textSoFar = async function* () {
         const states = await inFlight.textsOfDialog(dialogId);
         if (!signal.aborted) yield* texts.fromSnapshot(states, sent);

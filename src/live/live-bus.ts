@@ -71,6 +71,9 @@ export const isText = (message: LiveMessage): message is TextMessage => "text" i
 
 export type Topic = "historyDelta" | "responseUpdated";
 
+/** One listener's payloads; a caught-up reader may have them taken directly (src/live/direct-delivery.ts). */
+export type Listener = AsyncIterableIterator<LiveMessage> & Pick<PayloadQueue<LiveMessage>, "takeDirectly">;
+
 /** Instance-wide notices that are not about one dialog (API key revocations). */
 export type NoticeHandler = (notice: unknown) => void;
 
@@ -84,7 +87,7 @@ export interface LiveBus {
    * once the channel subscription is acknowledged), so a caller can read the database afterwards
    * knowing every later write will also arrive here.
    */
-  listen(topic: Topic, id: string): Promise<AsyncIterableIterator<LiveMessage>>;
+  listen(topic: Topic, id: string): Promise<Listener>;
   /** Listeners of one dialog or response in this instance (what operations and tests look at). */
   listenerCount(topic: Topic, id: string): number;
   /** Sends `notice` to every instance, this one included. */

@@ -2,10 +2,14 @@
 // busy dialog, so a push here is a few property writes and at most one promise, not the several
 // promises and closures of a Repeater push (which profiled as the largest per-subscriber cost of
 // the fan-out). Like a SlidingBuffer: a reader that falls `limit` payloads behind loses the oldest.
+// A payload that finds the reader waiting may be taken directly instead (src/live/direct-delivery.ts):
+// until the taker releases it, later payloads wait here, and one it hands back comes first.
 export class PayloadQueue<T> implements AsyncIterableIterator<T> {
   #buffered: T[] = [];
   #reader: ((result: IteratorResult<T>) => void) | null = null;
   #done = false;
+  #direct: ((value: T, release: (handBack?: T) => void) => boolean) | null = null;
+  #held = false;
 
   constructor(
     private readonly limit: number,
@@ -13,10 +17,21 @@ export class PayloadQueue<T> implements AsyncIterableIterator<T> {
     private readonly onEnd: () => void,
   ) {}
 
+  /** `take` is offered each payload that finds the reader waiting; it returns true to hold it, and
+   * then calls `release` once (with the payload to hand it back to the reader). */
+  takeDirectly(take: (value: T, release: (handBack?: T) => void) => boolean) {
+    this.#direct = take;
+  }
+
   push(value: T) {
     if (this.#done) return;
     const reader = this.#reader;
-    if (reader) {
+    if (reader && !this.#held) {
+      if (this.#direct) {
+        this.#held = true;
+        if (this.#direct(value, this.#release)) return;
+        this.#held = false;
+      }
       this.#reader = null;
       reader({ value, done: false });
       return;
@@ -24,6 +39,17 @@ export class PayloadQueue<T> implements AsyncIterableIterator<T> {
     this.#buffered.push(value);
     if (this.#buffered.length > this.limit) this.#buffered.shift();
   }
+
+  #release = (handBack?: T) => {
+    if (this.#done || !this.#held) return;
+    this.#held = false;
+    if (handBack !== undefined) this.#buffered.unshift(handBack);
+    const reader = this.#reader;
+    if (reader && this.#buffered.length) {
+      this.#reader = null;
+      reader({ value: this.#buffered.shift()!, done: false });
+    }
+  };
 
   next(): Promise<IteratorResult<T>> {
     if (this.#buffered.length) return Promise.resolve({ value: this.#buffered.shift()!, done: false });

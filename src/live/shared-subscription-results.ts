@@ -9,6 +9,7 @@
 // (src/server/graphql-ws-next-messages.ts).
 import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { directLaneOf } from "./direct-delivery.js";
 import { mapStream } from "./map-stream.js";
 
 type Shared = Promise<ExecutionResult> | ExecutionResult;
@@ -53,10 +54,15 @@ function sharingKeyOf(args: ExecutionArgs) {
 }
 
 async function subscribeShared(args: ExecutionArgs) {
+  // The direct lane (src/live/direct-delivery.ts) executes payloads the same way, sharing results
+  // with the usual chain.
+  if (isObject(args.contextValue)) directLaneOf(args.contextValue).execute = (payload) => executeShared(args, payload);
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source; // an ExecutionResult with errors
   return mapStream(source, (payload) => executeShared(args, payload));
 }
+
+const isObject = (value: unknown): value is object => typeof value === "object" && value !== null;
 
 export function useSharedSubscriptionResults(): Plugin {
   return {

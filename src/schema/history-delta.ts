@@ -2,6 +2,7 @@
 import type { Response as ResponseRow } from "../generated/prisma/client.js";
 import { NotFoundError, ValidationError } from "../errors.js";
 import { type HistoryDeltaView, readDelta } from "../live/delta-reads.js";
+import { directLaneOf } from "../live/direct-delivery.js";
 import { historyDeltaStream } from "../live/history-delta-stream.js";
 import type { TextPayload } from "../live/live-bus.js";
 import type { TextDeltaView } from "../live/text-positions.js";
@@ -118,7 +119,7 @@ builder.subscriptionField("historyDelta", (t) =>
       if (offsets.some((at) => at.part < 0 || at.offset < 0)) {
         throw ValidationError.at(["textOffsets"], "part and offset must be 0 or more");
       }
-      return historyDeltaStream(ctx.store, ctx.live, ctx.inFlight, id, afterSeq ?? null, offsets);
+      return historyDeltaStream(ctx.store, ctx.live, ctx.inFlight, id, afterSeq ?? null, offsets, directLaneOf(ctx));
     },
     // Live payloads carry ids and seqs only; replayed deltas were read in batches already.
     resolve: (item, _args, ctx) => {

@@ -15,6 +15,7 @@ import type { Context as AppContext } from "./context.js";
 import { refusal, setViewer, viewerOf } from "../auth/access-control.js";
 import { rateLimitedError } from "../auth/rate-limit.js";
 import { sendAsNextMessages } from "./graphql-ws-next-messages.js";
+import { directLaneOf } from "../live/direct-delivery.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "./request-id.js";
 
@@ -120,9 +121,15 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         return errors.length ? errors : args;
       },
       // A subscription's results go out serialised once for all the subscribers that share them.
-      onOperation: (ctx, id, _payload, _args, result) =>
+      onOperation: (ctx, id, _payload, args, result) =>
         Symbol.asyncIterator in result
-          ? sendAsNextMessages(ctx.extra.socket, id, result as AsyncIterable<ExecutionResult>)
+          ? sendAsNextMessages(
+              ctx.extra.socket,
+              id,
+              result as AsyncIterable<ExecutionResult>,
+              ctx.extra.request.socket,
+              directLaneOf(args.contextValue as object),
+            )
           : undefined,
     },
     sockets,
