@@ -24,6 +24,8 @@ interface Scenario {
   embeddedOnly?: boolean;
   /** Runs only with BENCH_REDIS_URL. */
   needsRedis?: boolean;
+  /** Runs only on a database server: instances share one; an embedded database belongs to one process. */
+  serverOnly?: boolean;
 }
 const scenarios: Scenario[] = [
   { name: "write", file: "scenarios/write.ts" },
@@ -32,7 +34,7 @@ const scenarios: Scenario[] = [
   { name: "deep-chain", file: "scenarios/deep-chain.ts" },
   { name: "fanout", file: "scenarios/fanout.ts" },
   { name: "text-stream", file: "scenarios/text-stream.ts" },
-  { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true },
+  { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true, serverOnly: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
   { name: "generate", file: "scenarios/generate.ts" },
   { name: "search", file: "scenarios/search.ts" },
@@ -53,6 +55,7 @@ for (const db of databases) {
   for (const scenario of scenarios) {
     if (scenario.embeddedOnly && db.serverUrl) continue;
     if (scenario.needsRedis && !process.env.BENCH_REDIS_URL) continue;
+    if (scenario.serverOnly && !db.serverUrl) continue;
     const database = await freshDatabase(db.serverUrl);
     const scenarioStarted = Date.now();
     process.stderr.write(`[bench] ${scenario.name} on ${db.name}…\n`);

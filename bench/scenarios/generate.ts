@@ -17,7 +17,7 @@ import { percentile } from "../lib/stats.js";
 
 const CONVERSATIONS = 16;
 const HISTORY = smoke ? 50 : 1_000;
-const ROUNDS = smoke ? 3 : 12;
+const ROUNDS = smoke ? 3 : 8;
 const IMPORT_TURNS = 400; // 800 messages an import: under MAX_EVENTS_PER_WRITE
 
 await applyMigrations(database);

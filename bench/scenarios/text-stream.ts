@@ -13,7 +13,7 @@ import { graphql } from "../lib/server.js";
 
 const SUBSCRIBERS = Number(process.env.TEXT_SUBSCRIBERS ?? (smoke ? 100 : 1_000));
 const RATE = 50;
-const DELTAS = smoke ? 50 : 500;
+const DELTAS = smoke ? 50 : 300;
 const here = path.dirname(new URL(import.meta.url).pathname);
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

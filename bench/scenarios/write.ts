@@ -14,7 +14,7 @@ import { runRawWriters } from "../load/raw-turn.js";
 
 const CONCURRENCY = 16;
 const REPS = smoke ? 1 : 3;
-const DURATION_MS = smoke ? 1_000 : 4_000;
+const DURATION_MS = smoke ? 1_000 : 3_000;
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 type LoadResult = { turns: number; elapsedMs: number; p50: number; p99: number };
