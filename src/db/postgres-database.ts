@@ -19,13 +19,19 @@ const utcTimestamps = {
 // hash of the text, so one name never stands for two texts; texts beyond the first
 // MAX_NAMED_TEXTS (statements built with a varying shape) go unnamed, so no connection keeps an
 // unbounded number of them.
+//
+// A migration that adds or drops a column changes what a prepared whole-row read (`r.*`) returns,
+// and PostgreSQL then refuses to run it ("cached plan must not change result type"). Names carry
+// a generation: on that refusal every name changes, so each connection prepares its statements
+// afresh, and the statement is sent again once.
 const MAX_NAMED_TEXTS = 1_000;
 const statementNames = new Map<string, string>();
+let generation = 0;
 
 function statementName(sql: string) {
   let name = statementNames.get(sql);
   if (name === undefined && statementNames.size < MAX_NAMED_TEXTS) {
-    name = `dq_${createHash("sha1").update(sql).digest("base64url")}`;
+    name = `dq${generation}_${createHash("sha1").update(sql).digest("base64url")}`;
     statementNames.set(sql, name);
   }
   return name;
@@ -37,6 +43,28 @@ const statement = (sql: string, params: unknown[] | undefined) => ({
   values: params,
   types: utcTimestamps,
 });
+
+const isStalePlan = (error: unknown) =>
+  (error as { code?: string }).code === "0A000" && /cached plan must not change result type/.test(String(error));
+
+/** Runs `sql` as a named statement; prepared statements made stale by a migration are renamed and it runs again. */
+async function runNamed<T>(
+  sql: string,
+  params: unknown[] | undefined,
+  send: (query: pg.QueryConfig) => Promise<pg.QueryResult>,
+  sendAgain = true,
+) {
+  try {
+    return (await send(statement(sql, params))).rows as T[];
+  } catch (error) {
+    if (!isStalePlan(error)) throw error;
+    generation++;
+    statementNames.clear();
+    logger.info("[db] a migration changed a table's columns: statements are prepared again");
+    if (!sendAgain) throw error;
+    return (await send(statement(sql, params))).rows as T[];
+  }
+}
 
 export interface PostgresOptions {
   poolSize: number;
@@ -59,23 +87,28 @@ export function openPostgres(url: string, options: PostgresOptions) {
   // the pool drops it and opens a new connection when one is needed.
   pool.on("error", (error) => logger.warn(`[db] idle PostgreSQL connection lost: ${error.message}`));
   const host = new URL(url);
+  // Inside a transaction a refused statement has aborted it, so it is not sent again (the names
+  // still change: the caller's next attempt prepares afresh).
+  const sessionOn = (client: pg.PoolClient, { inTransaction }: { inTransaction: boolean }) => ({
+    runScript: async (sql: string) => void (await client.query(sql)),
+    query: <T>(sql: string, params?: unknown[]) =>
+      timed(sql, () => runNamed<T>(sql, params, (query) => client.query(query), !inTransaction)),
+  });
   const database: Database = {
     kind: "postgres",
     description: `PostgreSQL ${host.hostname}:${host.port || 5432}${host.pathname}`,
     async withSession(work) {
       const client = await pool.connect();
       try {
-        return await work({
-          runScript: async (sql) => void (await client.query(sql)),
-          query: <T>(sql: string, params?: unknown[]) =>
-            timed(sql, async () => (await client.query(statement(sql, params))).rows as T[]),
-        });
+        return await work(sessionOn(client, { inTransaction: false }));
       } finally {
         client.release();
       }
     },
-    transaction: (work) =>
-      database.withSession(async (session) => {
+    async transaction(work) {
+      const client = await pool.connect();
+      const session = sessionOn(client, { inTransaction: true });
+      try {
         await session.runScript("BEGIN");
         try {
           const result = await work(session);
@@ -85,9 +118,12 @@ export function openPostgres(url: string, options: PostgresOptions) {
           await session.runScript("ROLLBACK");
           throw error;
         }
-      }),
+      } finally {
+        client.release();
+      }
+    },
     async query<T>(sql: string, params?: unknown[]) {
-      return timed(sql, async () => (await pool.query(statement(sql, params))).rows as T[]);
+      return timed(sql, () => runNamed<T>(sql, params, (query) => pool.query(query)));
     },
     close: () => pool.end(),
   };
