@@ -80,7 +80,8 @@ export function contextFactory(services: AppServices, largeAnswers?: LargeAnswer
  * delivers starts with fresh loaders so it never shows a response as it was at an earlier event.
  */
 export function renewLoaders(context: Context) {
-  // Each delivered event is a new answer, with a budget of its own.
+  // Each delivered event is a new answer, with a budget of its own (which never waits for a turn
+  // for large answers: a subscription would keep it for its whole life).
   context.budget = createRequestBudget(context.viewer.tenantId, context.limits);
   context.loaders = createLoaders(context.store, context.budget);
 }

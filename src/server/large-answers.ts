@@ -33,10 +33,10 @@ type Turn = Promise<() => void>;
 
 export function createLargeAnswers(limits: Pick<Limits, "largeAnswerRows" | "largeAnswersAtOnce">): LargeAnswers {
   const turns = pLimit(limits.largeAnswersAtOnce);
+  // A subscription never takes a turn: it reads after its Response has gone out (after
+  // onResponse), so it would keep one for its whole life; each event it delivers reads through a
+  // budget of its own, made without turns (renewLoaders in src/server/context.ts).
   const turnOf = new WeakMap<Request, Turn>();
-  // A subscription over SSE reads after its Response has gone out, so after onResponse: it would
-  // keep a turn for its whole life. Its reads are bounded per delivered event instead.
-  const subscriptions = new WeakSet<object>();
 
   function take(signal: AbortSignal): Turn {
     return new Promise((admitted, refused) => {
@@ -63,7 +63,7 @@ export function createLargeAnswers(limits: Pick<Limits, "largeAnswerRows" | "lar
     beforeRead: (request) => async (rows) => {
       // Only HTTP requests (a fetch Request, with its signal) take turns: an operation over
       // graphql-ws is answered by graphql-ws, never through onResultProcess and onResponse.
-      if (!request?.signal || subscriptions.has(request)) return;
+      if (!request?.signal) return;
       request.signal.throwIfAborted();
       if (rows < limits.largeAnswerRows && !turnOf.has(request as Request)) return;
       let turn = turnOf.get(request as Request);
@@ -71,10 +71,6 @@ export function createLargeAnswers(limits: Pick<Limits, "largeAnswerRows" | "lar
       await turn;
     },
     plugin: () => ({
-      onSubscribe({ args }) {
-        const { request } = args.contextValue as { request?: object };
-        if (request) subscriptions.add(request);
-      },
       // Yoga has chosen its processor by now (its own plugin runs first); the regular JSON one
       // uses a result's own `stringify` when it has one, so the media type and status stay Yoga's.
       async onResultProcess({ request, result, resultProcessor, setResult }) {

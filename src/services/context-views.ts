@@ -16,7 +16,7 @@ import {
 } from "../formats/token-budget.js";
 import { renderTranscript, type TranscriptOptions } from "../formats/transcript.js";
 import type { SqlRunner } from "../store/sql.js";
-import { type ContextEvent, countContext, readContext, readContextPage } from "./context.js";
+import { type ContextEvent, countContext, readContext, readContextPage, readModelContext } from "./context.js";
 
 export interface BudgetOptions extends ExportOptions {
   /** Keep only the newest turns that fit this many tokens (system prompts always kept). */
@@ -107,7 +107,8 @@ export async function tokenCountOf(
   responseId: string | null,
   tokenizer: TokenizerName = DEFAULT_TOKENIZER,
 ) {
-  return countEvents(responseId ? await readContext(responseId, null, db) : [], await loadTokenizer(tokenizer));
+  // Only what a model is given counts, so only those columns are read.
+  return countEvents(responseId ? await readModelContext(responseId, db) : [], await loadTokenizer(tokenizer));
 }
 
 export async function transcriptOf(db: SqlRunner, responseId: string | null, options: TranscriptOptions = {}) {
