@@ -130,6 +130,13 @@ const schema = z.object({
   MODEL_PROVIDERS: z.string().optional(),
   /** The model the web viewer's composer uses unless the user picks another. */
   DEFAULT_MODEL: z.string().optional(),
+  /** MCP servers /v1/responses and generateResponse may call (docs/mcp.md): comma-separated URL
+   * prefixes. Unset: none in production, loopback (http://localhost, http://127.0.0.1,
+   * http://[::1]) in development. */
+  MCP_ALLOWED_SERVERS: z.string().optional(),
+  /** How long one request to an MCP server (connecting, listing tools, one tool call) may take
+   * before it ends with an error the model is given. */
+  MCP_TOOL_TIMEOUT_MS: count(60_000),
   /** How often a failed upstream call is retried (by the AI SDK, with backoff) before the turn fails. */
   UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).default(2),
 });

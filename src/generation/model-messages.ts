@@ -1,10 +1,12 @@
 // A context (the events of a chain, root first) as the AI SDK's provider-neutral messages, so one
 // conversion serves every provider. User images go to the model; other parts (audio, files) as
 // their text only. Consecutive model-side events (reasoning, text, tool calls)
-// make one assistant message; tool results make a tool message, as every provider expects.
+// make one assistant message; tool results make a tool message, as every provider expects. MCP tool
+// listings and approval requests and answers are bookkeeping the model is not given (src/mcp/mcp-events.ts).
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from "ai";
 import { joinedText, type Part } from "../formats/parts.js";
 import { messageParts, type StoredEvent } from "../formats/stored-event.js";
+import { isMcpBookkeeping } from "../mcp/mcp-events.js";
 
 type AssistantPart = Exclude<AssistantModelMessage["content"], string>[number];
 type ToolPart = ToolModelMessage["content"][number];
@@ -29,6 +31,7 @@ export function toModelMessages(events: readonly StoredEvent[]): ModelMessage[] 
     else messages.push({ role: "tool", content: [part] });
   };
   for (const event of events) {
+    if (isMcpBookkeeping(event.callId)) continue;
     switch (event.type) {
       case "SYSTEM":
         messages.push({ role: "system", content: textOf(event) });

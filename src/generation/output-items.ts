@@ -1,22 +1,29 @@
 // What a model produces in a turn, as items (the Responses API's unit), and how each item is a
 // history event: a message is an AiEvent, reasoning a ReasoningEvent, a function call a
-// ToolCallEvent. Item ids are derived from the response id and the item's place in the output,
-// so the id a stream announces is the id a later GET returns, with nothing extra stored.
+// ToolCallEvent. MCP items are tool events too (src/mcp/mcp-events.ts says how). Item ids are
+// derived from the response id and the item's place in the output, so the id a stream announces
+// is the id a later GET returns, with nothing extra stored.
 import type { StoredEvent } from "../formats/stored-event.js";
+import { type McpItem, mcpItemsFromEvents, mcpPrefixes } from "../mcp/mcp-events.js";
 import type { HistoryEventInput } from "../services/event-input.js";
 
 export type OutputItem =
   | { type: "message"; id: string; text: string }
   | { type: "reasoning"; id: string; text: string }
-  | { type: "function_call"; id: string; callId: string; name: string; arguments: string };
+  | { type: "function_call"; id: string; callId: string; name: string; arguments: string }
+  | McpItem;
 
-const prefixes = { message: "msg", reasoning: "rs", function_call: "fc" } as const;
+const prefixes = { message: "msg", reasoning: "rs", function_call: "fc", ...mcpPrefixes } as const;
 
 export function outputItemId(type: OutputItem["type"], responseId: string, index: number) {
   return `${prefixes[type]}_${responseId.replace(/^resp_/, "")}_${index}`;
 }
 
-export function toEventInput(item: OutputItem, model: string): HistoryEventInput {
+/** The events of a model-side item (MCP items are written by the MCP step, src/mcp/mcp-events.ts). */
+export function toEventInput(
+  item: Extract<OutputItem, { type: "message" | "reasoning" | "function_call" }>,
+  model: string,
+): HistoryEventInput {
   switch (item.type) {
     case "message":
       return { ai: { content: item.text } };
@@ -28,7 +35,7 @@ export function toEventInput(item: OutputItem, model: string): HistoryEventInput
 }
 
 /** Arguments are a JSON object as the model wrote them; anything else is kept under `raw`. */
-function parseArguments(text: string): Record<string, unknown> {
+export function parseArguments(text: string): Record<string, unknown> {
   try {
     const value = JSON.parse(text || "{}");
     if (value && typeof value === "object" && !Array.isArray(value)) return value;
@@ -38,27 +45,40 @@ function parseArguments(text: string): Record<string, unknown> {
   return { raw: text };
 }
 
+/** Arguments as the model wrote them, from the stored object. */
+export function argumentsText(args: unknown) {
+  const object = args as Record<string, unknown> | null;
+  return object && typeof object.raw === "string" && Object.keys(object).length === 1
+    ? object.raw
+    : JSON.stringify(object ?? {});
+}
+
+/** A stored event with its metadata (MCP items read theirs from it). */
+export type OutputEvent = StoredEvent & { metadata?: unknown };
+
 /** A response's stored output events as items (events that are not model output are skipped). */
-export function itemsFromEvents(responseId: string, events: readonly StoredEvent[]): OutputItem[] {
+export function itemsFromEvents(responseId: string, events: readonly OutputEvent[]): OutputItem[] {
   const items: OutputItem[] = [];
+  const mcp = mcpItemsFromEvents(events);
   for (const event of events) {
     const index = items.length;
+    const fromMcp = mcp.get(event);
+    if (fromMcp !== undefined) {
+      if (fromMcp) items.push({ ...fromMcp, id: fromMcp.id || outputItemId(fromMcp.type, responseId, index) });
+      continue;
+    }
     if (event.type === "AI")
       items.push({ type: "message", id: outputItemId("message", responseId, index), text: event.content ?? "" });
     if (event.type === "REASONING") {
       items.push({ type: "reasoning", id: outputItemId("reasoning", responseId, index), text: event.content ?? "" });
     }
     if (event.type === "TOOL_CALL") {
-      const args = event.args as Record<string, unknown> | null;
       items.push({
         type: "function_call",
         id: outputItemId("function_call", responseId, index),
         callId: event.callId ?? "",
         name: event.toolName ?? "",
-        arguments:
-          args && typeof args.raw === "string" && Object.keys(args).length === 1
-            ? args.raw
-            : JSON.stringify(args ?? {}),
+        arguments: argumentsText(event.args),
       });
     }
   }

@@ -47,7 +47,18 @@ export interface TurnSink {
   /** The end of a model step: its events (text and reasoning ones included, as the model gave them). */
   append(responseId: string, events: HistoryEventInput[]): Promise<void>;
   finish(responseId: string, status: FinalStatus, usage: UsageInput | null, error: unknown): Promise<void>;
+  /** The metadata of context events, by id (the model's context leaves metadata out). */
+  eventMetadata(eventIds: string[]): Promise<Map<string, unknown>>;
 }
+
+const readMetadata = async (store: Store, eventIds: string[]) => {
+  if (!eventIds.length) return new Map<string, unknown>();
+  const rows = await store.prisma.event.findMany({
+    where: { id: { in: eventIds } },
+    select: { id: true, metadata: true },
+  });
+  return new Map<string, unknown>(rows.map((row) => [row.id, row.metadata]));
+};
 
 /** What a stored turn writes through: the app's store, live bus, in-flight text and tenant cache. */
 export interface StoredTurnsDeps {
@@ -104,6 +115,7 @@ export function storedTurns({ store, live, inFlight, tenants }: StoredTurnsDeps)
     async finish(responseId, status, usage, error) {
       live.publish(await inFlight.completeResponse({ responseId, status, usage, error: error ?? null }));
     },
+    eventMetadata: (eventIds) => readMetadata(store, eventIds),
   };
 }
 
@@ -129,4 +141,5 @@ export const unstoredTurns = (store: Store): TurnSink => ({
   textDelta: () => {},
   append: async () => {},
   finish: async () => {},
+  eventMetadata: (eventIds) => readMetadata(store, eventIds),
 });

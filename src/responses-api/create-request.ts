@@ -7,10 +7,13 @@ import { ValidationError } from "../errors.js";
 import { importEvents } from "../formats/index.js";
 import { type Part, toChatPart } from "../formats/parts.js";
 import type { FunctionTool, ToolChoice } from "../generation/generate-turn.js";
+import type { AllowedServers } from "../mcp/allowed-servers.js";
+import { approvalResponseEvent } from "../mcp/mcp-events.js";
+import { echoedMcpTool, extractMcp, McpRequestError, type McpRequest } from "../mcp/mcp-request.js";
 import type { HistoryEventInput, NewEvent } from "../services/event-input.js";
 
 const functionTool = z.looseObject({
-  type: z.literal("function", { error: "only function tools are supported" }),
+  type: z.literal("function", { error: "only function and mcp tools are supported" }),
   name: z.string().min(1).max(64),
   description: z.string().nullish(),
   parameters: z.record(z.string(), z.unknown()).nullish(),
@@ -87,6 +90,8 @@ export interface ParsedCreate {
   input: HistoryEventInput[];
   tools: FunctionTool[];
   toolChoice: ToolChoice | null;
+  /** The `mcp` tools and `mcp_approval_response` items (src/mcp/mcp-request.ts). */
+  mcp: McpRequest;
   echoed: EchoedParams;
 }
 
@@ -100,7 +105,15 @@ export class InvalidRequest extends Error {
   }
 }
 
-export function parseCreateBody(raw: unknown): ParsedCreate {
+/** `allowedMcpServers`: MCP_ALLOWED_SERVERS; an `mcp` tool naming any other server is refused. */
+export function parseCreateBody(raw: unknown, allowedMcpServers: AllowedServers = []): ParsedCreate {
+  let mcp: McpRequest;
+  try {
+    ({ body: raw, mcp } = extractMcp(raw, allowedMcpServers));
+  } catch (error) {
+    if (error instanceof McpRequestError) throw new InvalidRequest(error.message, error.param);
+    throw error;
+  }
   const parsed = createBodySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -126,7 +139,8 @@ export function parseCreateBody(raw: unknown): ParsedCreate {
     stream: body.stream ?? false,
     background: body.background ?? false,
     conversation: typeof body.conversation === "string" ? body.conversation : (body.conversation?.id ?? null),
-    input,
+    input: [...input, ...mcp.approvals.map((answer) => approvalResponseEvent(answer, null))],
+    mcp,
     tools: (body.tools ?? []).map((tool) => ({
       name: tool.name,
       description: tool.description,
@@ -136,7 +150,10 @@ export function parseCreateBody(raw: unknown): ParsedCreate {
     toolChoice: choice == null ? null : typeof choice === "string" ? choice : { name: choice.name },
     echoed: {
       instructions: body.instructions ?? null,
-      tools: (body.tools ?? []).map((tool) => ({ description: null, parameters: null, strict: null, ...tool })),
+      tools: [
+        ...(body.tools ?? []).map((tool) => ({ description: null, parameters: null, strict: null, ...tool })),
+        ...mcp.servers.map(echoedMcpTool),
+      ],
       tool_choice: choice ?? "auto",
       parallel_tool_calls: body.parallel_tool_calls ?? true,
       temperature: body.temperature ?? null,

@@ -48,6 +48,8 @@ export async function toGenerateRequest(parsed: ParsedCreate, scope: TenantScope
     topP: body.top_p,
     maxOutputTokens: body.max_output_tokens,
     reasoningEffort: body.reasoning?.effort,
+    mcp: parsed.mcp,
+    maxToolCalls: body.max_tool_calls,
   };
 }
 
@@ -74,7 +76,7 @@ export function turnView(
 }
 
 export async function handleCreate(request: Request, deps: CreateDeps): Promise<Response> {
-  const parsed = parseCreateBody(await readBody(request));
+  const parsed = parseCreateBody(await readBody(request), deps.generator.mcp.allowed);
   const generate = await toGenerateRequest(parsed, deps.scope);
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   if (parsed.stream) return streamTurn(generate, parsed.store, sink, deps.generator);

@@ -155,5 +155,33 @@ export function toOutputItem(item: OutputItem, status: string) {
         name: item.name,
         arguments: item.arguments,
       };
+    case "mcp_list_tools":
+      return {
+        type: "mcp_list_tools" as const,
+        id: item.id,
+        server_label: item.serverLabel,
+        tools: item.tools,
+        error: item.error,
+      };
+    case "mcp_call":
+      return {
+        type: "mcp_call" as const,
+        id: item.id,
+        status: status === "in_progress" ? item.status : item.status === "in_progress" ? status : item.status,
+        server_label: item.serverLabel,
+        name: item.name,
+        arguments: item.arguments,
+        output: item.output,
+        error: item.error,
+        approval_request_id: item.approvalRequestId,
+      };
+    case "mcp_approval_request":
+      return {
+        type: "mcp_approval_request" as const,
+        id: item.id,
+        server_label: item.serverLabel,
+        name: item.name,
+        arguments: item.arguments,
+      };
   }
 }

@@ -1,6 +1,7 @@
 // `stream: true`: a turn as the Responses API's server-sent events, each with its
 // sequence_number and each written in one write. The events follow the model loop's items
-// (src/generation/generate-turn.ts); the closing event (response.completed / .failed /
+// (src/generation/generate-turn.ts), MCP ones included (response.mcp_list_tools.*, response.mcp_call.*,
+// response.mcp_call_arguments.*); the closing event (response.completed / .failed /
 // .incomplete) is sent once the turn's end is committed. A client that goes away stops receiving
 // events, not the turn.
 import type { OutputItem } from "../generation/output-items.js";
@@ -17,6 +18,14 @@ export interface TurnEventStream extends TurnObserver {
   begin(response: ResponseObject): void;
   /** The closing event. */
   end(response: ResponseObject): void;
+}
+
+/** An item as its output_item.added event shows it: nothing written into it yet. */
+function emptied(item: OutputItem): OutputItem {
+  if (item.type === "function_call") return { ...item, arguments: "" };
+  if (item.type === "mcp_call") return { ...item, arguments: "", output: null, error: null, status: "in_progress" };
+  if (item.type === "mcp_list_tools") return { ...item, tools: [], error: null };
+  return item;
 }
 
 const emptyPart = (item: OutputItem) =>
@@ -38,10 +47,10 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
   const itemEvents = {
     added(item: OutputItem, index: number) {
       // An item starts empty, as the API announces it: content parts follow, then deltas.
-      const shell = toOutputItem(item.type === "function_call" ? { ...item, arguments: "" } : item, "in_progress");
+      const shell = toOutputItem(emptied(item), "in_progress");
       if ("content" in shell) shell.content = [];
       emit("response.output_item.added", { output_index: index, item: shell });
-      if (item.type !== "function_call") {
+      if (item.type === "message" || item.type === "reasoning") {
         emit("response.content_part.added", {
           item_id: item.id,
           output_index: index,
@@ -49,12 +58,21 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
           part: emptyPart(item),
         });
       }
+      if (item.type === "mcp_list_tools" || item.type === "mcp_call") {
+        emit(`response.${item.type}.in_progress`, { item_id: item.id, output_index: index });
+      }
     },
     delta(item: OutputItem, index: number, delta: string) {
       const at = { item_id: item.id, output_index: index };
       if (item.type === "message") emit("response.output_text.delta", { ...at, content_index: 0, delta, logprobs: [] });
       if (item.type === "reasoning") emit("response.reasoning_text.delta", { ...at, content_index: 0, delta });
       if (item.type === "function_call") emit("response.function_call_arguments.delta", { ...at, delta });
+      if (item.type === "mcp_call") emit("response.mcp_call_arguments.delta", { ...at, delta });
+    },
+    argumentsDone(item: OutputItem, index: number) {
+      if (item.type === "mcp_call") {
+        emit("response.mcp_call_arguments.done", { item_id: item.id, output_index: index, arguments: item.arguments });
+      }
     },
     done(item: OutputItem, index: number) {
       const at = { item_id: item.id, output_index: index };
@@ -77,6 +95,8 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
       if (item.type === "function_call") {
         emit("response.function_call_arguments.done", { ...at, name: item.name, arguments: item.arguments });
       }
+      if (item.type === "mcp_list_tools") emit(`response.mcp_list_tools.${item.error ? "failed" : "completed"}`, at);
+      if (item.type === "mcp_call") emit(`response.mcp_call.${item.error ? "failed" : "completed"}`, at);
       emit("response.output_item.done", { output_index: index, item: toOutputItem(item, "completed") });
     },
   };
@@ -98,6 +118,10 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
     onDelta: (item, index, delta) => {
       const copy = snapshot(item);
       whenBegun(() => itemEvents.delta(copy, index, delta));
+    },
+    onArgumentsDone: (item, index) => {
+      const copy = snapshot(item);
+      whenBegun(() => itemEvents.argumentsDone(copy, index));
     },
     onItemDone: (item, index) => {
       const copy = snapshot(item);

@@ -48,7 +48,7 @@ export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
             return refuse(new ApiError(429, "Too many requests", "rate_limit_error", null, "rate_limited"));
         }
         const message = parseMessage(String(data));
-        const parsed = parseCreateBody(message);
+        const parsed = parseCreateBody(message, deps.generator.mcp.allowed);
         const scope = deps.tenants.of(viewer.tenantId);
         const generate = await toGenerateRequest(parsed, scope);
         const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);

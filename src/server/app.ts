@@ -19,6 +19,7 @@ import { createInFlightText, type InFlightOptions, inFlightOptionsFrom } from ".
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
+import { mcpSettingsFrom } from "../mcp/mcp-connection.js";
 import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
 import { schema } from "../schema/index.js";
@@ -78,7 +79,10 @@ export function buildApp(options: AppOptions) {
     windowSeconds: limits.rateLimitWindowSeconds,
     redis: live.redis,
   });
-  const generator: Generator = createGenerator({ models: options.models ?? createModelCatalog(config) });
+  const generator: Generator = createGenerator({
+    models: options.models ?? createModelCatalog(config),
+    mcp: mcpSettingsFrom(config),
+  });
   const inFlight = createInFlightText(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
   const services = { store, live, inFlight, tenants, generator, limits };

@@ -1,0 +1,191 @@
+// One call of the model within a turn (AI SDK streamText, no tool executed by the SDK): its
+// stream is followed part by part into output items, as they are typed. A tool call becomes a
+// function_call item (the client runs it), an mcp_call item (dialogql runs it after the step) or
+// an mcp_approval_request item (the turn ends, waiting for the user), by what the tool is.
+import {
+  jsonSchema,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  streamText,
+  type ToolSet,
+  tool,
+} from "ai";
+import type { McpToolbox } from "../mcp/mcp-toolbox.js";
+import type { OutputItem } from "./output-items.js";
+import type { FunctionTool, ToolChoice } from "./turn-request.js";
+
+/** What a step writes into: the turn's items, the observer and the sink's typed text. */
+export interface StepTarget {
+  items: OutputItem[];
+  add(item: OutputItem): void;
+  newId(type: OutputItem["type"]): string;
+  textDelta(type: "AI" | "REASONING", delta: string): void;
+  delta(item: OutputItem, delta: string): void;
+  argumentsDone(item: OutputItem): void;
+  done(item: OutputItem): void;
+  /** The step's end: its items so far are committed. */
+  stepEnd(): Promise<void>;
+}
+
+export interface StepRequest {
+  model: LanguageModel;
+  system: string | undefined;
+  messages: ModelMessage[];
+  tools: ToolSet | undefined;
+  toolChoice: Parameters<typeof streamText>[0]["toolChoice"];
+  temperature: number | undefined;
+  topP: number | undefined;
+  maxOutputTokens: number | undefined;
+  maxRetries: number;
+  abort: AbortSignal;
+  providerOptions: Parameters<typeof streamText>[0]["providerOptions"];
+  toolbox: McpToolbox | null;
+}
+
+export interface StepResult {
+  finishReason: string | undefined;
+  usage: LanguageModelUsage | undefined;
+  failure: unknown;
+  /** The tool calls of the step, in order. */
+  calls: Extract<OutputItem, { type: "function_call" | "mcp_call" | "mcp_approval_request" }>[];
+}
+
+export async function runModelStep(step: StepRequest, target: StepTarget): Promise<StepResult> {
+  const bySdkId = new Map<string, OutputItem>();
+  const result: StepResult = { finishReason: undefined, usage: undefined, failure: undefined, calls: [] };
+  const add = (sdkId: string, item: OutputItem) => {
+    bySdkId.set(sdkId, item);
+    target.add(item);
+  };
+  const addCall = (callId: string, name: string, args: string) => {
+    const item = callItem(step.toolbox, target, callId, name, args);
+    add(callId, item);
+    result.calls.push(item);
+  };
+  try {
+    const stream = streamText({
+      model: step.model,
+      system: step.system,
+      messages: step.messages,
+      // System and developer messages are the caller's own history (stored SystemEvents), not injected text.
+      allowSystemInMessages: true,
+      tools: step.tools,
+      toolChoice: step.toolChoice,
+      temperature: step.temperature,
+      topP: step.topP,
+      maxOutputTokens: step.maxOutputTokens,
+      maxRetries: step.maxRetries,
+      abortSignal: step.abort,
+      // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
+      onError: () => {},
+      providerOptions: step.providerOptions,
+    });
+    for await (const part of stream.fullStream) {
+      switch (part.type) {
+        case "text-start":
+        case "reasoning-start": {
+          const type = part.type === "text-start" ? "message" : "reasoning";
+          add(part.id, { type, id: target.newId(type), text: "" });
+          break;
+        }
+        case "text-delta":
+        case "reasoning-delta": {
+          const item = bySdkId.get(part.id);
+          if ((item?.type !== "message" && item?.type !== "reasoning") || !part.text) break;
+          item.text += part.text;
+          target.textDelta(item.type === "message" ? "AI" : "REASONING", part.text);
+          target.delta(item, part.text);
+          break;
+        }
+        case "text-end":
+        case "reasoning-end": {
+          const item = bySdkId.get(part.id);
+          if (item) target.done(item);
+          break;
+        }
+        case "tool-input-start":
+          addCall(part.id, part.toolName, "");
+          break;
+        case "tool-input-delta": {
+          const item = bySdkId.get(part.id);
+          if (!item || !("arguments" in item)) break;
+          item.arguments += part.delta;
+          target.delta(item, part.delta);
+          break;
+        }
+        case "tool-call":
+        case "tool-error": {
+          // Providers that do not stream tool input send the whole call at once.
+          if (!bySdkId.has(part.toolCallId)) addCall(part.toolCallId, part.toolName, JSON.stringify(part.input ?? {}));
+          const item = bySdkId.get(part.toolCallId)!;
+          // An MCP call is done once it has run; its arguments are done now.
+          if (item.type === "mcp_call") target.argumentsDone(item);
+          else target.done(item);
+          break;
+        }
+        case "finish-step":
+          result.finishReason = part.finishReason;
+          await target.stepEnd();
+          break;
+        case "finish":
+          result.usage = part.totalUsage;
+          break;
+        case "error":
+          result.failure = part.error;
+          break;
+      }
+    }
+  } catch (error) {
+    result.failure = error;
+  }
+  return result;
+}
+
+function callItem(toolbox: McpToolbox | null, target: StepTarget, callId: string, name: string, args: string) {
+  const mcp = toolbox?.tools.get(name);
+  if (!mcp) return { type: "function_call" as const, id: target.newId("function_call"), callId, name, arguments: args };
+  const serverLabel = mcp.server.serverLabel;
+  if (toolbox!.needsApproval(name)) {
+    const id = target.newId("mcp_approval_request");
+    return { type: "mcp_approval_request" as const, id, callId, serverLabel, name, arguments: args };
+  }
+  return {
+    type: "mcp_call" as const,
+    id: target.newId("mcp_call"),
+    callId,
+    serverLabel,
+    name,
+    arguments: args,
+    output: null,
+    error: null,
+    approvalRequestId: null,
+    status: "in_progress" as const,
+  };
+}
+
+/**
+ * Function tools and MCP tools, all without `execute`: a function call comes back to the client,
+ * an MCP call is run by the tool loop once the model's step is over.
+ */
+export function toolSet(tools: FunctionTool[] | null | undefined, toolbox: McpToolbox | null): ToolSet | undefined {
+  const offered: [string, ToolSet[string]][] = (tools ?? []).map((spec) => [
+    spec.name,
+    tool({ description: spec.description ?? undefined, inputSchema: schemaOf(spec.parameters) }),
+  ]);
+  for (const [name, { info }] of toolbox?.tools ?? []) {
+    offered.push([
+      name,
+      tool({ description: info.description ?? undefined, inputSchema: schemaOf(info.input_schema) }),
+    ]);
+  }
+  return offered.length ? Object.fromEntries(offered) : undefined;
+}
+
+const schemaOf = (parameters: Record<string, unknown> | null | undefined) =>
+  jsonSchema((parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0]);
+
+export function toolChoice(choice: ToolChoice | null | undefined) {
+  if (!choice) return undefined;
+  return typeof choice === "string" ? choice : { type: "tool" as const, toolName: choice.name };
+}

@@ -1,0 +1,282 @@
+// The steps of one turn: the model is called; when it calls MCP tools, dialogql runs them, writes
+// each result, and calls the model again with them, until it answers, calls a function tool (the
+// client runs those, so the turn ends), asks for an approval, or the turn is cancelled. Every step
+// is committed (and so published) as it completes: the model's step with its tool calls, each
+// tool's result, the answer (seed 004's history delta per step). Answers to earlier approval
+// requests are acted on first: an approved call runs, a denied one is written as a call the user
+// refused, which is what the model is told.
+import type { LanguageModelUsage } from "ai";
+import type { StoredEvent } from "../formats/stored-event.js";
+import type { McpCallResult } from "../mcp/mcp-connection.js";
+import {
+  approvalRequestEvent,
+  callEvent,
+  DENIED_TEXT,
+  listToolsEvents,
+  type McpItem,
+  mcpMetadataOf,
+  resultEvent,
+} from "../mcp/mcp-events.js";
+import { type McpListing, type McpToolbox, openToolbox } from "../mcp/mcp-toolbox.js";
+import type { HistoryEventInput } from "../services/event-input.js";
+import type { Turn } from "./turn-request.js";
+import { toModelMessages } from "./model-messages.js";
+import { runModelStep, type StepTarget, toolChoice, toolSet } from "./model-step.js";
+import { type OutputItem, outputItemId, parseArguments, toEventInput } from "./output-items.js";
+
+/** How many MCP calls a turn makes when the request sets no max_tool_calls. */
+export const DEFAULT_MAX_TOOL_CALLS = 20;
+
+type CallItem = Extract<McpItem, { type: "mcp_call" }>;
+
+export interface LoopResult {
+  items: OutputItem[];
+  finishReason: string | undefined;
+  usage: LanguageModelUsage | undefined;
+  failure: unknown;
+  /** Commits what the last step left unsaved (a cancelled step's text and calls). */
+  finalSave(): Promise<void>;
+}
+
+export async function runToolLoop(turn: Turn): Promise<LoopResult> {
+  const { request, begun, observer, abort, sink } = turn;
+  const responseId = begun.responseId;
+  const items: OutputItem[] = [];
+  const produced: StoredEvent[] = [];
+  let saved = 0;
+  const write = async (events: HistoryEventInput[]) => {
+    produced.push(...events.map(asStored));
+    await sink.append(responseId, events);
+  };
+  const saveItems = () => {
+    const events = items.slice(saved).flatMap((item) => eventsOf(item, request.model));
+    saved = items.length;
+    return write(events);
+  };
+  const at = (item: OutputItem) => items.indexOf(item);
+  const target: StepTarget = {
+    items,
+    add: (item) => {
+      items.push(item);
+      observer.onItemAdded?.(item, items.length - 1);
+    },
+    newId: (type) => outputItemId(type, responseId, items.length),
+    textDelta: (type, delta) => sink.textDelta(responseId, type, delta),
+    delta: (item, delta) => observer.onDelta?.(item, at(item), delta),
+    argumentsDone: (item) => observer.onArgumentsDone?.(item, at(item)),
+    done: (item) => observer.onItemDone?.(item, at(item)),
+    stepEnd: saveItems,
+  };
+  const result: LoopResult = {
+    items,
+    finishReason: undefined,
+    usage: undefined,
+    failure: undefined,
+    finalSave: saveItems,
+  };
+
+  let toolbox: McpToolbox | null = null;
+  const runCall = async (item: CallItem) => {
+    const server = toolbox?.server(item.serverLabel);
+    const outcome: McpCallResult = server
+      ? await toolbox!.call(server, item.name, parseArguments(item.arguments), abort)
+      : missingServer(item.serverLabel);
+    item.output = outcome.error ? null : outcome.text;
+    item.error = outcome.error;
+    item.status = outcome.error ? "failed" : "completed";
+    await write([resultEvent(item, outcome.text)]);
+    target.done(item);
+  };
+
+  try {
+    const mcp = request.mcp;
+    if (mcp && (mcp.servers.length || mcp.approvals.length)) {
+      const functionNames = new Set((request.tools ?? []).map((spec) => spec.name));
+      toolbox = await openToolbox(mcp.servers, turn.mcp, begun.context, functionNames, abort, async (listing) => {
+        if (!listing.fresh) return;
+        const item = listingItem(listing, target.newId("mcp_list_tools"));
+        target.add(item);
+        await saveItems();
+        target.done(item);
+      });
+      await answerApprovals(turn, target, write, saveItems, runCall);
+    }
+    const maxCalls = request.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
+    let calls = 0;
+    for (let steps = 0; steps <= maxCalls + 1 && !abort.aborted; steps++) {
+      const step = await runModelStep(
+        {
+          model: turn.model,
+          system: request.instructions ?? undefined,
+          messages: toModelMessages([...begun.context, ...produced]),
+          tools: toolSet(request.tools, toolbox),
+          // Past max_tool_calls the model is offered no more calls: it answers with what it has.
+          toolChoice: calls >= maxCalls ? "none" : toolChoice(request.toolChoice),
+          temperature: request.temperature ?? undefined,
+          topP: request.topP ?? undefined,
+          maxOutputTokens: request.maxOutputTokens ?? undefined,
+          maxRetries: turn.maxRetries,
+          abort,
+          providerOptions: request.reasoningEffort
+            ? { openai: { reasoningEffort: request.reasoningEffort } }
+            : undefined,
+          toolbox,
+        },
+        target,
+      );
+      result.finishReason = step.finishReason;
+      result.usage = addUsage(result.usage, step.usage);
+      if (step.failure !== undefined) {
+        result.failure = step.failure;
+        break;
+      }
+      const toRun = step.calls.filter((call): call is CallItem => call.type === "mcp_call");
+      for (const call of toRun) {
+        if (abort.aborted) break;
+        if (calls >= maxCalls) await refuseCall(call, write, target, maxCalls);
+        else await runCall(call);
+        calls++;
+      }
+      // Nothing ran, or the client has calls to run, or the user approvals to give: the turn ends.
+      if (!toRun.length || toRun.length < step.calls.length) break;
+    }
+  } catch (error) {
+    result.failure = error;
+  } finally {
+    await toolbox?.close();
+  }
+  return result;
+}
+
+/** Acts on the request's answers to approval requests in the context, in order. */
+async function answerApprovals(
+  turn: Turn,
+  target: StepTarget,
+  write: (events: HistoryEventInput[]) => Promise<void>,
+  saveItems: () => Promise<void>,
+  runCall: (item: CallItem) => Promise<void>,
+) {
+  const { begun, request } = turn;
+  const requests = begun.context.filter((event) => event.type === "TOOL_CALL" && event.callId?.startsWith("mcpr_"));
+  const metadata = await turn.sink.eventMetadata(requests.flatMap((event) => (event.id ? [event.id] : [])));
+  for (const answer of request.mcp?.approvals ?? []) {
+    const asked = requests.find((event) => event.callId === answer.approvalRequestId);
+    const mcp = asked?.id ? mcpMetadataOf(metadata.get(asked.id)) : null;
+    if (!asked || mcp?.type !== "mcp_approval_request") continue;
+    const answers = begun.context.filter((event) => event.type === "TOOL_RESULT" && event.callId === asked.callId);
+    if (answers.length > 1) continue; // answered by an earlier turn already
+    const args = (asked.args ?? {}) as Record<string, unknown>;
+    const item: CallItem = {
+      type: "mcp_call",
+      id: target.newId("mcp_call"),
+      callId: mcp.call_id ?? asked.callId!,
+      serverLabel: mcp.server_label ?? "",
+      name: asked.toolName ?? "",
+      arguments: JSON.stringify(args),
+      output: null,
+      error: null,
+      approvalRequestId: answer.approvalRequestId,
+      status: "in_progress",
+    };
+    if (!answer.approve) {
+      const denial = { ...item, error: { type: "mcp_tool_execution_error" as const, content: DENIED_TEXT } };
+      await write([
+        callEvent(item, args, true),
+        resultEvent(denial, answer.reason ? `${DENIED_TEXT} ${answer.reason}` : DENIED_TEXT, true),
+      ]);
+      continue;
+    }
+    target.add(item);
+    target.argumentsDone(item);
+    await saveItems();
+    await runCall(item);
+  }
+}
+
+/** Past max_tool_calls a call is not run; the model is told so. */
+async function refuseCall(
+  item: CallItem,
+  write: (events: HistoryEventInput[]) => Promise<void>,
+  target: StepTarget,
+  maxCalls: number,
+) {
+  const text = `Not run: the response reached max_tool_calls (${maxCalls}).`;
+  item.error = { type: "mcp_tool_execution_error", content: text };
+  item.status = "failed";
+  await write([resultEvent(item, text)]);
+  target.done(item);
+}
+
+const missingServer = (label: string): McpCallResult => ({
+  text: `The MCP server ${label} is not among this request's tools.`,
+  error: {
+    type: "mcp_protocol_error",
+    code: -32602,
+    message: `the MCP server ${label} is not among this request's tools`,
+  },
+});
+
+function listingItem(listing: McpListing, id: string): McpItem {
+  return {
+    type: "mcp_list_tools",
+    id,
+    serverLabel: listing.server.serverLabel,
+    tools: listing.tools,
+    error: listing.error,
+  };
+}
+
+/** The history events an item is written as when its step ends. */
+function eventsOf(item: OutputItem, model: string): HistoryEventInput[] {
+  switch (item.type) {
+    case "mcp_list_tools":
+      return listToolsEvents(item);
+    case "mcp_call":
+      return [callEvent(item, parseArguments(item.arguments))];
+    case "mcp_approval_request":
+      return [approvalRequestEvent(item, parseArguments(item.arguments))];
+    default:
+      return [toEventInput(item, model)];
+  }
+}
+
+/** A written event as the model's next step reads it. */
+function asStored(input: HistoryEventInput): StoredEvent {
+  const blank = {
+    content: null,
+    parts: null,
+    callId: null,
+    toolName: null,
+    args: null,
+    isError: null,
+    providerFields: null,
+  };
+  if (input.ai) return { ...blank, type: "AI", content: input.ai.content ?? null };
+  if (input.reasoning) return { ...blank, type: "REASONING", content: input.reasoning.content ?? null };
+  if (input.toolCall) {
+    const { callId, toolName, args } = input.toolCall;
+    return { ...blank, type: "TOOL_CALL", callId: callId ?? null, toolName: toolName ?? null, args: args ?? {} };
+  }
+  const result = input.toolResult!;
+  return {
+    ...blank,
+    type: "TOOL_RESULT",
+    callId: result.callId ?? null,
+    toolName: result.toolName ?? null,
+    content: result.content ?? null,
+    isError: result.isError ?? false,
+  };
+}
+
+function addUsage(total: LanguageModelUsage | undefined, step: LanguageModelUsage | undefined) {
+  if (!total || !step) return step ?? total;
+  const sum = (a: number | undefined, b: number | undefined) =>
+    a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+  return {
+    ...step,
+    inputTokens: sum(total.inputTokens, step.inputTokens),
+    outputTokens: sum(total.outputTokens, step.outputTokens),
+    reasoningTokens: sum(total.reasoningTokens, step.reasoningTokens),
+    totalTokens: sum(total.totalTokens, step.totalTokens),
+  };
+}
