@@ -1,0 +1,108 @@
+// Server-side MCP tools in /v1/responses: the real `openai` SDK asks for a turn with an `mcp`
+// tool, dialogql lists the server's tools (real MCP servers, each its own process), offers them to
+// the model (the stand-in upstream, which calls them as scripted), runs each call, gives the
+// result back, and stores every step as history events.
+import { beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "./support/database.js";
+import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
+import { type McpServerProcess, startEverythingServer, startTestMcpServer } from "./support/mcp-servers.js";
+
+let g: GeneratingServer;
+let everything: McpServerProcess;
+let testServer: McpServerProcess;
+beforeAll(async () => {
+  [g, everything, testServer] = await Promise.all([
+    startGeneratingServer(),
+    startEverythingServer("streamableHttp"),
+    startTestMcpServer(),
+  ]);
+});
+
+const mcpTool = (url: string, extra: object = {}) =>
+  ({ type: "mcp", server_label: "tools", server_url: url, require_approval: "never", ...extra }) as const;
+
+const storedEvents = (responseId: string) =>
+  prisma.event.findMany({
+    where: { responseId },
+    orderBy: { seq: "asc" },
+    select: { phase: true, type: true, content: true, callId: true, toolName: true, args: true, isError: true, metadata: true },
+  });
+
+describe("an mcp tool", () => {
+  it("lists the server's tools, runs the model's call and gives the result back (server-everything, Streamable HTTP)", async () => {
+    g.upstream.script(
+      { output: [{ toolCall: { name: "echo", arguments: '{"message":"hi there"}', id: "call_echo" } }] },
+      { output: [{ text: "The server said: Echo: hi there" }] },
+    );
+    const response = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "Echo hi there",
+      tools: [mcpTool(everything.url, { allowed_tools: ["echo", "get-sum"], headers: { authorization: "Bearer secret-token" } })],
+    });
+    expect(response.status).toBe("completed");
+    const [listing, call, answer] = response.output;
+    expect(listing).toMatchObject({ type: "mcp_list_tools", server_label: "tools", error: null });
+    expect((listing as { tools: { name: string }[] }).tools.map((tool) => tool.name).sort()).toEqual(["echo", "get-sum"]);
+    expect(call).toEqual({
+      type: "mcp_call",
+      id: expect.stringMatching(/^mcp_/),
+      status: "completed",
+      server_label: "tools",
+      name: "echo",
+      arguments: '{"message":"hi there"}',
+      output: "Echo: hi there",
+      error: null,
+      approval_request_id: null,
+    });
+    expect(answer).toMatchObject({ type: "message" });
+    expect(response.output_text).toBe("The server said: Echo: hi there");
+    // The model was offered only the allowed tools, and given the tool's result.
+    const [first, second] = g.upstream.requests.slice(-2);
+    expect(first!.body.tools!.map((tool) => tool.function?.name).sort()).toEqual(["echo", "get-sum"]);
+    expect(second!.body.messages!.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_echo", content: "Echo: hi there" });
+    // Headers are used, never echoed or stored.
+    expect(JSON.stringify(response)).not.toContain("secret-token");
+    const events = await storedEvents(response.id);
+    expect(JSON.stringify(events)).not.toContain("secret-token");
+    expect(events.map((event) => [event.phase, event.type, event.toolName])).toEqual([
+      ["INPUT", "HUMAN", null],
+      ["OUTPUT", "TOOL_CALL", "mcp_list_tools"],
+      ["OUTPUT", "TOOL_RESULT", "mcp_list_tools"],
+      ["OUTPUT", "TOOL_CALL", "echo"],
+      ["OUTPUT", "TOOL_RESULT", "echo"],
+      ["OUTPUT", "AI", null],
+    ]);
+    // A later GET gives the same output.
+    const again = await g.openai.responses.retrieve(response.id);
+    expect(again.output).toEqual(response.output);
+  });
+
+  it("reuses the chain's tool listing, as OpenAI does", async () => {
+    g.upstream.script(
+      { output: [{ toolCall: { name: "add", arguments: '{"a":2,"b":3}' } }] },
+      { output: [{ text: "5" }] },
+      { output: [{ toolCall: { name: "add", arguments: '{"a":5,"b":1}' } }] },
+      { output: [{ text: "6" }] },
+    );
+    const tools = [mcpTool(testServer.url)];
+    const first = await g.openai.responses.create({ model: "stand-in-1", input: "2+3?", tools });
+    expect(first.output.map((item) => item.type)).toEqual(["mcp_list_tools", "mcp_call", "message"]);
+    const second = await g.openai.responses.create({ model: "stand-in-1", input: "+1?", tools, previous_response_id: first.id });
+    expect(second.output.map((item) => item.type)).toEqual(["mcp_call", "message"]);
+    expect(second.output[0]).toMatchObject({ output: "6", status: "completed" });
+  });
+
+  it("refuses a server outside MCP_ALLOWED_SERVERS with a 400 naming it, before anything runs", async () => {
+    const before = await prisma.response.count();
+    const requests = g.upstream.requests.length;
+    const refused = await g.openai.responses
+      .create({ model: "stand-in-1", input: "hi", tools: [mcpTool("https://mcp.example.com/mcp")] })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      status: 400,
+      error: { param: "tools[0].server_url", message: expect.stringContaining("https://mcp.example.com/mcp") },
+    });
+    expect(await prisma.response.count()).toBe(before);
+    expect(g.upstream.requests.length).toBe(requests);
+  });
+});

@@ -1,0 +1,59 @@
+// An MCP server made with the official SDK, run as its own process (so a test can kill it
+// mid-call): Streamable HTTP, stateless, on a free loopback port printed as "listening on <url>".
+// Its tools: `add` (a + b), `slow` (answers after `ms`), `fail` (a tool error), `hang` (never
+// answers: the test kills the process), `big` (`bytes` of output).
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { z } from "zod";
+
+function mcpServer() {
+  const server = new McpServer({ name: "dialogql-test", version: "1.0.0" });
+  const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+  server.registerTool(
+    "add",
+    { description: "Adds two numbers", inputSchema: { a: z.number(), b: z.number() } },
+    async ({ a, b }) => text(String(a + b)),
+  );
+  server.registerTool(
+    "slow",
+    { description: "Answers after ms milliseconds", inputSchema: { ms: z.number() } },
+    async ({ ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return text(`slept ${ms} ms`);
+    },
+  );
+  server.registerTool("fail", { description: "Always fails", inputSchema: { why: z.string() } }, async ({ why }) => ({
+    content: [{ type: "text" as const, text: `failed: ${why}` }],
+    isError: true,
+  }));
+  server.registerTool("hang", { description: "Never answers", inputSchema: {} }, () => new Promise(() => {}));
+  server.registerTool("big", { description: "Answers bytes of text", inputSchema: { bytes: z.number() } }, async ({ bytes }) =>
+    text("x".repeat(bytes)),
+  );
+  return server;
+}
+
+const http = createServer(async (request, response) => {
+  if (request.url !== "/mcp") {
+    response.writeHead(404).end();
+    return;
+  }
+  if (request.method !== "POST") {
+    response.writeHead(405).end();
+    return;
+  }
+  // Stateless: a server and transport per request, as the SDK's stateless example does.
+  const server = mcpServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  response.on("close", () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(request, response);
+});
+http.listen(0, "127.0.0.1", () => {
+  console.log(`listening on http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+});
