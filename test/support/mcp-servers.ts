@@ -57,3 +57,17 @@ export async function startEverythingServer(transport: "streamableHttp" | "sse")
 export function startTestMcpServer(): Promise<McpServerProcess> {
   return start(["--import", "tsx", "test/support/mcp-test-server.ts"], {}, /listening on (http:\/\/\S+)/, (match) => match[1]!);
 }
+
+/** The tools the SDK-made test server has run so far, asked through the SDK's own client. */
+export async function toolsCalled(url: string): Promise<string[]> {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const client = new Client({ name: "test", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  try {
+    const result = await client.callTool({ name: "calls", arguments: {} });
+    return JSON.parse((result.content as { text: string }[])[0]!.text);
+  } finally {
+    await client.close();
+  }
+}

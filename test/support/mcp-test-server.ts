@@ -1,16 +1,23 @@
 // An MCP server made with the official SDK, run as its own process (so a test can kill it
 // mid-call): Streamable HTTP, stateless, on a free loopback port printed as "listening on <url>".
 // Its tools: `add` (a + b), `slow` (answers after `ms`), `fail` (a tool error), `hang` (never
-// answers: the test kills the process), `big` (`bytes` of output).
+// answers: the test kills the process), `big` (`bytes` of output), `calls` (the names of the
+// tools called so far, to show that a call did not reach the server).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 
+/** Every tool call this process has run, by name (the `calls` tool reads it). */
+const called: string[] = [];
+
 function mcpServer() {
   const server = new McpServer({ name: "dialogql-test", version: "1.0.0" });
   const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+  server.registerTool("calls", { description: "The tools called so far", inputSchema: {} }, async () =>
+    text(JSON.stringify(called)),
+  );
   server.registerTool(
     "add",
     { description: "Adds two numbers", inputSchema: { a: z.number(), b: z.number() } },
@@ -51,8 +58,14 @@ const http = createServer(async (request, response) => {
     void transport.close();
     void server.close();
   });
+  let text = "";
+  for await (const chunk of request) text += chunk;
+  const body = JSON.parse(text);
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (message?.method === "tools/call" && message.params?.name !== "calls") called.push(message.params?.name);
+  }
   await server.connect(transport);
-  await transport.handleRequest(request, response);
+  await transport.handleRequest(request, response, body);
 });
 http.listen(0, "127.0.0.1", () => {
   console.log(`listening on http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
