@@ -66,7 +66,8 @@ describe("an MCP turn, step by step", () => {
 
   it("publishes each committed step to a graphql-ws watcher, and nothing to another tenant", async () => {
     const dialogId = await newDialog(g.key);
-    const watcher = wsAs(g.server, g.key).iterate<{ historyDelta: { append: Record<string, unknown>[] } }>({
+    type Delta = { historyDelta: { append: { __typename: string; toolName?: string }[] } };
+    const watcher = wsAs(g.server, g.key).iterate<Delta>({
       query: DELTAS,
       variables: { dialogId },
     });
