@@ -25,7 +25,10 @@ const DELTAS = `subscription ($dialogId: ID!) { historyDelta(dialogId: $dialogId
   __typename ... on ToolCallEvent { toolName metadata } ... on ToolResultEvent { toolName isError content } ... on AiEvent { content } } } }`;
 
 async function newDialog(key: string) {
-  const created = await asCaller(g.server, key)(`mutation { createDialog(input: { title: "mcp" }) { ... on Dialog { id } } }`);
+  const created = await asCaller(
+    g.server,
+    key,
+  )(`mutation { createDialog(input: { title: "mcp" }) { ... on Dialog { id } } }`);
   return (created.body.data as { createDialog: { id: string } }).createDialog.id;
 }
 
@@ -35,11 +38,20 @@ describe("an MCP turn, step by step", () => {
       { output: [{ toolCall: { name: "add", arguments: '{"a":20,"b":22}' } }] },
       { output: [{ text: "42" }] },
     );
-    const stream = await g.openai.responses.create({ model: "stand-in-1", input: "20+22", tools: tools(), stream: true });
+    const stream = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "20+22",
+      tools: tools(),
+      stream: true,
+    });
     const types: string[] = [];
     for await (const event of stream) {
       if (event.type === "response.mcp_call_arguments.delta" && types.at(-1) === event.type) continue;
-      types.push(event.type === "response.output_item.added" || event.type === "response.output_item.done" ? `${event.type}:${event.item.type}` : event.type);
+      types.push(
+        event.type === "response.output_item.added" || event.type === "response.output_item.done"
+          ? `${event.type}:${event.item.type}`
+          : event.type,
+      );
     }
     expect(types).toEqual([
       "response.created",
@@ -72,22 +84,25 @@ describe("an MCP turn, step by step", () => {
       variables: { dialogId },
     });
     const other = await tenantKey("tenant-b");
-    const stranger = await wsAs(g.server, other.key)
-      .iterate({ query: DELTAS, variables: { dialogId } })
-      .next();
+    const stranger = await wsAs(g.server, other.key).iterate({ query: DELTAS, variables: { dialogId } }).next();
     expect(stranger.value.errors?.[0]?.message).toBe(`Dialog ${dialogId} not found`);
     g.upstream.script(
       { output: [{ toolCall: { name: "fail", arguments: '{"why":"broken"}' } }] },
       { output: [{ text: "The tool failed." }] },
     );
-    const response = await g.openai.responses.create({ model: "stand-in-1", input: "try", tools: tools(), conversation: dialogId });
+    const response = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "try",
+      tools: tools(),
+      conversation: dialogId,
+    });
     expect(response.status).toBe("completed");
     const steps: string[][] = [];
     while (steps.flat().at(-1) !== "AiEvent:") {
-      const { value } = await watcher.next();
+      const value = (await watcher.next()).value as { data: Delta };
       // Deltas of the answer's text as it is typed append nothing; the committed answer follows.
-      if (!value.data!.historyDelta.append.length) continue;
-      steps.push(value.data!.historyDelta.append.map((event) => `${event.__typename}:${event.toolName ?? ""}`));
+      if (!value.data.historyDelta.append.length) continue;
+      steps.push(value.data.historyDelta.append.map((event) => `${event.__typename}:${event.toolName ?? ""}`));
     }
     // The input; the listing; the model's call; the tool's (failed) result; the answer.
     expect(steps).toEqual([
@@ -97,7 +112,9 @@ describe("an MCP turn, step by step", () => {
       ["ToolResultEvent:fail"],
       ["AiEvent:"],
     ]);
-    const result = await prisma.event.findFirstOrThrow({ where: { responseId: response.id, type: "TOOL_RESULT", toolName: "fail" } });
+    const result = await prisma.event.findFirstOrThrow({
+      where: { responseId: response.id, type: "TOOL_RESULT", toolName: "fail" },
+    });
     expect(result).toMatchObject({ isError: true, content: "failed: broken" });
     expect(response.output[1]).toMatchObject({
       type: "mcp_call",
@@ -109,10 +126,17 @@ describe("an MCP turn, step by step", () => {
   });
 
   it("ends a slow call at MCP_TOOL_TIMEOUT_MS with an error the model is given", async () => {
-    g.upstream.script({ output: [{ toolCall: { name: "slow", arguments: '{"ms":10000}' } }] }, { output: [{ text: "Too slow." }] });
+    g.upstream.script(
+      { output: [{ toolCall: { name: "slow", arguments: '{"ms":10000}' } }] },
+      { output: [{ text: "Too slow." }] },
+    );
     const response = await g.openai.responses.create({ model: "stand-in-1", input: "sleep", tools: tools() });
     expect(response.status).toBe("completed");
-    expect(response.output[1]).toMatchObject({ type: "mcp_call", status: "failed", error: { type: "mcp_protocol_error", code: -32001 } });
+    expect(response.output[1]).toMatchObject({
+      type: "mcp_call",
+      status: "failed",
+      error: { type: "mcp_protocol_error", code: -32001 },
+    });
     const told = g.upstream.requests.at(-1)!.body.messages!.at(-1) as { role: string; content: string };
     expect(told.role).toBe("tool");
     expect(told.content).toMatch(/timed out/i);
@@ -120,8 +144,16 @@ describe("an MCP turn, step by step", () => {
 
   it("ends a call whose server is killed mid-call with an error the model sees", async () => {
     const doomed = await startTestMcpServer();
-    g.upstream.script({ output: [{ toolCall: { name: "hang", arguments: "{}" } }] }, { output: [{ text: "The server is gone." }] });
-    const stream = await g.openai.responses.create({ model: "stand-in-1", input: "hang", tools: tools(doomed.url), stream: true });
+    g.upstream.script(
+      { output: [{ toolCall: { name: "hang", arguments: "{}" } }] },
+      { output: [{ text: "The server is gone." }] },
+    );
+    const stream = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "hang",
+      tools: tools(doomed.url),
+      stream: true,
+    });
     let last: { status: string; output: { type: string; error?: unknown }[] } | undefined;
     for await (const event of stream) {
       if (event.type === "response.mcp_call.in_progress") await doomed.kill();
@@ -133,7 +165,10 @@ describe("an MCP turn, step by step", () => {
   });
 
   it("cuts a tool's output to fit an event", async () => {
-    g.upstream.script({ output: [{ toolCall: { name: "big", arguments: '{"bytes":100000}' } }] }, { output: [{ text: "Big." }] });
+    g.upstream.script(
+      { output: [{ toolCall: { name: "big", arguments: '{"bytes":100000}' } }] },
+      { output: [{ text: "Big." }] },
+    );
     const response = await g.openai.responses.create({ model: "stand-in-1", input: "big", tools: tools() });
     const output = (response.output[1] as { output: string }).output;
     expect(Buffer.byteLength(output)).toBeLessThan(16384);
@@ -143,8 +178,16 @@ describe("an MCP turn, step by step", () => {
   it("cancelling mid-call stops the loop: no more tool calls, no more model calls", async () => {
     g.upstream.script({ output: [{ toolCall: { name: "slow", arguments: '{"ms":1000}' } }] });
     const before = g.upstream.requests.length;
-    const started = await g.openai.responses.create({ model: "stand-in-1", input: "sleep", tools: tools(), background: true });
-    await until(async () => (await prisma.event.count({ where: { responseId: started.id, toolName: "slow" } })) === 1, "the call");
+    const started = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "sleep",
+      tools: tools(),
+      background: true,
+    });
+    await until(
+      async () => (await prisma.event.count({ where: { responseId: started.id, toolName: "slow" } })) === 1,
+      "the call",
+    );
     const cancelled = await g.openai.responses.cancel(started.id);
     expect(cancelled.status).toBe("cancelled");
     const events = await prisma.event.findMany({ where: { responseId: started.id }, orderBy: { seq: "asc" } });
