@@ -25,7 +25,16 @@ const storedEvents = (responseId: string) =>
   prisma.event.findMany({
     where: { responseId },
     orderBy: { seq: "asc" },
-    select: { phase: true, type: true, content: true, callId: true, toolName: true, args: true, isError: true, metadata: true },
+    select: {
+      phase: true,
+      type: true,
+      content: true,
+      callId: true,
+      toolName: true,
+      args: true,
+      isError: true,
+      metadata: true,
+    },
   });
 
 describe("an mcp tool", () => {
@@ -37,12 +46,20 @@ describe("an mcp tool", () => {
     const response = await g.openai.responses.create({
       model: "stand-in-1",
       input: "Echo hi there",
-      tools: [mcpTool(everything.url, { allowed_tools: ["echo", "get-sum"], headers: { authorization: "Bearer secret-token" } })],
+      tools: [
+        mcpTool(everything.url, {
+          allowed_tools: ["echo", "get-sum"],
+          headers: { authorization: "Bearer secret-token" },
+        }),
+      ],
     });
     expect(response.status).toBe("completed");
     const [listing, call, answer] = response.output;
     expect(listing).toMatchObject({ type: "mcp_list_tools", server_label: "tools", error: null });
-    expect((listing as { tools: { name: string }[] }).tools.map((tool) => tool.name).sort()).toEqual(["echo", "get-sum"]);
+    expect((listing as { tools: { name: string }[] }).tools.map((tool) => tool.name).sort()).toEqual([
+      "echo",
+      "get-sum",
+    ]);
     expect(call).toEqual({
       type: "mcp_call",
       id: expect.stringMatching(/^mcp_/),
@@ -59,7 +76,11 @@ describe("an mcp tool", () => {
     // The model was offered only the allowed tools, and given the tool's result.
     const [first, second] = g.upstream.requests.slice(-2);
     expect(first!.body.tools!.map((tool) => tool.function?.name).sort()).toEqual(["echo", "get-sum"]);
-    expect(second!.body.messages!.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_echo", content: "Echo: hi there" });
+    expect(second!.body.messages!.at(-1)).toMatchObject({
+      role: "tool",
+      tool_call_id: "call_echo",
+      content: "Echo: hi there",
+    });
     // Headers are used, never echoed or stored.
     expect(JSON.stringify(response)).not.toContain("secret-token");
     const events = await storedEvents(response.id);
@@ -87,7 +108,12 @@ describe("an mcp tool", () => {
     const tools = [mcpTool(testServer.url)];
     const first = await g.openai.responses.create({ model: "stand-in-1", input: "2+3?", tools });
     expect(first.output.map((item) => item.type)).toEqual(["mcp_list_tools", "mcp_call", "message"]);
-    const second = await g.openai.responses.create({ model: "stand-in-1", input: "+1?", tools, previous_response_id: first.id });
+    const second = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "+1?",
+      tools,
+      previous_response_id: first.id,
+    });
     expect(second.output.map((item) => item.type)).toEqual(["mcp_call", "message"]);
     expect(second.output[0]).toMatchObject({ output: "6", status: "completed" });
   });

@@ -243,6 +243,11 @@ describe("tenant B naming tenant A's ids", () => {
       (ids) => ({ r: ids.response }),
     ],
     [
+      "approves a tool call of the response",
+      `mutation($r: ID!) { approveToolCall(input: { responseId: $r, approvalRequestId: "mcpr_x", approve: true }) { ${WRITE} } }`,
+      (ids) => ({ r: ids.response }),
+    ],
+    [
       "imports after the response",
       `mutation($r: ID!) { importMessages(input: { previousResponseId: $r, format: OPENAI_CHAT, messages: [{ role: "user", content: "x" }] }) { ${WRITE} } }`,
       (ids) => ({ r: ids.response }),
@@ -276,6 +281,8 @@ describe("tenant B naming tenant A's ids", () => {
       response: ["id"],
       historyDelta: ["dialogId", "textOffsets.responseId"],
       streamText: ["input.responseId"],
+      // Looked up among the events of input.responseId, which the rule checks.
+      approveToolCall: ["input.approvalRequestId"],
       // A filter, ANDed with the caller's tenant: another tenant's dialog matches nothing.
       dialogs: ["filter.dialogId"],
       search: ["filter.dialogId"],

@@ -9,6 +9,7 @@
 import type { LanguageModelUsage } from "ai";
 import { logger } from "../logger.js";
 import type { McpSettings } from "../mcp/mcp-connection.js";
+import { echoedMcpTool, MCP_SERVERS_KEY } from "../mcp/mcp-request.js";
 import { metrics } from "../metrics.js";
 import type { UsageInput } from "../services/responses.js";
 import type { OutputItem } from "./output-items.js";
@@ -53,7 +54,7 @@ export function createGenerator(options: { models: ModelCatalog; mcp: McpSetting
     mcp: options.mcp,
     async start(request, sink, observer = {}) {
       const model = options.models.resolve(request.model);
-      const begun = await sink.begin(request);
+      const begun = await sink.begin(withMcpServers(request));
       const abort = new AbortController();
       const done = runTurn({
         request,
@@ -132,4 +133,11 @@ export function usageOf(usage: LanguageModelUsage | undefined): UsageInput | nul
     reasoningTokens: count(usage.reasoningTokens),
     totalTokens: count(usage.totalTokens),
   };
+}
+
+/** A turn with MCP servers keeps them (without headers) in its metadata: see MCP_SERVERS_KEY. */
+function withMcpServers(request: GenerateRequest): GenerateRequest {
+  const servers = request.mcp?.servers ?? [];
+  if (!servers.length) return request;
+  return { ...request, metadata: { ...request.metadata, [MCP_SERVERS_KEY]: servers.map(echoedMcpTool) } };
 }

@@ -61,6 +61,26 @@ export interface McpRequest {
   approvals: ApprovalAnswer[];
 }
 
+/**
+ * Where a turn's MCP servers are kept in its Response's metadata (as echoed: no headers), so an
+ * approval given later through GraphQL (approveToolCall) continues with the same servers.
+ */
+export const MCP_SERVERS_KEY = "dialogql:mcp_servers";
+
+/** The servers a stored turn used, read back from its metadata, with `headers` by server label. */
+export function storedServers(
+  metadata: unknown,
+  allowed: AllowedServers,
+  headers: Record<string, Record<string, string>> = {},
+): McpServerSpec[] {
+  const stored = (metadata as Record<string, unknown> | null)?.[MCP_SERVERS_KEY];
+  if (!Array.isArray(stored)) return [];
+  return stored.map((tool, index) => {
+    const spec = readMcpTool(tool, `metadata.${MCP_SERVERS_KEY}[${index}]`, allowed);
+    return { ...spec, headers: headers[spec.serverLabel] ?? {} };
+  });
+}
+
 /** A problem with an MCP part of the request: its message and the parameter it names. */
 export class McpRequestError extends Error {
   constructor(

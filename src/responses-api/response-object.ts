@@ -5,6 +5,7 @@
 // written through GraphQL included — reads as a Responses object.
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import type { OutputItem } from "../generation/output-items.js";
+import { MCP_SERVERS_KEY } from "../mcp/mcp-request.js";
 import type { UsageInput } from "../services/responses.js";
 import type { EchoedParams } from "./create-request.js";
 
@@ -62,7 +63,7 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 export function splitMetadata(metadata: unknown) {
   const all = (metadata && typeof metadata === "object" ? metadata : {}) as Record<string, unknown>;
-  const { [ECHOED_PARAMS_KEY]: echoed, ...rest } = all;
+  const { [ECHOED_PARAMS_KEY]: echoed, [MCP_SERVERS_KEY]: _servers, ...rest } = all;
   return { echoed: { ...defaultParams, ...(echoed as Partial<EchoedParams> | undefined) }, metadata: rest };
 }
 

@@ -6,6 +6,7 @@ import { storedTurns } from "../generation/turn-sink.js";
 import { builder } from "./builder.js";
 import { ErrorInterface, writeErrors } from "./errors.js";
 import { HistoryEventInput } from "./event-inputs.js";
+import { McpToolInput, mcpServersOf } from "./tool-approvals.js";
 
 builder.objectType(ModelNotConfiguredError, {
   name: "ModelNotConfiguredError",
@@ -50,6 +51,8 @@ const GenerateResponseInput = builder.inputType("GenerateResponseInput", {
     input: t.field({ type: [HistoryEventInput], required: true, description: "What the model is given this turn." }),
     instructions: t.string({ description: "A system prompt for this turn only (not stored in the history)." }),
     tools: t.field({ type: [FunctionToolInput] }),
+    mcpTools: t.field({ type: [McpToolInput], description: "MCP servers dialogql calls within the turn." }),
+    maxToolCalls: t.int({ description: "At most this many MCP calls in the turn." }),
     temperature: t.float(),
     maxOutputTokens: t.int(),
   }),
@@ -66,8 +69,9 @@ builder.mutationField("generateResponse", (t) =>
     resolve: async (query, _root, { input }, ctx) => {
       const dialogId = input.dialogId == null ? null : String(input.dialogId);
       const previousResponseId = input.previousResponseId == null ? null : String(input.previousResponseId);
+      const mcp = { servers: mcpServersOf(input.mcpTools, ctx.generator.mcp.allowed), approvals: [] };
       const started = await ctx.generator.start(
-        { ...input, dialogId, previousResponseId, tenantId: ctx.scope.tenantId, tools: input.tools ?? null },
+        { ...input, dialogId, previousResponseId, tenantId: ctx.scope.tenantId, tools: input.tools ?? null, mcp },
         storedTurns(ctx),
       );
       return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id: started.responseId } });

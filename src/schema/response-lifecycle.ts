@@ -92,6 +92,8 @@ builder.mutationFields((t) => ({
         // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
         ctx.inFlight.interruptResponse({ ...input, responseId }),
       );
+      // A turn this process generates stops too: no more model or tool calls (seed 004).
+      void ctx.generator.cancel(responseId);
       return answerWithResponse(ctx, written, query);
     },
   }),

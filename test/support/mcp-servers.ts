@@ -28,7 +28,11 @@ function kill(child: ChildProcess) {
 }
 
 function start(args: string[], env: Record<string, string>, ready: RegExp, url: (match: RegExpExecArray) => string) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   running.add(child);
   child.once("exit", () => running.delete(child));
   let output = "";
@@ -50,12 +54,22 @@ export async function startEverythingServer(transport: "streamableHttp" | "sse")
   const entry = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");
   const port = await freePort();
   const endpoint = transport === "sse" ? "sse" : "mcp";
-  return start([entry, transport], { PORT: String(port) }, /listening on port|running on port/i, () => `http://127.0.0.1:${port}/${endpoint}`);
+  return start(
+    [entry, transport],
+    { PORT: String(port) },
+    /listening on port|running on port/i,
+    () => `http://127.0.0.1:${port}/${endpoint}`,
+  );
 }
 
 /** The SDK-made test server (add, slow, fail, hang, big). */
 export function startTestMcpServer(): Promise<McpServerProcess> {
-  return start(["--import", "tsx", "test/support/mcp-test-server.ts"], {}, /listening on (http:\/\/\S+)/, (match) => match[1]!);
+  return start(
+    ["--import", "tsx", "test/support/mcp-test-server.ts"],
+    {},
+    /listening on (http:\/\/\S+)/,
+    (match) => match[1]!,
+  );
 }
 
 /** The tools the SDK-made test server has run so far, asked through the SDK's own client. */

@@ -36,8 +36,10 @@ function mcpServer() {
     isError: true,
   }));
   server.registerTool("hang", { description: "Never answers", inputSchema: {} }, () => new Promise(() => {}));
-  server.registerTool("big", { description: "Answers bytes of text", inputSchema: { bytes: z.number() } }, async ({ bytes }) =>
-    text("x".repeat(bytes)),
+  server.registerTool(
+    "big",
+    { description: "Answers bytes of text", inputSchema: { bytes: z.number() } },
+    async ({ bytes }) => text("x".repeat(bytes)),
   );
   return server;
 }

@@ -85,6 +85,10 @@ export type GenerateResponseInput = {
   /** A system prompt for this turn only (not stored in the history). */
   instructions?: string | null | undefined;
   maxOutputTokens?: number | null | undefined;
+  /** At most this many MCP calls in the turn. */
+  maxToolCalls?: number | null | undefined;
+  /** MCP servers dialogql calls within the turn. */
+  mcpTools?: Array<McpToolInput> | null | undefined;
   model: string;
   /** Continue from this response: a new branch if it already has children. */
   previousResponseId?: string | number | null | undefined;
@@ -134,6 +138,31 @@ export type InterruptResponseInput = {
   /** The answer so far. Without it, SAVE_PARTIAL and SAVE_MARKED keep the text streamed so far (streamText); it is required when nothing was streamed, unless behavior is DISCARD. */
   partialText?: string | null | undefined;
   responseId: string | number;
+};
+
+/** Which of a server's tools wait for the user's approval before they run. */
+export type McpApprovalMode =
+  /** Every tool. */
+  | 'ALWAYS'
+  /** No tool. */
+  | 'NEVER';
+
+/** An MCP server the model may call within the turn (OpenAI's `mcp` tool; docs/mcp.md). */
+export type McpToolInput = {
+  /** Only these tools are offered (all when absent). */
+  allowedTools?: Array<string> | null | undefined;
+  /** These tools ask; with either list, unnamed tools ask too. */
+  alwaysRequireApproval?: Array<string> | null | undefined;
+  /** Sent to the server (authorization); never stored. */
+  headers?: Record<string, unknown> | null | undefined;
+  /** These tools run without asking. */
+  neverRequireApproval?: Array<string> | null | undefined;
+  /** ALWAYS when absent and no tool is named in the lists below. */
+  requireApproval?: McpApprovalMode | null | undefined;
+  serverDescription?: string | null | undefined;
+  serverLabel: string;
+  /** Must be allowed by MCP_ALLOWED_SERVERS. */
+  serverUrl: string;
 };
 
 /** A human, AI or system message: text `content`, OpenAI content `parts`, or both. */
