@@ -194,4 +194,41 @@ describe("an MCP turn, step by step", () => {
     expect(events.map((event) => event.type)).toEqual(["HUMAN", "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL"]);
     expect(g.upstream.requests.length).toBe(before + 1);
   });
+
+  it("interruptResponse mid-call ends the turn as seed 004 says and stops the loop", async () => {
+    const cancelledTurns = async () => {
+      const text = await (await fetch(`${g.server.url}/metrics`)).text();
+      return Number(/dialogql_upstream_model_calls_total\{status="CANCELLED"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    const before = await cancelledTurns();
+    g.upstream.script({ output: [{ toolCall: { name: "slow", arguments: '{"ms":300}' } }] });
+    const requests = g.upstream.requests.length;
+    const started = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "sleep",
+      tools: tools(),
+      background: true,
+    });
+    await until(
+      async () => (await prisma.event.count({ where: { responseId: started.id, toolName: "slow" } })) === 1,
+      "the call",
+    );
+    const interrupted = await asCaller(g.server, g.key)(
+      `mutation ($id: ID!) { interruptResponse(input: { responseId: $id, behavior: SAVE_MARKED, partialText: "Sleeping…" }) { ... on Response { status } } }`,
+      { id: started.id },
+    );
+    expect(interrupted.body.data).toEqual({ interruptResponse: { status: "INCOMPLETE" } });
+    // The loop has ended (a turn ended by the interrupt counts as cancelled) …
+    await until(async () => (await cancelledTurns()) === before + 1, "the loop to end");
+    // … with no tool result, no further model call, and the interrupt's partial answer last.
+    const events = await prisma.event.findMany({ where: { responseId: started.id }, orderBy: { seq: "asc" } });
+    expect(events.map((event) => [event.type, event.toolName ?? event.content])).toEqual([
+      ["HUMAN", "sleep"],
+      ["TOOL_CALL", "mcp_list_tools"],
+      ["TOOL_RESULT", "mcp_list_tools"],
+      ["TOOL_CALL", "slow"],
+      ["AI", "Sleeping…"],
+    ]);
+    expect(g.upstream.requests.length).toBe(requests + 1);
+  });
 });

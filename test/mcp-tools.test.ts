@@ -98,6 +98,23 @@ describe("an mcp tool", () => {
     expect(again.output).toEqual(response.output);
   });
 
+  it("falls back to the SSE transport for a server that has only it (server-everything, SSE)", async () => {
+    const sse = await startEverythingServer("sse");
+    g.upstream.script(
+      { output: [{ toolCall: { name: "get-sum", arguments: '{"a":2,"b":40}' } }] },
+      { output: [{ text: "42" }] },
+    );
+    const response = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "2+40?",
+      tools: [mcpTool(sse.url, { allowed_tools: { tool_names: ["get-sum"] } })],
+    });
+    expect(response.output.map((item) => item.type)).toEqual(["mcp_list_tools", "mcp_call", "message"]);
+    expect(response.output[1]).toMatchObject({ name: "get-sum", status: "completed", error: null });
+    expect((response.output[1] as { output: string }).output).toContain("42");
+    await sse.kill();
+  });
+
   it("reuses the chain's tool listing, as OpenAI does", async () => {
     g.upstream.script(
       { output: [{ toolCall: { name: "add", arguments: '{"a":2,"b":3}' } }] },
