@@ -135,6 +135,27 @@ describe("an mcp tool", () => {
     expect(second.output[0]).toMatchObject({ output: "6", status: "completed" });
   });
 
+  it("sends `authorization` as a bearer token, and refuses a field it does not act on by name", async () => {
+    g.upstream.script({ output: [{ toolCall: { name: "auth", arguments: "{}" } }] }, { output: [{ text: "ok" }] });
+    const response = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "who am I?",
+      tools: [mcpTool(testServer.url, { authorization: "oauth-token-1" })],
+    });
+    expect(response.output[1]).toMatchObject({ type: "mcp_call", output: "Bearer oauth-token-1" });
+    // (The tool's output says it back; the token itself is neither echoed nor kept with the turn.)
+    expect(JSON.stringify(response.tools)).not.toContain("oauth-token-1");
+    const stored = await prisma.response.findUniqueOrThrow({ where: { id: response.id } });
+    expect(JSON.stringify(stored)).not.toContain("oauth-token-1");
+    const refused = await g.openai.responses
+      .create({ model: "stand-in-1", input: "hi", tools: [mcpTool(testServer.url, { defer_loading: true })] })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      status: 400,
+      error: { param: "tools[0]", message: expect.stringContaining("defer_loading") },
+    });
+  });
+
   it("refuses a server outside MCP_ALLOWED_SERVERS with a 400 naming it, before anything runs", async () => {
     const before = await prisma.response.count();
     const requests = g.upstream.requests.length;

@@ -8,7 +8,9 @@ import { type AllowedServers, refusalOf } from "./allowed-servers.js";
 
 const toolNames = z.array(z.string().min(1)).max(1000);
 
-const mcpTool = z.looseObject({
+// Strict: a field of OpenAI's `mcp` tool this server does not act on (connector_id,
+// defer_loading, tunnel_id, allowed_callers) is refused by name rather than ignored.
+const mcpTool = z.strictObject({
   type: z.literal("mcp"),
   server_label: z
     .string({ error: "server_label is required" })
@@ -16,13 +18,17 @@ const mcpTool = z.looseObject({
   server_url: z.string({ error: "server_url is required (connectors are not supported)" }).url(),
   server_description: z.string().nullish(),
   headers: z.record(z.string(), z.string()).nullish(),
-  allowed_tools: z.union([toolNames, z.looseObject({ tool_names: toolNames.nullish() })]).nullish(),
+  /** An OAuth access token: sent as `Authorization: Bearer …`, like headers never stored. */
+  authorization: z.string().min(1).nullish(),
+  allowed_tools: z
+    .union([toolNames, z.strictObject({ tool_names: toolNames.nullish(), read_only: z.boolean().nullish() })])
+    .nullish(),
   require_approval: z
     .union([
       z.enum(["always", "never"]),
-      z.looseObject({
-        always: z.looseObject({ tool_names: toolNames.nullish() }).nullish(),
-        never: z.looseObject({ tool_names: toolNames.nullish() }).nullish(),
+      z.strictObject({
+        always: z.strictObject({ tool_names: toolNames.nullish() }).nullish(),
+        never: z.strictObject({ tool_names: toolNames.nullish() }).nullish(),
       }),
     ])
     .nullish(),
@@ -47,6 +53,8 @@ export interface McpServerSpec {
   headers: Record<string, string>;
   /** Only these tools are listed and offered; null: all of them. */
   allowedTools: string[] | null;
+  /** Only tools the server marks read-only (annotations.readOnlyHint) are offered. */
+  readOnly: boolean;
   requireApproval: ApprovalPolicy;
 }
 
@@ -103,7 +111,7 @@ export function echoedMcpTool(spec: McpServerSpec) {
     server_label: spec.serverLabel,
     server_url: spec.serverUrl,
     server_description: spec.serverDescription,
-    allowed_tools: spec.allowedTools,
+    allowed_tools: spec.readOnly ? { tool_names: spec.allowedTools, read_only: true } : spec.allowedTools,
     headers: null,
     require_approval:
       typeof spec.requireApproval === "string"
@@ -131,8 +139,12 @@ export function readMcpTool(raw: unknown, param: string, allowed: AllowedServers
     serverLabel: tool.server_label,
     serverUrl: tool.server_url,
     serverDescription: tool.server_description ?? null,
-    headers: tool.headers ?? {},
+    headers: {
+      ...tool.headers,
+      ...(tool.authorization && { authorization: `Bearer ${tool.authorization}` }),
+    },
     allowedTools: Array.isArray(tool.allowed_tools) ? tool.allowed_tools : (tool.allowed_tools?.tool_names ?? null),
+    readOnly: !Array.isArray(tool.allowed_tools) && tool.allowed_tools?.read_only === true,
     requireApproval:
       typeof policy === "string"
         ? policy

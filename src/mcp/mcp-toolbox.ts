@@ -65,7 +65,6 @@ export async function openToolbox(
     const listing = await listingOf(server, context, connect, signal);
     await onListing(listing);
     for (const info of listing.tools) {
-      if (server.allowedTools && !server.allowedTools.includes(info.name)) continue;
       if (taken.has(info.name) || tools.has(info.name)) {
         logger.warn(`MCP server ${server.serverLabel}: tool ${info.name} is named like another tool; not offered`);
         continue;
@@ -121,7 +120,11 @@ async function listingOf(
 }
 
 const filtered = (server: McpServerSpec, tools: McpToolInfo[]) =>
-  server.allowedTools ? tools.filter((tool) => server.allowedTools!.includes(tool.name)) : tools;
+  tools.filter(
+    (tool) =>
+      (!server.allowedTools || server.allowedTools.includes(tool.name)) &&
+      (!server.readOnly || (tool.annotations as { readOnlyHint?: unknown } | null)?.readOnlyHint === true),
+  );
 
 /** The newest successful listing of the server in the context (its call names the server in args). */
 function earlierListing(label: string, context: readonly StoredEvent[]): McpToolInfo[] | null {

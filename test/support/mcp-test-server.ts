@@ -1,7 +1,7 @@
 // An MCP server made with the official SDK, run as its own process (so a test can kill it
 // mid-call): Streamable HTTP, stateless, on a free loopback port printed as "listening on <url>".
 // Its tools: `add` (a + b), `slow` (answers after `ms`), `fail` (a tool error), `hang` (never
-// answers: the test kills the process), `big` (`bytes` of output), `calls` (the names of the
+// answers: the test kills the process), `big` (`bytes` of output), `auth` (the Authorization header it got), `calls` (the names of the
 // tools called so far, to show that a call did not reach the server).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -35,6 +35,11 @@ function mcpServer() {
     content: [{ type: "text" as const, text: `failed: ${why}` }],
     isError: true,
   }));
+  server.registerTool(
+    "auth",
+    { description: "The Authorization header it was sent", inputSchema: {} },
+    async (_args, extra) => text(String(extra.requestInfo?.headers?.authorization ?? "none")),
+  );
   server.registerTool("hang", { description: "Never answers", inputSchema: {} }, () => new Promise(() => {}));
   server.registerTool(
     "big",
