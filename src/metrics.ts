@@ -35,6 +35,18 @@ export const metrics = {
     help: "GraphQL subscriptions open now (SSE and WebSocket)",
     registers,
   }),
+  openConnections: new Gauge({
+    name: "dialogql_long_lived_connections",
+    help: "Long-lived connections open now (src/server/connection-policy.ts), by transport",
+    labelNames: ["transport"] as const,
+    registers,
+  }),
+  connectionsRefused: new Counter({
+    name: "dialogql_connections_refused_total",
+    help: "Long-lived connections refused at a cap, by transport and cap (key, tenant, instance)",
+    labelNames: ["transport", "limit"] as const,
+    registers,
+  }),
   slowClientsDisconnected: new Counter({
     name: "dialogql_slow_clients_disconnected_total",
     help: "Subscription connections dropped because they stopped reading (src/server/slow-consumers.ts)",

@@ -37,6 +37,7 @@ import { useRequestLog } from "./request-log.js";
 import { useStorableTextOnly } from "./storable-text.js";
 import { useCompiledQueries } from "./compiled-queries.js";
 import { createLargeAnswers } from "./large-answers.js";
+import { createConnectionPolicy, useLongLivedConnections } from "./connection-policy.js";
 import type { Store } from "../store/store.js";
 
 export interface AppOptions {
@@ -83,6 +84,7 @@ export function buildApp(options: AppOptions) {
   const tenants = createTenantScopes(store);
   const services = { store, live, inFlight, tenants, generator, limits };
   const largeAnswers = createLargeAnswers(limits);
+  const connections = createConnectionPolicy(limits, authenticator);
   const yoga = createYoga({
     schema,
     context: contextFactory(services, largeAnswers),
@@ -106,6 +108,7 @@ export function buildApp(options: AppOptions) {
       useOperationsEndpoints({ database: async () => store.database, live }),
       useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
+      useLongLivedConnections(connections),
       useRestEndpoints(store),
       useResponsesApi(services),
       // Browsers send a cross-site form or a plain GET without a preflight; requiring a JSON body
@@ -122,12 +125,13 @@ export function buildApp(options: AppOptions) {
     ],
   });
 
-  /** Ends the app's timers (revocation poll, idle sweep); the store and the live bus stay open. */
+  /** Ends the app's timers (revocation poll, idle sweep, slow-reader watch); the store and the live bus stay open. */
   const stop = () => {
     authenticator.close();
+    connections.close();
     inFlight.close();
   };
-  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, stop });
+  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, connections, stop });
 }
 
 export type App = ReturnType<typeof buildApp>;
