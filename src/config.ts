@@ -92,7 +92,7 @@ const schema = z.object({
   AUTH: z.enum(["auto", "required"]).default("auto"),
   /** How often each instance reads API key revocations from the database (with Redis they also
    * arrive at once; this catches those made while an instance was cut off). */
-  REVOCATION_POLL_MS: count(5_000),
+  REVOCATION_POLL_MS: count(1_000),
   /** Origins (comma-separated, or *) whose browser pages may call the API; same-origin always can. */
   CORS_ORIGINS: z.string().default(""),
   /** GraphiQL and introspection; both default to off when NODE_ENV=production. */
