@@ -90,8 +90,9 @@ export function buildApp(options: AppOptions) {
     context: contextFactory(services, largeAnswers),
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    // Liveness: 200 while the process answers (readiness is /ready, src/server/operations-endpoints.ts).
-    healthCheckEndpoint: "/health",
+    // /health (liveness, with what is degraded) and /ready are src/server/operations-endpoints.ts;
+    // Yoga's own bare check stays on a path of its own, since it would answer /health first.
+    healthCheckEndpoint: "/health/yoga",
     logging: yogaLogger,
     // GraphiQL's scripts and styles come inline from the npm package, not from a CDN: a
     // self-hosted service on a closed network must still show it.
