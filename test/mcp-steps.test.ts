@@ -13,7 +13,9 @@ let g: GeneratingServer;
 let server: McpServerProcess;
 beforeAll(async () => {
   [g, server] = await Promise.all([
-    startGeneratingServer({}, "tenant-a", configWith({ MCP_TOOL_TIMEOUT_MS: "1500", MAX_EVENT_BYTES: "16384" })),
+    startGeneratingServer({}, "tenant-a", {
+      config: configWith({ MCP_TOOL_TIMEOUT_MS: "1500", MAX_EVENT_BYTES: "16384" }),
+    }),
     startTestMcpServer(),
   ]);
 });

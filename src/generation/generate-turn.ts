@@ -15,6 +15,7 @@ import type { UsageInput } from "../services/responses.js";
 import type { OutputItem } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
 import { runToolLoop } from "./tool-loop.js";
+import { describeUpstreamFailure, logUpstreamFailure } from "./upstream-errors.js";
 import type { BegunTurn, FinalStatus, TurnSink } from "./turn-sink.js";
 import type { GenerateRequest, Turn, TurnObserver } from "./turn-request.js";
 
@@ -81,6 +82,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   const called = performance.now();
   const { items, finishReason, usage, failure, finalSave } = await runToolLoop(turn);
   const outcome = settle(items, turn.abort.aborted, failure, finishReason, usage);
+  if (outcome.status === "FAILED") logUpstreamFailure(turn.begun.responseId, failure);
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);
   const responseId = turn.begun.responseId;
@@ -107,9 +109,8 @@ export function settle(
   const counts = usageOf(usage);
   if (aborted) return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
   if (failure !== undefined || !finishReason) {
-    const message =
-      failure instanceof Error ? failure.message : failure ? String(failure) : "the upstream stream ended early";
-    return { status: "FAILED", output, usage: counts, error: { code: "upstream_error", message }, completedAt };
+    // The tenant reads a safe description; the detail is logged (upstream-errors.ts).
+    return { status: "FAILED", output, usage: counts, error: describeUpstreamFailure(failure), completedAt };
   }
   if (finishReason === "length" || finishReason === "content-filter") {
     const code = finishReason === "length" ? "max_output_tokens" : "content_filter";
