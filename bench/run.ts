@@ -37,6 +37,7 @@ const scenarios: Scenario[] = [
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true, serverOnly: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
   { name: "generate", file: "scenarios/generate.ts" },
+  { name: "mcp-call", file: "scenarios/mcp-call.ts" },
   { name: "search", file: "scenarios/search.ts" },
   { name: "token-budget", file: "scenarios/token-budget.ts" },
 ].filter((s) => !only || only.includes(s.name));
