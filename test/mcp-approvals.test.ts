@@ -78,6 +78,10 @@ describe("require_approval", () => {
       input: [{ type: "mcp_approval_response", approval_request_id: request.id, approve: false, reason: "not now" }],
     });
     expect(denied.output.map((item) => item.type)).toEqual(["message"]);
+    const inputItems = await g.openai.responses.inputItems.list(denied.id);
+    expect(inputItems.data).toMatchObject([
+      { type: "mcp_approval_response", approval_request_id: request.id, approve: false, reason: "not now" },
+    ]);
     expect(await toolsCalled(server.url)).not.toContain("slow");
     const last = g.upstream.requests.at(-1)!.body.messages!.at(-1);
     expect(last).toMatchObject({ role: "tool", tool_call_id: "call_slow" });

@@ -4,6 +4,7 @@
 import { NotFoundError } from "../errors.js";
 import { toResponsesItems } from "../formats/openai-responses.js";
 import { itemsFromEvents } from "../generation/output-items.js";
+import { mcpMetadataOf } from "../mcp/mcp-events.js";
 import type { Store } from "../store/store.js";
 import type { ResponseView } from "./response-object.js";
 
@@ -38,7 +39,10 @@ export interface InputItemsPage {
 /** The response's own input (not its context), as Responses input items with ids, a page at a time. */
 export async function listInputItems({ prisma }: Store, responseId: string, page: InputItemsPage) {
   const events = await prisma.event.findMany({ where: { responseId, phase: "INPUT" }, orderBy: { seq: page.order } });
-  const items = events.map((event) => ({ id: event.id, ...toResponsesItems([event])[0] }));
+  const items = events.map((event) => ({
+    id: event.id,
+    ...(approvalResponseItem(event) ?? toResponsesItems([event])[0]),
+  }));
   const start = page.after ? items.findIndex((item) => item.id === page.after) + 1 : 0;
   const data = items.slice(start, start + page.limit);
   return {
@@ -48,4 +52,17 @@ export async function listInputItems({ prisma }: Store, responseId: string, page
     last_id: data[data.length - 1]?.id ?? null,
     has_more: start + page.limit < items.length,
   };
+}
+
+/** An `mcp_approval_response` input item, as it was given (src/mcp/mcp-events.ts stores it). */
+function approvalResponseItem(event: {
+  callId: string | null;
+  isError: boolean | null;
+  content: string | null;
+  metadata: unknown;
+}) {
+  if (mcpMetadataOf(event.metadata)?.type !== "mcp_approval_response") return null;
+  const approve = !event.isError;
+  const reason = event.content === (approve ? "approved" : "denied") ? null : event.content;
+  return { type: "mcp_approval_response" as const, approval_request_id: event.callId, approve, reason };
 }
