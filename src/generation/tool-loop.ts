@@ -6,23 +6,15 @@
 // requests are acted on first: an approved call runs, a denied one is written as a call the user
 // refused, which is what the model is told.
 import type { LanguageModelUsage } from "ai";
-import type { StoredEvent } from "../formats/stored-event.js";
 import type { McpCallResult } from "../mcp/mcp-connection.js";
-import {
-  approvalRequestEvent,
-  callEvent,
-  DENIED_TEXT,
-  listToolsEvents,
-  type McpItem,
-  mcpMetadataOf,
-  resultEvent,
-} from "../mcp/mcp-events.js";
+import { callEvent, DENIED_TEXT, type McpItem, mcpMetadataOf, resultEvent } from "../mcp/mcp-events.js";
 import { type McpListing, type McpToolbox, openToolbox } from "../mcp/mcp-toolbox.js";
 import type { HistoryEventInput } from "../services/event-input.js";
 import type { Turn } from "./turn-request.js";
 import { toModelMessages } from "./model-messages.js";
 import { runModelStep, type StepTarget, toolChoice, toolSet } from "./model-step.js";
-import { type OutputItem, outputItemId, parseArguments, toEventInput } from "./output-items.js";
+import { type OutputItem, parseArguments } from "./output-items.js";
+import { addUsage, type TurnWriter, turnWriter } from "./turn-writer.js";
 
 /** How many MCP calls a turn makes when the request sets no max_tool_calls. */
 export const DEFAULT_MAX_TOOL_CALLS = 20;
@@ -39,42 +31,16 @@ export interface LoopResult {
 }
 
 export async function runToolLoop(turn: Turn): Promise<LoopResult> {
-  const { request, begun, observer, abort, sink } = turn;
-  const responseId = begun.responseId;
-  const items: OutputItem[] = [];
-  const produced: StoredEvent[] = [];
-  let saved = 0;
-  const write = async (events: HistoryEventInput[]) => {
-    produced.push(...events.map(asStored));
-    await sink.append(responseId, events);
-  };
-  const saveItems = () => {
-    const events = items.slice(saved).flatMap((item) => eventsOf(item, request.model));
-    saved = items.length;
-    return write(events);
-  };
-  const at = (item: OutputItem) => items.indexOf(item);
-  const target: StepTarget = {
-    items,
-    add: (item) => {
-      items.push(item);
-      observer.onItemAdded?.(item, items.length - 1);
-    },
-    newId: (type) => outputItemId(type, responseId, items.length),
-    textDelta: (type, delta) => sink.textDelta(responseId, type, delta),
-    delta: (item, delta) => observer.onDelta?.(item, at(item), delta),
-    argumentsDone: (item) => observer.onArgumentsDone?.(item, at(item)),
-    done: (item) => observer.onItemDone?.(item, at(item)),
-    stepEnd: saveItems,
-  };
+  const { request, begun, abort } = turn;
+  const writer = turnWriter(turn);
+  const { target, write, saveItems } = writer;
   const result: LoopResult = {
-    items,
+    items: writer.items,
     finishReason: undefined,
     usage: undefined,
     failure: undefined,
     finalSave: saveItems,
   };
-
   let toolbox: McpToolbox | null = null;
   const runCall = async (item: CallItem) => {
     const server = toolbox?.server(item.serverLabel);
@@ -87,7 +53,6 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
     await write([resultEvent(item, outcome.text)]);
     target.done(item);
   };
-
   try {
     const mcp = request.mcp;
     if (mcp && (mcp.servers.length || mcp.approvals.length)) {
@@ -101,51 +66,61 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
       });
       await answerApprovals(turn, target, write, saveItems, runCall);
     }
-    const maxCalls = request.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
-    let calls = 0;
-    for (let steps = 0; steps <= maxCalls + 1 && !abort.aborted; steps++) {
-      const step = await runModelStep(
-        {
-          model: turn.model,
-          system: request.instructions ?? undefined,
-          messages: toModelMessages([...begun.context, ...produced]),
-          tools: toolSet(request.tools, toolbox),
-          // Past max_tool_calls the model is offered no more calls: it answers with what it has.
-          toolChoice: calls >= maxCalls ? "none" : toolChoice(request.toolChoice),
-          temperature: request.temperature ?? undefined,
-          topP: request.topP ?? undefined,
-          maxOutputTokens: request.maxOutputTokens ?? undefined,
-          maxRetries: turn.maxRetries,
-          abort,
-          providerOptions: request.reasoningEffort
-            ? { openai: { reasoningEffort: request.reasoningEffort } }
-            : undefined,
-          toolbox,
-        },
-        target,
-      );
-      result.finishReason = step.finishReason;
-      result.usage = addUsage(result.usage, step.usage);
-      if (step.failure !== undefined) {
-        result.failure = step.failure;
-        break;
-      }
-      const toRun = step.calls.filter((call): call is CallItem => call.type === "mcp_call");
-      for (const call of toRun) {
-        if (abort.aborted) break;
-        if (calls >= maxCalls) await refuseCall(call, write, target, maxCalls);
-        else await runCall(call);
-        calls++;
-      }
-      // Nothing ran, or the client has calls to run, or the user approvals to give: the turn ends.
-      if (!toRun.length || toRun.length < step.calls.length) break;
-    }
+    await modelSteps(turn, writer, toolbox, runCall, result);
   } catch (error) {
     result.failure = error;
   } finally {
     await toolbox?.close();
   }
   return result;
+}
+
+/** Calls the model, runs its MCP calls, and again, until the turn ends (see the file's comment). */
+async function modelSteps(
+  turn: Turn,
+  { target, write, produced }: TurnWriter,
+  toolbox: McpToolbox | null,
+  runCall: (item: CallItem) => Promise<void>,
+  result: LoopResult,
+) {
+  const { request, begun, abort } = turn;
+  const maxCalls = request.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
+  let calls = 0;
+  for (let steps = 0; steps <= maxCalls + 1 && !abort.aborted; steps++) {
+    const step = await runModelStep(
+      {
+        model: turn.model,
+        system: request.instructions ?? undefined,
+        messages: toModelMessages([...begun.context, ...produced]),
+        tools: toolSet(request.tools, toolbox),
+        // Past max_tool_calls the model is offered no more calls: it answers with what it has.
+        toolChoice: calls >= maxCalls ? "none" : toolChoice(request.toolChoice),
+        temperature: request.temperature ?? undefined,
+        topP: request.topP ?? undefined,
+        maxOutputTokens: request.maxOutputTokens ?? undefined,
+        maxRetries: turn.maxRetries,
+        abort,
+        providerOptions: request.reasoningEffort ? { openai: { reasoningEffort: request.reasoningEffort } } : undefined,
+        toolbox,
+      },
+      target,
+    );
+    result.finishReason = step.finishReason;
+    result.usage = addUsage(result.usage, step.usage);
+    if (step.failure !== undefined) {
+      result.failure = step.failure;
+      return;
+    }
+    const toRun = step.calls.filter((call): call is CallItem => call.type === "mcp_call");
+    for (const call of toRun) {
+      if (abort.aborted) return;
+      if (calls >= maxCalls) await refuseCall(call, write, target, maxCalls);
+      else await runCall(call);
+      calls++;
+    }
+    // Nothing ran, or the client has calls to run, or the user approvals to give: the turn ends.
+    if (!toRun.length || toRun.length < step.calls.length) return;
+  }
 }
 
 /** Acts on the request's answers to approval requests in the context, in order. */
@@ -223,60 +198,5 @@ function listingItem(listing: McpListing, id: string): McpItem {
     serverLabel: listing.server.serverLabel,
     tools: listing.tools,
     error: listing.error,
-  };
-}
-
-/** The history events an item is written as when its step ends. */
-function eventsOf(item: OutputItem, model: string): HistoryEventInput[] {
-  switch (item.type) {
-    case "mcp_list_tools":
-      return listToolsEvents(item);
-    case "mcp_call":
-      return [callEvent(item, parseArguments(item.arguments))];
-    case "mcp_approval_request":
-      return [approvalRequestEvent(item, parseArguments(item.arguments))];
-    default:
-      return [toEventInput(item, model)];
-  }
-}
-
-/** A written event as the model's next step reads it. */
-function asStored(input: HistoryEventInput): StoredEvent {
-  const blank = {
-    content: null,
-    parts: null,
-    callId: null,
-    toolName: null,
-    args: null,
-    isError: null,
-    providerFields: null,
-  };
-  if (input.ai) return { ...blank, type: "AI", content: input.ai.content ?? null };
-  if (input.reasoning) return { ...blank, type: "REASONING", content: input.reasoning.content ?? null };
-  if (input.toolCall) {
-    const { callId, toolName, args } = input.toolCall;
-    return { ...blank, type: "TOOL_CALL", callId: callId ?? null, toolName: toolName ?? null, args: args ?? {} };
-  }
-  const result = input.toolResult!;
-  return {
-    ...blank,
-    type: "TOOL_RESULT",
-    callId: result.callId ?? null,
-    toolName: result.toolName ?? null,
-    content: result.content ?? null,
-    isError: result.isError ?? false,
-  };
-}
-
-function addUsage(total: LanguageModelUsage | undefined, step: LanguageModelUsage | undefined) {
-  if (!total || !step) return step ?? total;
-  const sum = (a: number | undefined, b: number | undefined) =>
-    a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
-  return {
-    ...step,
-    inputTokens: sum(total.inputTokens, step.inputTokens),
-    outputTokens: sum(total.outputTokens, step.outputTokens),
-    reasoningTokens: sum(total.reasoningTokens, step.reasoningTokens),
-    totalTokens: sum(total.totalTokens, step.totalTokens),
   };
 }

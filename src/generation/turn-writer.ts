@@ -1,0 +1,108 @@
+// Where a turn's steps go as they complete: its output items (the observer follows them) and the
+// history events each is written as, through the turn's sink (src/generation/turn-sink.ts), so
+// every step is committed and published on its own (seed 004). What it has written is kept, as
+// the next model call's messages are made from the context and it.
+import type { LanguageModelUsage } from "ai";
+import type { StoredEvent } from "../formats/stored-event.js";
+import { approvalRequestEvent, callEvent, listToolsEvents } from "../mcp/mcp-events.js";
+import type { HistoryEventInput } from "../services/event-input.js";
+import type { StepTarget } from "./model-step.js";
+import { type OutputItem, outputItemId, parseArguments, toEventInput } from "./output-items.js";
+import type { Turn } from "./turn-request.js";
+
+export interface TurnWriter {
+  items: OutputItem[];
+  /** The events written so far, as the model's next step reads them. */
+  produced: StoredEvent[];
+  target: StepTarget;
+  /** Writes events now (one committed write, one delta). */
+  write(events: HistoryEventInput[]): Promise<void>;
+  /** Writes the items added since the last save. */
+  saveItems(): Promise<void>;
+}
+
+export function turnWriter({ request, begun, observer, sink }: Turn): TurnWriter {
+  const responseId = begun.responseId;
+  const items: OutputItem[] = [];
+  const produced: StoredEvent[] = [];
+  let saved = 0;
+  const write = async (events: HistoryEventInput[]) => {
+    produced.push(...events.map(asStored));
+    await sink.append(responseId, events);
+  };
+  const saveItems = () => {
+    const events = items.slice(saved).flatMap((item) => eventsOf(item, request.model));
+    saved = items.length;
+    return write(events);
+  };
+  const at = (item: OutputItem) => items.indexOf(item);
+  const target: StepTarget = {
+    items,
+    add: (item) => {
+      items.push(item);
+      observer.onItemAdded?.(item, items.length - 1);
+    },
+    newId: (type) => outputItemId(type, responseId, items.length),
+    textDelta: (type, delta) => sink.textDelta(responseId, type, delta),
+    delta: (item, delta) => observer.onDelta?.(item, at(item), delta),
+    argumentsDone: (item) => observer.onArgumentsDone?.(item, at(item)),
+    done: (item) => observer.onItemDone?.(item, at(item)),
+    stepEnd: saveItems,
+  };
+  return { items, produced, target, write, saveItems };
+}
+
+/** The history events an item is written as when its step ends. */
+function eventsOf(item: OutputItem, model: string): HistoryEventInput[] {
+  switch (item.type) {
+    case "mcp_list_tools":
+      return listToolsEvents(item);
+    case "mcp_call":
+      return [callEvent(item, parseArguments(item.arguments))];
+    case "mcp_approval_request":
+      return [approvalRequestEvent(item, parseArguments(item.arguments))];
+    default:
+      return [toEventInput(item, model)];
+  }
+}
+
+/** A written event as the model's next step reads it. */
+function asStored(input: HistoryEventInput): StoredEvent {
+  const blank = {
+    content: null,
+    parts: null,
+    callId: null,
+    toolName: null,
+    args: null,
+    isError: null,
+    providerFields: null,
+  };
+  if (input.ai) return { ...blank, type: "AI", content: input.ai.content ?? null };
+  if (input.reasoning) return { ...blank, type: "REASONING", content: input.reasoning.content ?? null };
+  if (input.toolCall) {
+    const { callId, toolName, args } = input.toolCall;
+    return { ...blank, type: "TOOL_CALL", callId: callId ?? null, toolName: toolName ?? null, args: args ?? {} };
+  }
+  const result = input.toolResult!;
+  return {
+    ...blank,
+    type: "TOOL_RESULT",
+    callId: result.callId ?? null,
+    toolName: result.toolName ?? null,
+    content: result.content ?? null,
+    isError: result.isError ?? false,
+  };
+}
+
+export function addUsage(total: LanguageModelUsage | undefined, step: LanguageModelUsage | undefined) {
+  if (!total || !step) return step ?? total;
+  const sum = (a: number | undefined, b: number | undefined) =>
+    a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+  return {
+    ...step,
+    inputTokens: sum(total.inputTokens, step.inputTokens),
+    outputTokens: sum(total.outputTokens, step.outputTokens),
+    reasoningTokens: sum(total.reasoningTokens, step.reasoningTokens),
+    totalTokens: sum(total.totalTokens, step.totalTokens),
+  };
+}
