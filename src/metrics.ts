@@ -2,7 +2,7 @@
 // into. Add an instrument here (with `registers: [registry]`) and record it where the thing
 // happens; names start with `dialogql_`. Labels stay few and bounded: never an id.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { onStatement } from "./db/statement-log.js";
+import { onStatement } from "./statement-log.js";
 
 export const registry = new Registry();
 // Process figures (CPU, memory, event-loop lag, open handles).

@@ -4,7 +4,7 @@
 import { type GraphQLResult, testApp } from "./support/graphql.js";
 import { describe, expect, it } from "vitest";
 import type { Limits } from "../src/limits.js";
-import { createRequestBudget } from "../src/server/request-budget.js";
+import { createRequestBudget } from "../src/schema/request-budget.js";
 
 function appWith(limits: Partial<Limits> = {}) {
   const app = testApp({ limits });

@@ -4,8 +4,8 @@
 // are kept with the event and given back by a chat export.
 import { z } from "zod";
 import { ValidationError } from "../errors.js";
-import { blankEvent, type NewEvent } from "../services/event-input.js";
-import { isJsonObject } from "../services/json.js";
+import { blankEvent, type NewEvent } from "../vocabulary/events.js";
+import { isJsonObject } from "../vocabulary/json.js";
 import {
   claimCallId,
   parseArguments,
@@ -16,8 +16,8 @@ import {
   toolResultContent,
   zodProblems,
 } from "./import-checks.js";
-import { chatTextPartSchema, contentPartSchema, refusalPartSchema } from "./parts.js";
-import { extraKeys, type ProviderFields } from "./provider-fields.js";
+import { chatTextPartSchema, contentPartSchema, refusalPartSchema } from "../vocabulary/parts.js";
+import { extraKeys, type ProviderFields } from "../vocabulary/provider-fields.js";
 import type { ImportedEvent } from "./turns.js";
 
 type Message = Record<string, unknown>;

@@ -5,8 +5,8 @@
 //     1. [user] What is Python?
 //     2. [assistant] Python is a programming language...
 //     3. [tool call] search({"q":"python features"})
-import { describePart } from "./parts.js";
-import { readProviderFields } from "./provider-fields.js";
+import { describePart } from "../vocabulary/parts.js";
+import { readProviderFields } from "../vocabulary/provider-fields.js";
 import { messageParts, type StoredEvent } from "./stored-event.js";
 
 export const DEFAULT_TRANSCRIPT_CONTENT_LENGTH = 100;

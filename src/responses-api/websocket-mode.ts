@@ -6,10 +6,11 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { Viewer } from "../auth/authenticator.js";
+import type { Authenticator, Viewer } from "../auth/authenticator.js";
 import { refusal } from "../auth/access-control.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
-import type { App } from "../server/app.js";
+import type { RateLimiter } from "../auth/rate-limit.js";
+import type { Limits } from "../limits.js";
 import { logger } from "../logger.js";
 import { ApiError, errorBody, toApiError } from "./api-errors.js";
 import { InvalidRequest, parseCreateBody } from "./create-request.js";
@@ -17,13 +18,20 @@ import { type ResponsesDeps, startStreamedTurn, toGenerateRequest } from "./crea
 
 export const RESPONSES_WEBSOCKET_PATH = "/v1/responses";
 
-export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: yoga.limits.bodyBytes });
+/** What the WebSocket mode needs besides the Responses API's own: who is calling, and how often. */
+export interface WebSocketModeDeps extends ResponsesDeps {
+  limits: Limits;
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+}
+
+export function createResponsesWebSocket(deps: WebSocketModeDeps) {
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: deps.limits.bodyBytes });
 
   async function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
     let viewer: Viewer;
     try {
-      viewer = await yoga.authenticator.authenticate(request.headers.authorization);
+      viewer = await deps.authenticator.authenticate(request.headers.authorization);
     } catch (error) {
       const refused = refusal(error);
       const status = (refused.extensions.http as { status?: number } | undefined)?.status ?? 401;
@@ -43,7 +51,7 @@ export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
     ws.on("message", async (data) => {
       try {
         if (viewer.keyId) {
-          const decision = await yoga.rateLimiter.consume(viewer.keyId);
+          const decision = await deps.rateLimiter.consume(viewer.keyId);
           if (!decision.allowed)
             return refuse(new ApiError(429, "Too many requests", "rate_limit_error", null, "rate_limited"));
         }

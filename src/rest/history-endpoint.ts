@@ -3,8 +3,8 @@
 // `?response_id=` reads another branch than the head.
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { HistoryEventType } from "../generated/prisma/enums.js";
-import { isStorableText } from "../server/storable-text.js";
-import { joinedText, type Part } from "../formats/parts.js";
+import { isStorableText } from "../vocabulary/storable-text.js";
+import { joinedText, type Part } from "../vocabulary/parts.js";
 import { readContext } from "../services/context.js";
 import type { Store } from "../store/store.js";
 

@@ -5,7 +5,7 @@ import { viewerOf } from "../auth/access-control.js";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { UNAVAILABLE_MESSAGE } from "../errors.js";
 import { logger } from "../logger.js";
-import { requestIdOf } from "../server/request-id.js";
+import { requestIdOf } from "../request-id.js";
 import type { Store } from "../store/store.js";
 import { handleHistoryRequest, historyRoute, json } from "./history-endpoint.js";
 

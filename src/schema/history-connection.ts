@@ -12,7 +12,7 @@ import {
   countContext,
   readContextPage,
 } from "../services/context.js";
-import type { RequestBudget } from "../server/request-budget.js";
+import type { RequestBudget } from "./request-budget.js";
 import type { Store } from "../store/store.js";
 import { builder } from "./builder.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";

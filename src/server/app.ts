@@ -32,7 +32,7 @@ import { useWebViewer } from "./web-viewer.js";
 import { useInputLimits } from "./input-limits.js";
 import { useQueryLimits } from "./query-limits.js";
 import { useOperationsEndpoints } from "./operations-endpoints.js";
-import { useRequestId } from "./request-id.js";
+import { useRequestId } from "../request-id.js";
 import { useRequestLog } from "./request-log.js";
 import { useStorableTextOnly } from "./storable-text.js";
 import { useCompiledQueries } from "./compiled-queries.js";

@@ -69,7 +69,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keepAliveMs: options.keepAliveMs ?? 12_000,
     onSocket: (socket) => watchdog.watch(socket),
   });
-  const responsesWs = routeResponsesWebSocket(server, createResponsesWebSocket(yoga, yoga));
+  const responsesWs = routeResponsesWebSocket(server, createResponsesWebSocket(yoga));
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

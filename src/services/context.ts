@@ -14,7 +14,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import type { Event, HistoryEventType } from "../generated/prisma/client.js";
 import type { StoredEvent } from "../formats/stored-event.js";
 import { run, type SqlRunner } from "../store/sql.js";
-import { segmentCountColumns } from "./event-counts.js";
+import { segmentCountColumns } from "../vocabulary/event-counts.js";
 
 /** A write's session, when the read must see the history as of that write's lock. */
 type Db = SqlRunner;

@@ -5,7 +5,8 @@ import { newDialogId } from "../ids.js";
 import { deleteDialogRow, insertDialog, updateDialogRow } from "../store/dialog-rows.js";
 import { writeDialog } from "../store/dialog-write.js";
 import type { Store } from "../store/store.js";
-import { type Json, jsonObject } from "./json.js";
+import { jsonObject } from "./json.js";
+import type { Json } from "../vocabulary/json.js";
 import { dialogExpired } from "./retention.js";
 import type { WriteResult } from "./write-result.js";
 

@@ -9,8 +9,9 @@ import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { type DialogWrite, type ResponseChange, writeDialog } from "../store/dialog-write.js";
 import { run } from "../store/sql.js";
 import type { Store, WriteLimits } from "../store/store.js";
-import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
-import type { Json } from "./json.js";
+import { parseEventInputs } from "./event-input.js";
+import type { HistoryEventInput, NewEvent } from "../vocabulary/events.js";
+import type { Json } from "../vocabulary/json.js";
 import { checkToolResults, checkUsage } from "./responses.js";
 import type { UsageInput, WriteResult } from "./write-result.js";
 

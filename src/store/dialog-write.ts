@@ -12,9 +12,9 @@ import type { Dialog, Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { rowFromJson } from "../db/json-rows.js";
 import { NotFoundError } from "../errors.js";
-import type { NewEvent } from "../services/event-input.js";
+import type { NewEvent } from "../vocabulary/events.js";
 import { dialogExpired, isExpired } from "./retention-window.js";
-import { countColumns } from "../services/event-counts.js";
+import { countColumns } from "../vocabulary/event-counts.js";
 import {
   eventCounts,
   eventJson,
