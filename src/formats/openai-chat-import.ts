@@ -1,6 +1,6 @@
 // Chat-completions messages into events: the inverse of toChatMessages. An assistant message
 // becomes its reasoning (reasoning_content), its text, then one event per tool call, so the
-// history reads the way seed 001 orders it. Keys dialogql has no column for (name, refusal, …)
+// history reads in the order the model produced it. Keys dialogql has no column for (name, refusal, …)
 // are kept with the event and given back by a chat export.
 import { z } from "zod";
 import { ValidationError } from "../errors.js";

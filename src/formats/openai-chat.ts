@@ -1,4 +1,4 @@
-// A context as chat-completions messages (seed 003's to_openai_format): system and user messages,
+// A context as chat-completions messages: system and user messages,
 // assistant messages holding their text and every tool call they made (parallel calls share one
 // message), tool messages answering them. Metadata and timestamps are left out; reasoning only on
 // request, as `reasoning_content` (the field OpenAI-compatible reasoning servers use).

@@ -1,4 +1,4 @@
-// A context as readable text, in the spirit of seed 000's str(history): a header, then one
+// A context as readable text, for logs and debugging: a header, then one
 // numbered line per event with its role, long content shortened, for logs, prompts and debugging.
 //
 //   History (3 events):

@@ -1,4 +1,4 @@
-// Seed 001's REST endpoint as a Yoga plugin (after authentication: the caller's tenant decides
+// The REST history endpoint (docs/api.md) as a Yoga plugin (after authentication: the caller's tenant decides
 // which dialogs exist for it), and `/` sending people to GraphiQL.
 import type { Plugin } from "graphql-yoga";
 import { viewerOf } from "../auth/access-control.js";

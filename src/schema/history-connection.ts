@@ -1,4 +1,4 @@
-// HistoryConnection: a Relay page of a response's context, plus seed 001's totals computed over
+// HistoryConnection: a Relay page of a response's context, plus the totals computed over
 // the whole selection (not the page). The page and the totals are one SQL statement each.
 import { type ResolveCursorConnectionArgs, resolveCursorConnection } from "@pothos/plugin-relay";
 import { collectSubFields } from "@graphql-tools/utils";

@@ -1,4 +1,4 @@
-// HistoryDelta (seed 004): what one committed write added to a dialog, pushed to subscribers.
+// HistoryDelta: what one committed write added to a dialog, pushed to subscribers.
 import type { Response as ResponseRow } from "../generated/prisma/client.js";
 import { NotFoundError, ValidationError } from "../errors.js";
 import { type HistoryDeltaView, readDelta } from "../live/delta-reads.js";

@@ -1,4 +1,4 @@
-// Writing a turn step by step (seed 004): appendEvents while the agent works, then
+// Writing a turn step by step: appendEvents while the agent works, then
 // completeResponse or interruptResponse; responseUpdated follows one response live.
 import { responseUpdatesStream } from "../live/response-updates-stream.js";
 import { renewLoaders } from "./context.js";

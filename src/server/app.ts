@@ -1,7 +1,7 @@
 // buildApp({ store, config }): the whole HTTP surface as one Yoga instance, used by the server and
 // by tests (`app.fetch`). Everything it needs comes in: the store (src/store/store.ts) and the
 // configuration (src/config.ts), so a test builds apps with other settings in one process. GraphQL and GraphiQL on /graphql (subscriptions over SSE here, and over
-// graphql-ws once src/server/http-server.ts attaches a WebSocket server); seed 001's REST
+// graphql-ws once src/server/http-server.ts attaches a WebSocket server); the REST history
 // endpoint as a Yoga plugin; the web viewer's static build on every other path. The protections
 // sit here as plugins, so HTTP, SSE and WebSocket operations all pass through them: request ids,
 // CSRF prevention, query limits, error masking.

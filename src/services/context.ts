@@ -1,4 +1,4 @@
-// Reading the context of a response (seed 002: previous input + previous output + new input, all
+// Reading the context of a response (previous input + previous output + new input, all
 // the way to the root) at a cost that does not grow with the length of the chain. Responses are
 // grouped into linear segments (docs/architecture.md, "Context addressing"); a context is the
 // short list of segments its chain passes through, each cut at a depth, and its events are index

@@ -57,7 +57,7 @@ export interface ClearResult extends Omit<WriteResult, "responseId" | "status"> 
 }
 
 /**
- * Seed 000's clear(): every response and event of the dialog goes; the dialog stays, empty, with
+ * Clearing a dialog: every response and event of the dialog goes; the dialog stays, empty, with
  * no head. `lastSeq` keeps its value, so the next event is lastSeq + 1: a seq is never reused in a
  * dialog, and a live client that saw seq n is never shown a different event numbered n. Clearing
  * is a write, and extends retention.

@@ -1,4 +1,4 @@
-// Moving an IN_PROGRESS response along as an agent works (seed 004): append the steps it has
+// Moving an IN_PROGRESS response along as an agent works: append the steps it has
 // completed, then finish it — completed, failed, or interrupted. Each call is one write through
 // the store's primitive (src/store/dialog-write.ts), under the dialog's row lock like
 // createResponse: seqs stay gap-free, and a status is read under the lock so two writers can
@@ -67,7 +67,7 @@ export async function completeResponse(store: Store, input: CompleteResponseInpu
   });
 }
 
-/** Seed 004's interrupt behaviours. */
+/** What an interrupted response keeps of the answer it was writing. */
 export type InterruptBehavior = "SAVE_PARTIAL" | "SAVE_MARKED" | "DISCARD";
 
 export interface InterruptResponseInput {

@@ -216,7 +216,7 @@ export class DialogWrite {
   }
 
   /**
-   * Seed 000's clear(): every response and event goes; seqs are never reused, so lastSeq stays,
+   * Clearing a dialog: every response and event goes; seqs are never reused, so lastSeq stays,
    * and `clearedAtSeq` records it for subscribers that resume from before it.
    */
   async removeAllResponses() {
