@@ -44,6 +44,7 @@ const graph = new Map([...texts.keys()].map((file) => [file, importsOf(file)]));
 const LAYERS: readonly (readonly string[])[] = [
   ["server"],
   ["rest", "responses-api"],
+  ["connections"],
   ["schema"],
   ["generation"],
   ["history-writes"],

@@ -1,8 +1,11 @@
 // The Responses API's WebSocket mode on /v1/responses: the client keeps one socket open and sends
 // `{"type": "response.create", …create parameters}` messages (the parameters may also sit under
 // `response`); each turn's events come back as JSON messages, the same events `stream: true`
-// sends, and a refused request as `{"type": "error", "error": {…}}`. The API key is checked once,
-// at the upgrade (Authorization header); each request counts against its rate limit.
+// sends, and a refused request as `{"type": "error", "error": {…}}`. The API key is checked at the
+// upgrade (Authorization header), and the socket is admitted by the connection policy like every
+// long-lived connection (src/connections/connection-policy.ts: counted per key, tenant and instance,
+// bounded in unsent bytes, closed when its key is revoked); each request counts against the key's
+// rate limit, and one socket runs at most MAX_SUBSCRIPTIONS_PER_CONNECTION turns at once.
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
@@ -10,6 +13,7 @@ import type { Authenticator, Viewer } from "../auth/authenticator.js";
 import { refusal } from "../auth/access-control.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
 import type { RateLimiter } from "../auth/rate-limit.js";
+import { type ConnectionPolicy, KEY_REVOKED } from "../connections/connection-policy.js";
 import type { Limits } from "../limits.js";
 import { logger } from "../logger.js";
 import { ApiError, errorBody, toApiError } from "./api-errors.js";
@@ -18,11 +22,12 @@ import { type ResponsesDeps, startStreamedTurn, toGenerateRequest } from "./crea
 
 export const RESPONSES_WEBSOCKET_PATH = "/v1/responses";
 
-/** What the WebSocket mode needs besides the Responses API's own: who is calling, and how often. */
+/** What the WebSocket mode needs besides the Responses API's own: who is calling, how often, on how many connections. */
 export interface WebSocketModeDeps extends ResponsesDeps {
   limits: Limits;
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
+  connections: ConnectionPolicy;
 }
 
 export function createResponsesWebSocket(deps: WebSocketModeDeps) {
@@ -40,7 +45,28 @@ export function createResponsesWebSocket(deps: WebSocketModeDeps) {
       );
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => serve(ws, viewer));
+    let revoked = false;
+    let opened: WebSocket | undefined;
+    const refused = deps.connections.admit(viewer, "responses-ws", request.socket, () => {
+      revoked = true;
+      if (opened) opened.close(KEY_REVOKED, "API key revoked");
+      else socket.destroy();
+    });
+    if (refused) {
+      const body = {
+        error: { message: refused.message, type: "rate_limit_error", param: null, code: "too_many_connections" },
+      };
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify(body)}`,
+      );
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      opened = ws;
+      // Revoked while the upgrade was being completed.
+      if (revoked) return ws.close(KEY_REVOKED, "API key revoked");
+      serve(ws, viewer);
+    });
   }
 
   function serve(ws: WebSocket, viewer: Viewer) {
@@ -48,7 +74,14 @@ export function createResponsesWebSocket(deps: WebSocketModeDeps) {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
     const refuse = (error: ApiError) => send({ type: "error", ...errorBody(error) });
+    const atOnce = deps.limits.subscriptionsPerConnection;
+    let running = 0;
     ws.on("message", async (data) => {
+      if (running >= atOnce) {
+        const message = `At most ${atOnce} responses may run at once on one connection`;
+        return refuse(new ApiError(429, message, "rate_limit_error", null, "too_many_operations"));
+      }
+      running++;
       try {
         if (viewer.keyId) {
           const decision = await deps.rateLimiter.consume(viewer.keyId);
@@ -68,6 +101,8 @@ export function createResponsesWebSocket(deps: WebSocketModeDeps) {
         const known = toApiError(error);
         if (!known) logger.error("Responses WebSocket request failed", error);
         refuse(known ?? new ApiError(500, "Internal server error", "server_error"));
+      } finally {
+        running--;
       }
     });
   }
