@@ -11,7 +11,7 @@ import type { Viewer } from "../auth/authenticator.js";
 import type { TenantScope, TenantScopes } from "../auth/tenant-scope.js";
 import type { Store } from "../store/store.js";
 import type { Limits } from "../limits.js";
-import { createRequestBudget, type RequestBudget } from "./request-budget.js";
+import { createRequestBudget, type RequestBudget, type TenantReads } from "./request-budget.js";
 
 /** What every request of one app shares (made by buildApp). */
 export interface AppServices {
@@ -25,6 +25,8 @@ export interface AppServices {
   /** Runs model turns (src/generation). */
   generator: Generator;
   limits: Limits;
+  /** Each tenant's share of the database pool (request budgets read through it). */
+  tenantReads: TenantReads;
 }
 
 export interface Context extends AppServices {
@@ -67,6 +69,6 @@ export function createLoaders({ prisma }: Store, budget: RequestBudget) {
 export function renewLoaders(context: Context) {
   // Each delivered event is a new answer, with a budget of its own (which never waits for a turn
   // for large answers: a subscription would keep it for its whole life).
-  context.budget = createRequestBudget(context.viewer.tenantId, context.limits);
+  context.budget = createRequestBudget(context.viewer.tenantId, context.limits, { tenantReads: context.tenantReads });
   context.loaders = createLoaders(context.store, context.budget);
 }

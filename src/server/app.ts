@@ -23,6 +23,7 @@ import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
 import { schema } from "../schema/index.js";
 import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
+import { createTenantReads } from "../schema/request-budget.js";
 import { contextFactory } from "./context.js";
 import { toRequestError, useErrorReporting } from "./error-reporting.js";
 import { exampleQuery } from "./graphiql-example.js";
@@ -82,7 +83,7 @@ export function buildApp(options: AppOptions) {
   const generator: Generator = createGenerator({ models: options.models ?? createModelCatalog(config) });
   const writes = createHistoryWrites(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
-  const services = { store, live, writes, tenants, generator, limits };
+  const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
   const largeAnswers = createLargeAnswers(limits);
   const connections = createConnectionPolicy(limits, authenticator);
   const yoga = createYoga({

@@ -10,7 +10,10 @@ import type { LargeAnswers } from "./large-answers.js";
 export function contextFactory(services: AppServices, largeAnswers?: LargeAnswers) {
   return ({ request }: { request?: Request }): Context => {
     const viewer = viewerOf(request);
-    const budget = createRequestBudget(viewer.tenantId, services.limits, undefined, largeAnswers?.beforeRead(request));
+    const budget = createRequestBudget(viewer.tenantId, services.limits, {
+      tenantReads: services.tenantReads,
+      beforeRead: largeAnswers?.beforeRead(request),
+    });
     return {
       ...services,
       requestId: requestIdOf(request),
