@@ -25,6 +25,7 @@ import { schema } from "../schema/index.js";
 import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
 import { contextFactory } from "./context.js";
 import { toRequestError, useErrorReporting } from "./error-reporting.js";
+import { useEndSubscriptionOnFailedEvent } from "./failed-subscription-events.js";
 import { exampleQuery } from "./graphiql-example.js";
 import { type Limits, limitsFromConfig } from "../limits.js";
 import { logger } from "../logger.js";
@@ -120,6 +121,7 @@ export function buildApp(options: AppOptions) {
       useStorableTextOnly(),
       useInputLimits(store.writeLimits.eventBytes),
       useErrorReporting(),
+      useEndSubscriptionOnFailedEvent(),
       useSharedSubscriptionResults(),
       useCompiledQueries(),
       largeAnswers.plugin(),
