@@ -69,7 +69,10 @@ describe("upstream errors, as a tenant sees them", () => {
       events.push(event);
     const failed = events.find((event) => event.type === "response.failed");
     expect(failed).toMatchObject({
-      response: { status: "failed", error: { code: "upstream_error", message: (row.error as { message: string }).message } },
+      response: {
+        status: "failed",
+        error: { code: "upstream_error", message: (row.error as { message: string }).message },
+      },
     });
     expect(JSON.stringify(events)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
   });
