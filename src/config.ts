@@ -116,7 +116,7 @@ const schema = z.object({
   RETENTION: duration({ forever: true }).optional(),
   /** How often the retention sweeper looks for expired dialogs, in milliseconds. */
   RETENTION_SWEEP_INTERVAL: duration().default(60_000),
-  /** In-flight text (src/live/in-flight-text.ts) is checkpointed to the database at least this
+  /** In-flight text (src/history-writes/) is checkpointed to the database at least this
    * often while it grows, and after this many characters: a restart loses at most that much. */
   IN_FLIGHT_CHECKPOINT_MS: count(500),
   IN_FLIGHT_CHECKPOINT_CHARS: count(2_000),

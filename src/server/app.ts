@@ -15,7 +15,7 @@ import { useAccessControl } from "../auth/access-control.js";
 import { type AuthMode, createAuthenticator } from "../auth/authenticator.js";
 import { createRateLimiter } from "../auth/rate-limit.js";
 import { createTenantScopes } from "../auth/tenant-scope.js";
-import { createInFlightText, type InFlightOptions, inFlightOptionsFrom } from "../live/in-flight-text.js";
+import { createHistoryWrites, type InFlightOptions, inFlightOptionsFrom } from "../history-writes/history-writes.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
@@ -81,9 +81,9 @@ export function buildApp(options: AppOptions) {
     redis: live.redis,
   });
   const generator: Generator = createGenerator({ models: options.models ?? createModelCatalog(config) });
-  const inFlight = createInFlightText(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
+  const writes = createHistoryWrites(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
-  const services = { store, live, inFlight, tenants, generator, limits };
+  const services = { store, live, writes, tenants, generator, limits };
   const largeAnswers = createLargeAnswers(limits);
   const connections = createConnectionPolicy(limits, authenticator);
   const yoga = createYoga({
@@ -132,7 +132,7 @@ export function buildApp(options: AppOptions) {
   const stop = () => {
     authenticator.close();
     connections.close();
-    inFlight.close();
+    writes.close();
   };
   return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, connections, stop });
 }

@@ -5,7 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Authenticator } from "../auth/authenticator.js";
-import type { InFlightText } from "../live/in-flight-text.js";
+import type { HistoryWrites } from "../history-writes/history-writes.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createResponsesWebSocket, RESPONSES_WEBSOCKET_PATH } from "../responses-api/websocket-mode.js";
 import { type AppOptions, buildApp } from "./app.js";
@@ -32,7 +32,8 @@ export interface RunningServer {
   url: string;
   port: number;
   live: LiveBus;
-  inFlight: InFlightText;
+  /** The app's history writes (src/history-writes/): tests end idle responses and read in-flight text through them. */
+  writes: HistoryWrites;
   authenticator: Authenticator;
   /** The long-lived connections' policy (counts, caps, unsent bytes, revocation). */
   connections: ConnectionPolicy;
@@ -52,7 +53,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // The server ends idle streaming responses; a bare app (tests) does not unless asked.
   const yoga = buildApp({ ...options, live, inFlight: { sweep: true, ...options.inFlight } });
-  const { inFlight } = yoga;
+  const { writes } = yoga;
   const host = options.host ?? "127.0.0.1";
   const drain = createDrain();
   const server = createServer((request, response) =>
@@ -75,7 +76,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${host !== "0.0.0.0" ? host : "127.0.0.1"}:${port}`,
     port,
     live,
-    inFlight,
+    writes,
     authenticator: yoga.authenticator,
     connections: yoga.connections,
     close: () =>
