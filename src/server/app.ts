@@ -26,6 +26,7 @@ import { useSharedSubscriptionResults } from "../live/shared-subscription-result
 import { createTenantReads } from "../schema/request-budget.js";
 import { contextFactory } from "./context.js";
 import { toRequestError, useErrorReporting } from "./error-reporting.js";
+import { useEndSubscriptionOnFailedEvent } from "./failed-subscription-events.js";
 import { exampleQuery } from "./graphiql-example.js";
 import { type Limits, limitsFromConfig } from "../limits.js";
 import { logger } from "../logger.js";
@@ -121,6 +122,7 @@ export function buildApp(options: AppOptions) {
       useStorableTextOnly(),
       useInputLimits(store.writeLimits.eventBytes),
       useErrorReporting(),
+      useEndSubscriptionOnFailedEvent(),
       useSharedSubscriptionResults(),
       useCompiledQueries(),
       largeAnswers.plugin(),

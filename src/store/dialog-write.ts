@@ -307,16 +307,19 @@ export async function writeDialog<T>(
   work: (write: DialogWrite) => Promise<T>,
   now = new Date(),
 ): Promise<DialogWriteOutcome<T>> {
-  return store.database.transaction(async (session) => {
-    const dialog =
-      "create" in target
-        ? await createDialogRow(session, target.create, now)
-        : await lockDialog(session, target, now, store.retentionMs);
-    const write = new DialogWrite(dialog, session, now);
-    const value = await work(write);
-    const row = await write.finish();
-    return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
-  });
+  const transaction = () =>
+    store.database.transaction(async (session) => {
+      const dialog =
+        "create" in target
+          ? await createDialogRow(session, target.create, now)
+          : await lockDialog(session, target, now, store.retentionMs);
+      const write = new DialogWrite(dialog, session, now);
+      const value = await work(write);
+      const row = await write.finish();
+      return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
+    });
+  // A new dialog has no other writer to wait for; an existing one's writers take turns for the pool.
+  return "create" in target ? transaction() : store.dialogWriters.run(target.id, transaction);
 }
 
 /**
