@@ -5,15 +5,17 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import { jsonSchema, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
+import { jsonSchema, type LanguageModelUsage, Output, streamText, type ToolSet, tool } from "ai";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
 import type { HistoryEventInput } from "../services/event-input.js";
 import type { UsageInput } from "../services/responses.js";
+import { fitToBudget, loadTokenizer } from "../formats/token-budget.js";
 import { toModelMessages } from "./model-messages.js";
 import { type OutputItem, outputItemId, toEventInput } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
 import type { BegunTurn, FinalStatus, TurnSink, TurnStart } from "./turn-sink.js";
+import { type UpstreamParams, upstreamOptions } from "./upstream-options.js";
 
 export interface FunctionTool {
   name: string;
@@ -32,8 +34,19 @@ export interface GenerateRequest extends TurnStart {
   temperature?: number | null;
   topP?: number | null;
   maxOutputTokens?: number | null;
-  reasoningEffort?: string | null;
+  frequencyPenalty?: number | null;
+  presencePenalty?: number | null;
+  /** Structured output: a JSON schema the answer must follow, or any JSON object. */
+  responseFormat?: ResponseFormat | null;
+  /** `truncation: "auto"`: the oldest turns are dropped until the context fits the model's window. */
+  truncate?: boolean;
+  /** Parameters forwarded in the upstream's own terms (src/generation/upstream-options.ts). */
+  upstream?: UpstreamParams;
 }
+
+export type ResponseFormat =
+  | { type: "json_schema"; name: string; schema: Record<string, unknown>; description?: string | null }
+  | { type: "json_object" };
 
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
 export interface TurnObserver {
@@ -83,6 +96,7 @@ export function createGenerator(options: { models: ModelCatalog }): Generator {
         abort: abort.signal,
         model,
         maxRetries: options.models.maxRetries,
+        contextTokens: options.models.contextTokens,
       }).finally(() => running.delete(begun.responseId));
       running.set(begun.responseId, { abort, done });
       return { ...begun, done };
@@ -103,6 +117,16 @@ interface Turn {
   abort: AbortSignal;
   model: ReturnType<ModelCatalog["resolve"]>;
   maxRetries: number;
+  contextTokens: number;
+}
+
+/** The context the model is given: all of it, or with `truncate` what fits its window (tool pairs kept). */
+async function modelContext(turn: Turn) {
+  const { request, begun } = turn;
+  if (!request.truncate) return begun.context;
+  const count = await loadTokenizer("O200K_BASE");
+  const budget = turn.contextTokens - (request.maxOutputTokens ?? 0) - count(request.instructions ?? "");
+  return fitToBudget(begun.context, Math.max(budget, 0), count).events;
 }
 
 async function runTurn(turn: Turn): Promise<TurnOutcome> {
@@ -132,7 +156,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
     const result = streamText({
       model: turn.model,
       system: request.instructions ?? undefined,
-      messages: toModelMessages(begun.context),
+      messages: toModelMessages(await modelContext(turn)),
       // System and developer messages are the caller's own history (stored SystemEvents), not injected text.
       allowSystemInMessages: true,
       tools: toolSet(request.tools),
@@ -140,11 +164,14 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
       temperature: request.temperature ?? undefined,
       topP: request.topP ?? undefined,
       maxOutputTokens: request.maxOutputTokens ?? undefined,
+      frequencyPenalty: request.frequencyPenalty ?? undefined,
+      presencePenalty: request.presencePenalty ?? undefined,
+      output: outputOf(request.responseFormat),
       maxRetries: turn.maxRetries,
       abortSignal: abort,
       // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
       onError: () => {},
-      providerOptions: request.reasoningEffort ? { openai: { reasoningEffort: request.reasoningEffort } } : undefined,
+      providerOptions: upstreamOptions(turn.model, request.upstream ?? {}),
     });
     for await (const part of result.fullStream) {
       switch (part.type) {
@@ -279,6 +306,8 @@ function toolSet(tools: FunctionTool[] | null | undefined): ToolSet | undefined 
       spec.name,
       tool({
         description: spec.description ?? undefined,
+        // The Responses API's default for function tools is strict.
+        strict: spec.strict ?? true,
         inputSchema: jsonSchema(
           (spec.parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0],
         ),
@@ -290,4 +319,15 @@ function toolSet(tools: FunctionTool[] | null | undefined): ToolSet | undefined 
 function toolChoice(choice: ToolChoice | null | undefined) {
   if (!choice) return undefined;
   return typeof choice === "string" ? choice : { type: "tool" as const, toolName: choice.name };
+}
+
+/** The AI SDK's output specification for a response format (its providers send it as each API wants). */
+function outputOf(format: ResponseFormat | null | undefined) {
+  if (!format) return undefined;
+  if (format.type === "json_object") return Output.json();
+  return Output.object({
+    schema: jsonSchema(format.schema as Parameters<typeof jsonSchema>[0]),
+    name: format.name,
+    description: format.description ?? undefined,
+  });
 }

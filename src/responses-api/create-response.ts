@@ -6,6 +6,7 @@ import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../ge
 import { type StoredTurnsDeps, storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
 import { ApiError, errorBody, json } from "./api-errors.js";
 import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-request.js";
+import { resolveItemReferences } from "./item-references.js";
 import { ECHOED_PARAMS_KEY, type ResponseView, toResponseObject } from "./response-object.js";
 import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
 
@@ -47,7 +48,11 @@ export async function toGenerateRequest(parsed: ParsedCreate, scope: TenantScope
     temperature: body.temperature,
     topP: body.top_p,
     maxOutputTokens: body.max_output_tokens,
-    reasoningEffort: body.reasoning?.effort,
+    frequencyPenalty: body.frequency_penalty,
+    presencePenalty: body.presence_penalty,
+    responseFormat: parsed.responseFormat,
+    upstream: parsed.upstream,
+    truncate: parsed.truncate,
   };
 }
 
@@ -73,8 +78,16 @@ export function turnView(
   };
 }
 
+/** The body checked, its `item_reference` items replaced by the caller's stored items. */
+export async function parseWithReferences(raw: unknown, deps: CreateDeps): Promise<ParsedCreate> {
+  const body = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  if (!body || !Array.isArray(body.input)) return parseCreateBody(raw);
+  const input = await resolveItemReferences(deps.store, deps.scope.tenantId, body.input);
+  return parseCreateBody({ ...body, input });
+}
+
 export async function handleCreate(request: Request, deps: CreateDeps): Promise<Response> {
-  const parsed = parseCreateBody(await readBody(request));
+  const parsed = await parseWithReferences(await readBody(request), deps);
   const generate = await toGenerateRequest(parsed, deps.scope);
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   if (parsed.stream) return streamTurn(generate, parsed.store, sink, deps.generator);

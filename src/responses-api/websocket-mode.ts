@@ -13,7 +13,7 @@ import type { App } from "../server/app.js";
 import { logger } from "../logger.js";
 import { ApiError, errorBody, toApiError } from "./api-errors.js";
 import { InvalidRequest, parseCreateBody } from "./create-request.js";
-import { type ResponsesDeps, startStreamedTurn, toGenerateRequest } from "./create-response.js";
+import { parseWithReferences, type ResponsesDeps, startStreamedTurn, toGenerateRequest } from "./create-response.js";
 
 export const RESPONSES_WEBSOCKET_PATH = "/v1/responses";
 
@@ -48,8 +48,8 @@ export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
             return refuse(new ApiError(429, "Too many requests", "rate_limit_error", null, "rate_limited"));
         }
         const message = parseMessage(String(data));
-        const parsed = parseCreateBody(message);
         const scope = deps.tenants.of(viewer.tenantId);
+        const parsed = await parseWithReferences(message, { ...deps, scope });
         const generate = await toGenerateRequest(parsed, scope);
         const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
         // A socket that closes mid-turn stops receiving events, not the turn.
