@@ -6,6 +6,7 @@ import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../ge
 import { type StoredTurnsDeps, storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
 import { ApiError, errorBody, json } from "./api-errors.js";
 import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-request.js";
+import { followResponse } from "./background-stream.js";
 import { resolveItemReferences } from "./item-references.js";
 import { ECHOED_PARAMS_KEY, type ResponseView, toResponseObject } from "./response-object.js";
 import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
@@ -89,7 +90,15 @@ export async function parseWithReferences(raw: unknown, deps: CreateDeps): Promi
 export async function handleCreate(request: Request, deps: CreateDeps): Promise<Response> {
   const parsed = await parseWithReferences(await readBody(request), deps);
   const generate = await toGenerateRequest(parsed, deps.scope);
+  if (parsed.background && !parsed.store) {
+    throw new InvalidRequest("Background responses must be stored: background requires store to be true.", "background");
+  }
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
+  if (parsed.stream && parsed.background) {
+    // Served like a later GET ?stream=true: numbered so that it can be resumed on any instance.
+    const started = await deps.generator.start(generate, sink);
+    return followResponse(deps, started.responseId, started.dialogId!, -1);
+  }
   if (parsed.stream) return streamTurn(generate, parsed.store, sink, deps.generator);
 
   const started = await deps.generator.start(generate, sink);
