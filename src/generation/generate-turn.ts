@@ -86,6 +86,8 @@ export function createGenerator(options: { models: ModelCatalog }): Generator {
     models: options.models,
     async start(request, sink, observer = {}) {
       const model = options.models.resolve(request.model);
+      // Parameters the upstream cannot take are refused before anything is stored.
+      const providerOptions = upstreamOptions(model, request.upstream ?? {});
       const begun = await sink.begin(request);
       const abort = new AbortController();
       const done = runTurn({
@@ -95,6 +97,7 @@ export function createGenerator(options: { models: ModelCatalog }): Generator {
         observer,
         abort: abort.signal,
         model,
+        providerOptions,
         maxRetries: options.models.maxRetries,
         contextTokens: options.models.contextTokens,
       }).finally(() => running.delete(begun.responseId));
@@ -116,6 +119,7 @@ interface Turn {
   observer: TurnObserver;
   abort: AbortSignal;
   model: ReturnType<ModelCatalog["resolve"]>;
+  providerOptions: ReturnType<typeof upstreamOptions>;
   maxRetries: number;
   contextTokens: number;
 }
@@ -171,7 +175,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
       abortSignal: abort,
       // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
       onError: () => {},
-      providerOptions: upstreamOptions(turn.model, request.upstream ?? {}),
+      providerOptions: turn.providerOptions,
     });
     for await (const part of result.fullStream) {
       switch (part.type) {

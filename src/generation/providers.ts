@@ -96,6 +96,8 @@ function providerFactories(settings: ProviderSettings): Partial<Record<ProviderN
         baseURL,
         apiKey,
         includeUsage: true,
+        // text.format json_schema goes out as response_format json_schema (OpenAI, vLLM, llama.cpp, Ollama take it).
+        supportsStructuredOutputs: true,
         supportedUrls: () => ({ "image/*": [/^https?:\/\/.*$/] }),
       });
       factories.openai = (model) => compatible.chatModel(model);

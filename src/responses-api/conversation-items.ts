@@ -2,6 +2,7 @@
 // each with the id the Responses API gives it (src/responses-api/item-references.ts). Adding items
 // imports them (Responses input items, the format importMessages reads) as complete turns chained
 // to the head, in one write that is published like every other.
+import { NotFoundError } from "../errors.js";
 import type { Event } from "../generated/prisma/client.js";
 import { readContext } from "../services/context.js";
 import { importMessages } from "../services/import-messages.js";
@@ -21,7 +22,8 @@ export interface ItemsPage {
 
 /** The dialog's history as listed items, oldest first. */
 export async function conversationItems({ store }: StoredTurnsDeps, dialogId: string) {
-  const dialog = await store.prisma.dialog.findUniqueOrThrow({ where: { id: dialogId }, select: { headId: true } });
+  const dialog = await store.prisma.dialog.findUnique({ where: { id: dialogId }, select: { headId: true } });
+  if (!dialog) throw NotFoundError.dialog(dialogId);
   const events = dialog.headId ? await readContext(dialog.headId, null, store.database) : [];
   return withItemIds(events).map(([id, event]) => listedItem(id, event));
 }

@@ -63,7 +63,8 @@ async function route(request: Request, url: URL, scope: TenantScope, deps: Respo
 }
 
 async function conversationObject({ store }: ResponsesDeps, id: string) {
-  const dialog = await store.prisma.dialog.findUniqueOrThrow({ where: { id } });
+  const dialog = await store.prisma.dialog.findUnique({ where: { id } });
+  if (!dialog) throw ApiError.conversationNotFound(id);
   return {
     id: dialog.id,
     object: "conversation" as const,
