@@ -63,7 +63,9 @@ describe("conversations", () => {
 
   it("a new chain names its conversation; another tenant's conversation is not found", async () => {
     const response = await g.openai.responses.create({ model: "stand-in-1", input: "Hello" });
-    expect(response.conversation?.id).toBe((await prisma.response.findUnique({ where: { id: response.id } }))!.dialogId);
+    expect(response.conversation?.id).toBe(
+      (await prisma.response.findUnique({ where: { id: response.id } }))!.dialogId,
+    );
     const { key } = await import("./support/tenants.js").then((m) => m.tenantKey("tenant-b"));
     const other = g.clientFor(key);
     await expect(other.conversations.retrieve(response.conversation!.id)).rejects.toMatchObject({ status: 404 });
@@ -108,7 +110,12 @@ describe("responses.create fidelity", () => {
 
   it("sends text.format to the upstream as response_format, and forwards parameters it has", async () => {
     g.upstream.script({ output: [{ text: '{"name":"Ada"}' }] });
-    const schema = { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false };
+    const schema = {
+      type: "object",
+      properties: { name: { type: "string" } },
+      required: ["name"],
+      additionalProperties: false,
+    };
     const response = await g.openai.responses.create({
       model: "stand-in-1",
       input: "Name?",

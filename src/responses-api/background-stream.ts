@@ -36,7 +36,12 @@ async function readTurnState({ store, inFlight }: StoredTurnsDeps, responseId: s
 }
 
 /** The turn's events after `startingAfter` as server-sent events, live until its end. */
-export async function followResponse(deps: StoredTurnsDeps, responseId: string, dialogId: string, startingAfter: number) {
+export async function followResponse(
+  deps: StoredTurnsDeps,
+  responseId: string,
+  dialogId: string,
+  startingAfter: number,
+) {
   const updates = await deps.live.listen("historyDelta", dialogId);
   const encoder = new TextEncoder();
   let sent = startingAfter;

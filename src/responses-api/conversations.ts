@@ -6,13 +6,7 @@
 import type { TenantScope } from "../auth/tenant-scope.js";
 import { createDialog, deleteDialog, updateDialog } from "../services/dialogs.js";
 import { ApiError, json } from "./api-errors.js";
-import {
-  addConversationItems,
-  conversationItems,
-  isItemOf,
-  MAX_ITEMS_PER_CALL,
-  pageOf,
-} from "./conversation-items.js";
+import { addConversationItems, conversationItems, isItemOf, MAX_ITEMS_PER_CALL, pageOf } from "./conversation-items.js";
 import type { ResponsesDeps } from "./create-response.js";
 import { readBody } from "./create-response.js";
 import { InvalidRequest } from "./invalid-request.js";

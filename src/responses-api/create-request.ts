@@ -162,7 +162,12 @@ export function parseCreateBody(raw: unknown): ParsedCreate {
     echoed: {
       instructions: body.instructions ?? null,
       // The spec's default for a function tool is strict, and that is what the model is given.
-      tools: (body.tools ?? []).map((tool) => ({ description: null, parameters: null, ...tool, strict: tool.strict ?? true })),
+      tools: (body.tools ?? []).map((tool) => ({
+        description: null,
+        parameters: null,
+        ...tool,
+        strict: tool.strict ?? true,
+      })),
       tool_choice: choice ?? "auto",
       parallel_tool_calls: body.parallel_tool_calls ?? true,
       temperature: body.temperature ?? null,
@@ -175,7 +180,9 @@ export function parseCreateBody(raw: unknown): ParsedCreate {
       service_tier: body.service_tier ?? "default",
       prompt_cache_retention: body.prompt_cache_retention ?? null,
       reasoning: reasoning ?? null,
-      text: body.text ? { format: body.text.format ?? { type: "text" }, verbosity: body.text.verbosity ?? "medium" } : null,
+      text: body.text
+        ? { format: body.text.format ?? { type: "text" }, verbosity: body.text.verbosity ?? "medium" }
+        : null,
       truncation: body.truncation ?? "disabled",
       user: body.user ?? null,
       safety_identifier: body.safety_identifier ?? null,

@@ -91,7 +91,10 @@ export async function handleCreate(request: Request, deps: CreateDeps): Promise<
   const parsed = await parseWithReferences(await readBody(request), deps);
   const generate = await toGenerateRequest(parsed, deps.scope);
   if (parsed.background && !parsed.store) {
-    throw new InvalidRequest("Background responses must be stored: background requires store to be true.", "background");
+    throw new InvalidRequest(
+      "Background responses must be stored: background requires store to be true.",
+      "background",
+    );
   }
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   if (parsed.stream && parsed.background) {

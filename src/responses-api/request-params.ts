@@ -44,7 +44,8 @@ export const knownParams = new Set([
 /** Parameters of the spec dialogql cannot honour: given (not null), they are refused. */
 const refusedParams: Record<string, string> = {
   prompt: "stored prompt templates are not available on this server; send instructions and input instead",
-  context_management: "server-side context management is not available; use truncation: 'auto' or /v1/responses/compact",
+  context_management:
+    "server-side context management is not available; use truncation: 'auto' or /v1/responses/compact",
   prompt_cache_options: "not available on this server",
   access_programs: "not available on this server",
   image: "image generation is not available on this server",

@@ -65,12 +65,16 @@ async function route(request: Request, url: URL, scope: TenantScope, deps: Respo
   return notAllowed(method, url);
 }
 
-
 function startingAfter(url: URL) {
   const text = url.searchParams.get("starting_after");
   const after = text == null ? -1 : Number(text);
   if (!Number.isInteger(after) || after < -1) {
-    throw new ApiError(400, "Invalid 'starting_after': must be a sequence number.", "invalid_request_error", "starting_after");
+    throw new ApiError(
+      400,
+      "Invalid 'starting_after': must be a sequence number.",
+      "invalid_request_error",
+      "starting_after",
+    );
   }
   return after;
 }

@@ -85,7 +85,10 @@ function doneEvents(item: OutputItem, at: object, emit: (type: string, fields: o
   } else {
     emit("response.function_call_arguments.done", { ...at, name: item.name, arguments: item.arguments });
   }
-  emit("response.output_item.done", { output_index: (at as { output_index: number }).output_index, item: toOutputItem(item, "completed") });
+  emit("response.output_item.done", {
+    output_index: (at as { output_index: number }).output_index,
+    item: toOutputItem(item, "completed"),
+  });
 }
 
 const closingType = (status: string) =>

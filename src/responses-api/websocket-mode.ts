@@ -12,7 +12,7 @@ import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
 import type { App } from "../server/app.js";
 import { logger } from "../logger.js";
 import { ApiError, errorBody, toApiError } from "./api-errors.js";
-import { InvalidRequest, parseCreateBody } from "./create-request.js";
+import { InvalidRequest } from "./create-request.js";
 import { parseWithReferences, type ResponsesDeps, startStreamedTurn, toGenerateRequest } from "./create-response.js";
 
 export const RESPONSES_WEBSOCKET_PATH = "/v1/responses";
