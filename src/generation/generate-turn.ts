@@ -5,27 +5,27 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import { jsonSchema, type LanguageModelUsage, Output, streamText, type ToolSet, tool } from "ai";
+import { type LanguageModelUsage, streamText } from "ai";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
 import type { HistoryEventInput } from "../services/event-input.js";
 import type { UsageInput } from "../services/responses.js";
 import { fitToBudget, loadTokenizer } from "../formats/token-budget.js";
+import {
+  type FunctionTool,
+  outputOf,
+  type ResponseFormat,
+  type ToolChoice,
+  toolChoice,
+  toolSet,
+} from "./call-settings.js";
+
+export type { FunctionTool, ResponseFormat, ToolChoice };
 import { toModelMessages } from "./model-messages.js";
 import { type OutputItem, outputItemId, toEventInput } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
 import type { BegunTurn, FinalStatus, TurnSink, TurnStart } from "./turn-sink.js";
 import { type UpstreamParams, upstreamOptions } from "./upstream-options.js";
-
-export interface FunctionTool {
-  name: string;
-  description?: string | null;
-  /** JSON Schema of the arguments. */
-  parameters?: Record<string, unknown> | null;
-  strict?: boolean | null;
-}
-
-export type ToolChoice = "auto" | "none" | "required" | { name: string };
 
 export interface GenerateRequest extends TurnStart {
   instructions?: string | null;
@@ -43,10 +43,6 @@ export interface GenerateRequest extends TurnStart {
   /** Parameters forwarded in the upstream's own terms (src/generation/upstream-options.ts). */
   upstream?: UpstreamParams;
 }
-
-export type ResponseFormat =
-  | { type: "json_schema"; name: string; schema: Record<string, unknown>; description?: string | null }
-  | { type: "json_object" };
 
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
 export interface TurnObserver {
@@ -300,38 +296,4 @@ function usageOf(usage: LanguageModelUsage | undefined): UsageInput | null {
     reasoningTokens: count(usage.reasoningTokens),
     totalTokens: count(usage.totalTokens),
   };
-}
-
-/** Function tools without `execute`: the model's calls come back to the client, which runs them. */
-function toolSet(tools: FunctionTool[] | null | undefined): ToolSet | undefined {
-  if (!tools?.length) return undefined;
-  return Object.fromEntries(
-    tools.map((spec) => [
-      spec.name,
-      tool({
-        description: spec.description ?? undefined,
-        // The Responses API's default for function tools is strict.
-        strict: spec.strict ?? true,
-        inputSchema: jsonSchema(
-          (spec.parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0],
-        ),
-      }),
-    ]),
-  );
-}
-
-function toolChoice(choice: ToolChoice | null | undefined) {
-  if (!choice) return undefined;
-  return typeof choice === "string" ? choice : { type: "tool" as const, toolName: choice.name };
-}
-
-/** The AI SDK's output specification for a response format (its providers send it as each API wants). */
-function outputOf(format: ResponseFormat | null | undefined) {
-  if (!format) return undefined;
-  if (format.type === "json_object") return Output.json();
-  return Output.object({
-    schema: jsonSchema(format.schema as Parameters<typeof jsonSchema>[0]),
-    name: format.name,
-    description: format.description ?? undefined,
-  });
 }
