@@ -7,7 +7,7 @@
 // meanwhile is missed; looks are coalesced, so a fast typist costs a read per batch, not per delta.
 import { outputItemId } from "../generation/output-items.js";
 import { isText, type LiveMessage } from "../live/live-bus.js";
-import type { StoredTurnsDeps } from "../generation/turn-sink.js";
+import type { ResponsesDeps } from "./responses-deps.js";
 import { sseFrame } from "./stream-events.js";
 import { eventsAfter, type TurnState } from "./resumable-events.js";
 import { toResponseObject } from "./response-object.js";
@@ -19,10 +19,10 @@ export const sseHeaders = {
   connection: "keep-alive",
 };
 
-async function readTurnState({ store, inFlight }: StoredTurnsDeps, responseId: string): Promise<TurnState> {
+async function readTurnState({ store, writes }: ResponsesDeps, responseId: string): Promise<TurnState> {
   // The in-flight text first: once committed it is among the events read after it, and a text
   // whose part is already an event is stale.
-  const held = await inFlight.textOf(responseId);
+  const held = await writes.textOf(responseId);
   const view = await readResponseView(store, responseId);
   const eventCount = await store.prisma.event.count({ where: { responseId } });
   const items = [...view.output];
@@ -36,12 +36,7 @@ async function readTurnState({ store, inFlight }: StoredTurnsDeps, responseId: s
 }
 
 /** The turn's events after `startingAfter` as server-sent events, live until its end. */
-export async function followResponse(
-  deps: StoredTurnsDeps,
-  responseId: string,
-  dialogId: string,
-  startingAfter: number,
-) {
+export async function followResponse(deps: ResponsesDeps, responseId: string, dialogId: string, startingAfter: number) {
   const updates = await deps.live.listen("historyDelta", dialogId);
   const encoder = new TextEncoder();
   let sent = startingAfter;

@@ -35,8 +35,8 @@ export async function cancel(id: string, dialogId: string, deps: ResponsesDeps, 
       if (view.status !== "IN_PROGRESS") return view;
       if (next === null || next.done) break;
     }
-    // Through the in-flight layer: the text typed so far is kept, as a cancel here would keep it.
-    deps.live.publish(await deps.inFlight.completeResponse({ responseId: id, status: "CANCELLED" }));
+    // The text typed so far is kept as the partial answer, as a cancel where the turn runs keeps it.
+    await deps.writes.cancelResponse(id);
     return readResponseView(deps.store, id);
   } finally {
     await updates.return?.();

@@ -1,11 +1,10 @@
 // A conversation's items are its dialog's history: the events of the head's context, root first,
 // each with the id the Responses API gives it (src/responses-api/item-references.ts). Adding items
 // imports them (Responses input items, the format importMessages reads) as complete turns chained
-// to the head, in one write that is published like every other.
+// to the head, in one write through the history writes (published like every other).
 import { NotFoundError } from "../errors.js";
 import type { Event } from "../generated/prisma/client.js";
 import { readContext } from "../services/context.js";
-import { importMessages } from "../services/import-messages.js";
 import type { StoredTurnsDeps } from "../generation/turn-sink.js";
 import { InvalidRequest } from "./invalid-request.js";
 import { resolveItemReferences, withItemIds } from "./item-references.js";
@@ -55,17 +54,18 @@ export async function addConversationItems(
   }
   if (!raw.length) return [];
   const items = await resolveItemReferences(deps.store, tenantId, raw);
-  const write = await importMessages(deps.store, {
-    dialogId,
-    format: "OPENAI_RESPONSES",
-    messages: items,
-    tenantId,
-    complete: true,
-  }).catch((error: unknown) => {
-    throw renamed(error, param);
-  });
+  const write = await deps.writes
+    .importMessages({
+      dialogId,
+      format: "OPENAI_RESPONSES",
+      messages: items,
+      tenantId,
+      complete: true,
+    })
+    .catch((error: unknown) => {
+      throw renamed(error, param);
+    });
   deps.tenants.rememberWrite(write, tenantId);
-  deps.live.publish(write);
   const events = await deps.store.prisma.event.findMany({
     where: { responseId: { in: write.responseIds } },
     orderBy: { seq: "asc" },

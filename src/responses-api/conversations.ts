@@ -1,10 +1,9 @@
 // OpenAI's Conversations API at /v1/conversations: a conversation is a dialog, with one id for
 // both (the dialog's ULID), so `conversation` on responses.create, GraphQL's `dialog(id:)` and
 // the viewer's /dialogs/<id> all name the same thing. Its items are the dialog's history (the
-// head's context); its metadata is the dialog's. Writes go through the services and are
-// published, so historyDelta watchers see items added and the conversation deleted.
+// head's context); its metadata is the dialog's. Writes go through the history writes (the one
+// door, src/history-writes/), so historyDelta watchers see items added and the conversation deleted.
 import type { TenantScope } from "../auth/tenant-scope.js";
-import { createDialog, deleteDialog, updateDialog } from "../services/dialogs.js";
 import { ApiError, json } from "./api-errors.js";
 import { addConversationItems, conversationItems, isItemOf, MAX_ITEMS_PER_CALL, pageOf } from "./conversation-items.js";
 import type { ResponsesDeps } from "./create-response.js";
@@ -72,13 +71,13 @@ async function create(request: Request, scope: TenantScope, deps: ResponsesDeps)
   if ((body.items?.length ?? 0) > MAX_ITEMS_PER_CALL) {
     throw new InvalidRequest(`Invalid 'items': at most ${MAX_ITEMS_PER_CALL} items at a time.`, "items");
   }
-  const { id } = await createDialog(deps.store, { metadata: body.metadata ?? {} }, scope.tenantId);
+  const { id } = await deps.writes.createDialog({ metadata: body.metadata ?? {} }, scope.tenantId);
   deps.tenants.rememberWrite({ dialogId: id, responseId: null }, scope.tenantId);
   try {
     await addConversationItems(deps, scope.tenantId, id, body.items ?? []);
   } catch (error) {
     // Bad items: nothing is kept, the new conversation included.
-    await deleteDialog(deps.store, id);
+    await deps.writes.deleteDialog(id);
     throw error;
   }
   return conversationObject(deps, id);
@@ -87,12 +86,12 @@ async function create(request: Request, scope: TenantScope, deps: ResponsesDeps)
 async function update(request: Request, id: string, deps: ResponsesDeps) {
   const body = parseConversationBody(await readBody(request), { itemsAllowed: false });
   if (!body.metadata) throw new InvalidRequest("Missing required parameter: 'metadata'.", "metadata");
-  await updateDialog(deps.store, id, { metadata: body.metadata });
+  await deps.writes.updateDialog(id, { metadata: body.metadata });
   return conversationObject(deps, id);
 }
 
 async function remove(id: string, deps: ResponsesDeps) {
-  deps.live.publish(await deleteDialog(deps.store, id));
+  await deps.writes.deleteDialog(id);
   return { id, object: "conversation.deleted" as const, deleted: true };
 }
 

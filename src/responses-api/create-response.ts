@@ -3,22 +3,16 @@
 // or the turn's server-sent events (`stream`).
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../generation/generate-turn.js";
-import { type StoredTurnsDeps, storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
+import { storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
 import { ApiError, errorBody, json } from "./api-errors.js";
+import type { CreateDeps } from "./responses-deps.js";
 import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-request.js";
 import { followResponse } from "./background-stream.js";
 import { resolveItemReferences } from "./item-references.js";
 import { ECHOED_PARAMS_KEY, type ResponseView, toResponseObject } from "./response-object.js";
 import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
 
-/** What the Responses API works with: the app's store, live bus, in-flight text, tenant cache and model loop. */
-export interface ResponsesDeps extends StoredTurnsDeps {
-  generator: Generator;
-}
-
-export interface CreateDeps extends ResponsesDeps {
-  scope: TenantScope;
-}
+export type { CreateDeps, ResponsesDeps } from "./responses-deps.js";
 
 export async function readBody(request: Request) {
   try {

@@ -12,7 +12,7 @@ import { ApiError, errorResponse, json, toApiError } from "./api-errors.js";
 import { handleCompact } from "./compact.js";
 import { handleCreate, type ResponsesDeps } from "./create-response.js";
 import { toResponseObject } from "./response-object.js";
-import { deleteResponse, listInputItems, readResponseView } from "./stored-responses.js";
+import { listInputItems, readResponseView } from "./stored-responses.js";
 
 const responseRoute = /^\/v1\/responses\/([^/]+)(\/input_items|\/cancel)?\/?$/;
 
@@ -58,7 +58,10 @@ async function route(request: Request, url: URL, scope: TenantScope, deps: Respo
     return followResponse(deps, id, dialogId, startingAfter(url));
   }
   if (!action && method === "GET") return json(200, toResponseObject(await readResponseView(deps.store, id)));
-  if (!action && method === "DELETE") return json(200, await deleteResponse(deps.store, id, dialogId));
+  if (!action && method === "DELETE") {
+    await deps.writes.deleteResponse(id, dialogId);
+    return json(200, { id, object: "response", deleted: true });
+  }
   if (action === "/cancel" && method === "POST") return json(200, toResponseObject(await cancel(id, dialogId, deps)));
   if (action === "/input_items" && method === "GET")
     return json(200, await listInputItems(deps.store, id, inputItemsPage(url)));
