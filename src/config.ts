@@ -146,6 +146,8 @@ const schema = z.object({
   DEFAULT_MODEL: z.string().optional(),
   /** How often a failed upstream call is retried (by the AI SDK, with backoff) before the turn fails. */
   UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).default(2),
+  /** The models' context window in tokens: `truncation: "auto"` drops the oldest turns to fit it. */
+  MODEL_CONTEXT_TOKENS: count(128_000),
 });
 
 export type Config = z.infer<typeof schema> & { GRAPHIQL: boolean; INTROSPECTION: boolean };
