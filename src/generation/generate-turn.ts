@@ -5,7 +5,7 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import { jsonSchema, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
+import { type JSONValue, jsonSchema, type LanguageModelUsage, Output, streamText, type ToolSet, tool } from "ai";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
 import type { HistoryEventInput } from "../services/event-input.js";
@@ -33,6 +33,20 @@ export interface GenerateRequest extends TurnStart {
   topP?: number | null;
   maxOutputTokens?: number | null;
   reasoningEffort?: string | null;
+  /** The AI SDK's other call settings (stop sequences, seed, penalties, top-k), as given. */
+  settings?: UpstreamSettings;
+  /** Structured output: JSON, to the schema when one is given. */
+  responseFormat?: { type: "json"; schema?: Record<string, unknown>; name?: string; description?: string } | null;
+  /** Provider options by provider, merged into the call (for an OpenAI-compatible upstream, unknown keys go into the request body). */
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+export interface UpstreamSettings {
+  stopSequences?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  topK?: number;
 }
 
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
@@ -140,11 +154,13 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
       temperature: request.temperature ?? undefined,
       topP: request.topP ?? undefined,
       maxOutputTokens: request.maxOutputTokens ?? undefined,
+      ...request.settings,
+      output: request.responseFormat ? jsonOutput(request.responseFormat) : undefined,
       maxRetries: turn.maxRetries,
       abortSignal: abort,
       // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
       onError: () => {},
-      providerOptions: request.reasoningEffort ? { openai: { reasoningEffort: request.reasoningEffort } } : undefined,
+      providerOptions: providerOptionsOf(request),
     });
     for await (const part of result.fullStream) {
       switch (part.type) {
@@ -270,6 +286,21 @@ function usageOf(usage: LanguageModelUsage | undefined): UsageInput | null {
     totalTokens: count(usage.totalTokens),
   };
 }
+
+function providerOptionsOf(request: GenerateRequest) {
+  const options = { ...request.providerOptions };
+  if (request.reasoningEffort) options.openai = { ...options.openai, reasoningEffort: request.reasoningEffort };
+  return Object.keys(options).length ? (options as Record<string, Record<string, JSONValue>>) : undefined;
+}
+
+/**
+ * Structured output as the AI SDK asks providers for it (`responseFormat`), with the text left as
+ * it comes: the caller gets the model's JSON as text, as from the API it called.
+ */
+const jsonOutput = (format: NonNullable<GenerateRequest["responseFormat"]>) => ({
+  ...Output.text(),
+  responseFormat: Promise.resolve(format),
+});
 
 /** Function tools without `execute`: the model's calls come back to the client, which runs them. */
 function toolSet(tools: FunctionTool[] | null | undefined): ToolSet | undefined {

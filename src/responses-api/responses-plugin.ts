@@ -8,7 +8,9 @@ import { logger } from "../logger.js";
 import { requestIdOf } from "../server/request-id.js";
 import { completeResponse } from "../services/response-lifecycle.js";
 import { ApiError, errorResponse, json, toApiError } from "./api-errors.js";
+import { chatCompletionsRoute } from "./chat-completions.js";
 import { handleCompact } from "./compact.js";
+import { modelsRoute } from "./models.js";
 import { handleCreate, type ResponsesDeps } from "./create-response.js";
 import { toResponseObject } from "./response-object.js";
 import { deleteResponse, listInputItems, readResponseView } from "./stored-responses.js";
@@ -32,8 +34,13 @@ export function useResponsesApi(options: ResponsesDeps): Plugin {
   };
 }
 
+/** The other doors at /v1, each a module of its own. */
+const doors = [chatCompletionsRoute, modelsRoute];
+
 async function route(request: Request, url: URL, scope: TenantScope, deps: ResponsesDeps) {
   const { method } = request;
+  const door = doors.find((candidate) => candidate.matches(url.pathname));
+  if (door) return door.handle(request, { ...deps, scope });
   if (url.pathname === "/v1/responses" || url.pathname === "/v1/responses/") {
     if (method === "POST") return handleCreate(request, { ...deps, scope });
     return notAllowed(method, url);
