@@ -8,6 +8,7 @@ import { logger } from "../logger.js";
 import { requestIdOf } from "../server/request-id.js";
 import { completeResponse } from "../services/response-lifecycle.js";
 import { ApiError, errorResponse, json, toApiError } from "./api-errors.js";
+import { anthropicMessagesRoute } from "./anthropic-messages.js";
 import { chatCompletionsRoute } from "./chat-completions.js";
 import { handleCompact } from "./compact.js";
 import { modelsRoute } from "./models.js";
@@ -35,7 +36,7 @@ export function useResponsesApi(options: ResponsesDeps): Plugin {
 }
 
 /** The other doors at /v1, each a module of its own. */
-const doors = [chatCompletionsRoute, modelsRoute];
+const doors = [chatCompletionsRoute, anthropicMessagesRoute, modelsRoute];
 
 async function route(request: Request, url: URL, scope: TenantScope, deps: ResponsesDeps) {
   const { method } = request;
