@@ -61,7 +61,7 @@ export const keptHeaders = (turn: BegunTurn): Record<string, string> =>
   turn.dialogId ? { [DIALOG_HEADER]: turn.dialogId, [RESPONSE_HEADER]: turn.responseId } : {};
 
 /** The columns the chat hash reads, from a write input. */
-function hashedView(input: HistoryEventInput): ChatHashedEvent {
+export function hashedView(input: HistoryEventInput): ChatHashedEvent {
   const blank = { content: null, parts: null, callId: null, toolName: null, args: null, isError: null };
   if (input.human) return { ...blank, type: "HUMAN", content: input.human.content ?? null, parts: input.human.parts };
   if (input.system)

@@ -33,19 +33,22 @@ export async function matchChatContext(
   if (!messages.length) return none;
   const hashes = chatPrefixHashes(tenantId, messages);
   const cutoff = expiryCutoff(new Date(), store.retentionMs);
-  const rows = await store.database.query<{ id: string; dialogId: string; chatHash: string }>(
-    `SELECT r.id, r."dialogId", r."chatHash" FROM "Response" r JOIN "Dialog" d ON d.id = r."dialogId"
-     WHERE r."chatHash" = ANY($1::text[]) AND d."tenantId" = $2 AND ($3::text IS NULL OR r."dialogId" = $3)
+  // The responses holding one of the hashes are found through the chatHash index first (the
+  // planner, without statistics on PGlite, would otherwise start from the tenant's dialogs); only
+  // the one with the longest context is returned.
+  const [best] = await store.database.query<{ id: string; dialogId: string; at: number }>(
+    `WITH found AS MATERIALIZED (
+       SELECT id, "dialogId", "chatHash", "createdAt" FROM "Response" WHERE "chatHash" = ANY($1::text[]))
+     SELECT f.id, f."dialogId", (h.k - 1)::int AS at
+     FROM found f
+     JOIN unnest($1::text[]) WITH ORDINALITY AS h(hash, k) ON h.hash = f."chatHash"
+     JOIN "Dialog" d ON d.id = f."dialogId"
+     WHERE d."tenantId" = $2 AND ($3::text IS NULL OR f."dialogId" = $3)
        AND ($4::timestamp IS NULL OR d."updatedAt" > $4::timestamp)
-     ORDER BY r."createdAt" DESC, r.id DESC`,
+     ORDER BY h.k DESC, f."createdAt" DESC, f.id DESC
+     LIMIT 1`,
     [hashes, tenantId, dialogId, cutoff],
   );
-  const position = new Map(hashes.map((hash, index) => [hash, index]));
-  let best: { row: (typeof rows)[number]; at: number } | null = null;
-  for (const row of rows) {
-    const at = position.get(row.chatHash)!;
-    if (!best || at > best.at) best = { row, at };
-  }
   if (!best) return none;
-  return { previousResponseId: best.row.id, dialogId: best.row.dialogId, inputFrom: messages[best.at]!.end };
+  return { previousResponseId: best.id, dialogId: best.dialogId, inputFrom: messages[best.at]!.end };
 }
