@@ -185,6 +185,26 @@ describe("messages.create", () => {
   });
 });
 
+describe("upstream failures", () => {
+  it("are a 502 in Anthropic's shape, and an error event mid-stream", async () => {
+    g.upstream.script({ output: [], httpError: { status: 500, message: "upstream exploded" } });
+    const error = await anthropic.messages
+      .create({ model: "claude-stand-in", max_tokens: 10, messages: [{ role: "user", content: "Fail." }] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502, error: { type: "error", error: { type: "api_error" } } });
+
+    g.upstream.script({ output: [{ text: "Half an ans" }], dropAfterChunks: 3 });
+    const stream = anthropic.messages.stream({
+      model: "claude-stand-in",
+      max_tokens: 10,
+      messages: [{ role: "user", content: "Fail midway." }],
+    });
+    const failure = await stream.finalMessage().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(Error);
+    expect(String((failure as Error).message)).toContain("The model upstream failed");
+  });
+});
+
 describe("messages.stream", () => {
   it("streams Anthropic's events, and keeps the turn", async () => {
     g.upstream.script({ output: [{ text: "Once upon a time." }], usage: { input: 6, output: 5 } });

@@ -6,6 +6,8 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
+import { HISTORY_DELTA, subscribe } from "./support/live.js";
+import { wsAs } from "./support/tenants.js";
 
 let g: GeneratingServer;
 beforeAll(async () => {
@@ -296,6 +298,46 @@ describe("chat.completions.create", () => {
       )
       .catch((e: unknown) => e);
     expect(missing).toMatchObject({ status: 404 });
+  });
+
+  it("is watched like any turn: a historyDelta subscriber of the dialog gets the next request's turn", async () => {
+    const history: ChatCompletionMessageParam[] = [{ role: "user", content: "Watch me." }];
+    const first = await ask(history, "Watching.");
+    const { dialogId } = await stored(first.id);
+    const deltas = subscribe(wsAs(g.server, g.key), HISTORY_DELTA, { dialogId, afterSeq: 2 });
+    history.push({ role: "assistant", content: "Watching." }, { role: "user", content: "Still?" });
+    const second = await ask(history, "Still watching.");
+    const seen: string[] = [];
+    for (let status = ""; status !== "COMPLETED";) {
+      const { value } = await deltas.next();
+      const delta = value!.data!.historyDelta;
+      if (delta.responseId !== second.id) continue; // the first turn's own completion, replayed
+      status = delta.status;
+      for (const event of delta.append) seen.push(`${event.__typename} ${"content" in event ? event.content : ""}`);
+    }
+    expect(seen).toEqual(["HumanEvent Still?", "AiEvent Still watching."]);
+    await deltas.return?.();
+  });
+
+  it("answers an upstream failure as a 502 naming the failed response, in the stream as an error chunk", async () => {
+    g.upstream.script({ output: [], httpError: { status: 500, message: "upstream exploded" } });
+    const error = await g.openai.chat.completions
+      .create({ model: "stand-in-1", messages: [{ role: "user", content: "Fail, please." }] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502, code: "upstream_error", type: "server_error" });
+    const failed = await prisma.response.findFirstOrThrow({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+    expect(failed.status).toBe("FAILED");
+
+    g.upstream.script({ output: [{ text: "Half an ans" }], dropAfterChunks: 2 });
+    const stream = await g.openai.chat.completions.create({
+      model: "stand-in-1",
+      messages: [{ role: "user", content: "Fail midway." }],
+      stream: true,
+    });
+    const streamed = await (async () => {
+      for await (const chunk of stream) void chunk;
+    })().catch((e: unknown) => e);
+    expect(streamed).toMatchObject({ code: "upstream_error" });
   });
 
   it("keeps nothing with store: false", async () => {
