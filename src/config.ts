@@ -43,6 +43,13 @@ const schema = z.object({
     .string()
     .default(path.resolve(import.meta.dirname, "../node_modules/.cache/dialogql/pglite-template")),
   DATABASE_POOL_SIZE: count(10),
+  /** What sits between this process and PostgreSQL: `none` (a direct connection, or a pooler in
+   * session mode) or `transaction` (PgBouncer in transaction mode, which keeps no prepared
+   * statement or session state from one transaction to the next): statements then go unnamed. */
+  DATABASE_POOLER: z.enum(["none", "transaction"]).default("none"),
+  /** postgresql://… straight to PostgreSQL (not through the pooler), for migrations; DATABASE_URL
+   * when unset. */
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   /** How long a new PostgreSQL connection may take before the call fails as UNAVAILABLE. */
   DATABASE_CONNECT_TIMEOUT_MS: count(5_000),
   /** redis://… to fan live history out through Redis, so several instances serve one dialog's
