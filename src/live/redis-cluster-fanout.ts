@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import calculateSlot from "cluster-key-slot";
 import { Cluster, Redis } from "ioredis";
 import { logger } from "../logger.js";
+import { reportRedisConnection } from "../metrics.js";
 import {
   connectionOptions,
   frame,
@@ -76,6 +77,9 @@ export function createClusterFanout(
   const shards = new Map<string, Shard>();
   const subscriptions = new Map<string, Subscription>();
   const outcomes = publishOutcomes(() => undefined);
+  const unreport = reportRedisConnection(
+    () => commands.status === "ready" && [...shards.values()].every((shard) => shard.client.status === "ready"),
+  );
 
   const masterOf = (channel: string): string | null => commands.slots[calculateSlot(channel)]?.[0] ?? null;
 
@@ -226,6 +230,7 @@ export function createClusterFanout(
 
     async close() {
       clearInterval(heartbeat);
+      unreport();
       for (const shard of shards.values()) shard.client.disconnect();
       await (commands.status === "ready" ? commands.quit().catch(() => commands.disconnect()) : commands.disconnect());
     },

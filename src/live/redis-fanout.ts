@@ -18,6 +18,7 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { logger } from "../logger.js";
+import { reportRedisConnection } from "../metrics.js";
 import {
   connectionOptions,
   frame,
@@ -38,6 +39,7 @@ export function createRedisFanout(
   const origin = randomUUID();
   const publisher = new Redis(url, connectionOptions(commandTimeoutMs));
   const subscriber = new Redis(url, connectionOptions(commandTimeoutMs));
+  const unreport = reportRedisConnection(() => publisher.status === "ready" && subscriber.status === "ready");
   // A subscription Redis does not acknowledge within the command timeout is treated like one made
   // while Redis is down: it is made again, followed by a resync, when the connection is ready again.
   const acknowledged = <T>(promise: Promise<T>) => withTimeout(promise, commandTimeoutMs);
@@ -126,6 +128,7 @@ export function createRedisFanout(
 
     async close() {
       clearInterval(heartbeat);
+      unreport();
       await Promise.all(
         [publisher, subscriber].map((client) =>
           client.status === "ready" ? client.quit().catch(() => client.disconnect()) : client.disconnect(),

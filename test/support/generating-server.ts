@@ -25,7 +25,6 @@ export interface GeneratingServer {
 export async function startGeneratingServer(
   settings: Partial<ProviderSettings> = {},
   tenantId = "tenant-a",
-  /** Other server options (another store, another configuration). */
   serverOptions: Partial<ServerOptions> = {},
 ): Promise<GeneratingServer> {
   const upstream = await startUpstreamStandIn();
