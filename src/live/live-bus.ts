@@ -9,6 +9,7 @@ import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { metrics } from "../metrics.js";
 import { PayloadQueue } from "./payload-queue.js";
 import { createClusterFanout } from "./redis-cluster-fanout.js";
+import { orderedSends } from "./ordered-sends.js";
 import { createRedisFanout } from "./redis-fanout.js";
 import type { RedisFanout, RedisFanoutHandlers } from "./redis-messages.js";
 
@@ -133,8 +134,23 @@ export const NOTICES = "dialogql:notices";
  */
 const channelOf = (topic: Topic, id: string) => `${topic}:{${id}}`;
 
+/**
+ * What travels with a delta through Redis so other instances need not read it back
+ * (src/live/delta-carriage.ts). Without one, deltas go as ids and each instance reads them.
+ */
+export interface DeltaCarriage {
+  /** What to send with `payload`, or undefined for ids only (too large); asked once per write, by the writer. */
+  attach(payload: DeltaPayload): Promise<unknown>;
+  /** A delta from another instance arrived with what its writer attached. */
+  receive(payload: DeltaPayload, carried: unknown): void;
+}
+
+const isCarrying = (message: unknown): message is DeltaPayload & { carried: unknown } =>
+  typeof message === "object" && message !== null && "carried" in message;
+
 export interface LiveBusOptions {
   redisUrl?: string | null;
+  carriage?: DeltaCarriage;
   /** `host:port,…` of a Redis Cluster's nodes (REDIS_CLUSTER_NODES); takes the place of redisUrl. */
   redisClusterNodes?: string | null;
   /** How long a Redis command may take (REDIS_COMMAND_TIMEOUT_MS); 1 s when not given. */
@@ -151,8 +167,14 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
     for (const listener of listenersByChannel.get(channel) ?? []) listener.push(message as LiveMessage);
   };
   const everyListener = () => [...listenersByChannel.values()].flatMap((listeners) => [...listeners]);
+  const { carriage } = options;
   const handlers: RedisFanoutHandlers = {
-    deliver,
+    deliver(channel, message) {
+      if (!isCarrying(message)) return deliver(channel, message);
+      const { carried, ...payload } = message;
+      if (carriage) carriage.receive(payload, carried);
+      deliver(channel, payload);
+    },
     resync(channels) {
       const listeners =
         channels === "all"
@@ -170,9 +192,11 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
   // Notices from other instances arrive for the life of the bus.
   void redis?.subscribe(NOTICES);
 
-  const send = (channel: string, message: unknown) => {
+  const sendRemote = redis && orderedSends(redis);
+  /** Delivers `message` here, and sends it (or what `remote` resolves to) to the other instances. */
+  const send = (channel: string, message: unknown, remote: unknown = message) => {
     deliver(channel, message);
-    redis?.publish(channel, message);
+    sendRemote?.(channel, remote);
   };
 
   return {
@@ -207,7 +231,14 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
         ...(write.endsTextPart != null && { endsTextPart: write.endsTextPart }),
       };
       metrics.deltasPublished.inc();
-      send(channelOf("historyDelta", payload.dialogId), payload);
+      const carrying =
+        redis && carriage
+          ? carriage.attach(payload).then(
+              (carried) => (carried === undefined ? payload : { ...payload, carried }),
+              () => payload,
+            )
+          : payload;
+      send(channelOf("historyDelta", payload.dialogId), payload, carrying);
       send(channelOf("responseUpdated", payload.responseId), payload);
     },
 

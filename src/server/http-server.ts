@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Authenticator } from "../auth/authenticator.js";
 import type { HistoryWrites } from "../history-writes/history-writes.js";
+import { deltaCarriage } from "../live/delta-carriage.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createResponsesWebSocket, RESPONSES_WEBSOCKET_PATH } from "../responses-api/websocket-mode.js";
 import { type AppOptions, buildApp } from "./app.js";
@@ -54,6 +55,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? { redisUrl: config.REDIS_URL, redisClusterNodes: config.REDIS_CLUSTER_NODES }
       : { redisUrl: options.redisUrl, redisClusterNodes: options.redisClusterNodes }),
     redisCommandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+    carriage: deltaCarriage(options.store),
   });
   // The server ends idle streaming responses; a bare app (tests) does not unless asked.
   const yoga = buildApp({ ...options, live, inFlight: { sweep: true, ...options.inFlight } });
