@@ -60,6 +60,49 @@ describe.skipIf(unavailable)(title, () => {
     return withoutKeyChecks(statements).length / WRITES;
   }
 
+  /**
+   * Statements one instance sends to catch `subscribers` subscribers of one dialog up after Redis
+   * comes back, the writes made meanwhile through another instance.
+   */
+  async function statementsPerResync(subscribers: number) {
+    const redis = await startOwnRedis();
+    const [watched, writing] = await Promise.all(
+      [0, 1].map(async () => {
+        const store = await openStore(testConfig);
+        stores.push(store);
+        return startTestServer({ store, redisUrl: redis.url, inFlight: { sweep: false } });
+      }),
+    );
+    const via = writer(httpExecutor(writing!));
+    const started = await via.createResponse({ input: [{ human: { content: "q" } }] });
+    const dialogId = started.dialog.id;
+    const client = wsClient(watched!);
+    const watchers = Array.from({ length: subscribers }, () =>
+      subscribe(client, HISTORY_DELTA, { dialogId, afterSeq: 0 }),
+    );
+    for (const watcher of watchers) await take(watcher, 1);
+    await redis.kill();
+    for (let i = 0; i < 3; i++)
+      await via.appendEvents({ responseId: started.id, events: [{ ai: { content: `a${i}` } }] });
+    const { statements } = await countStatements(
+      async () => {
+        await redis.restart();
+        // The three writes, as one caught-up delta.
+        for (const watcher of watchers)
+          expect((await take(watcher, 1))[0]!.historyDelta).toMatchObject({ previousSeq: 1, seq: 4 });
+      },
+      { wholeProcess: true },
+    );
+    await Promise.all(watchers.map((watcher) => watcher.return?.()));
+    return withoutKeyChecks(statements).length;
+  }
+
+  it("a Redis reconnect costs one catch-up per dialog and instance, not one per subscriber", async () => {
+    const one = await statementsPerResync(1);
+    const five = await statementsPerResync(5);
+    expect(five).toBe(one);
+  }, 60_000);
+
   it("is the same with 3 instances watching as with 1", async () => {
     const one = await statementsPerWrite(1);
     const three = await statementsPerWrite(3);

@@ -180,7 +180,9 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
         channels === "all"
           ? everyListener()
           : channels.flatMap((channel) => [...(listenersByChannel.get(channel) ?? [])]);
-      for (const listener of listeners) listener.push({ resync: true });
+      // One object for all: the subscribers of a dialog share the reads of one resync by it.
+      const resync: Resync = { resync: true };
+      for (const listener of listeners) listener.push(resync);
     },
   };
   const fanoutOptions = { commandTimeoutMs: options.redisCommandTimeoutMs ?? 1_000 };
