@@ -1,6 +1,8 @@
 // The live fan-out of committed writes. Payloads are small JSON (ids, seqs, status): subscribers
-// re-read what they show from the database, so a payload can be lost, repeated or reordered
-// without a subscriber ever showing wrong data (src/live/history-delta-stream.ts repairs gaps).
+// show what the database holds for them, so a payload can be lost, repeated or reordered without a
+// subscriber ever showing wrong data (src/live/history-delta-stream.ts repairs gaps). Through Redis
+// a delta also carries what its writer read of it (src/live/delta-carriage.ts), so the other
+// instances need not read it back.
 // Every payload is delivered in this process at once; with REDIS_URL (or REDIS_CLUSTER_NODES) it
 // also goes through Redis to the other instances (src/live/redis-fanout.ts, redis-cluster-fanout.ts),
 // so a Redis outage never stops same-instance subscribers, and after one the listeners of the
