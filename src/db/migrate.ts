@@ -41,7 +41,12 @@ export async function applyMigrations(database: Database, migrations?: Migration
  * PgBouncer in transaction mode), and whether it is applied is read under that lock.
  */
 async function applyOne(session: Session, { name, sql, checksum }: MigrationFile): Promise<boolean> {
-  await session.runScript(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY});\n${bookkeeping}`);
+  // The connection's time limits (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_LOCK_TIMEOUT_MS) are for
+  // requests: a migration may rewrite a large table, and waits for another instance's migrations.
+  // SET LOCAL: they come back with the transaction's end, on whichever connection a pooler gave.
+  await session.runScript(
+    `SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0;\nSELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY});\n${bookkeeping}`,
+  );
   const [done] = await session.query<{ checksum: string }>(
     `SELECT checksum FROM "_prisma_migrations" WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL`,
     [name],

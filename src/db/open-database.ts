@@ -14,6 +14,9 @@ export type DatabaseConfig = Pick<
   | "DATABASE_DIRECT_URL"
   | "DATABASE_CONNECT_TIMEOUT_MS"
   | "DATABASE_QUERY_TIMEOUT_MS"
+  | "DATABASE_STATEMENT_TIMEOUT_MS"
+  | "DATABASE_LOCK_TIMEOUT_MS"
+  | "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS"
 >;
 
 export function openDatabase(config: DatabaseConfig) {
@@ -21,9 +24,12 @@ export function openDatabase(config: DatabaseConfig) {
     ? import("./postgres-database.js").then(({ openPostgres }) =>
         openPostgres(config.DATABASE_URL!, {
           poolSize: config.DATABASE_POOL_SIZE,
-          namedStatements: config.DATABASE_POOLER !== "transaction",
+          transactionPooler: config.DATABASE_POOLER === "transaction",
           connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
           queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+          statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+          lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+          idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
         }),
       )
     : import("./embedded-database.js").then(({ openEmbedded }) =>
@@ -45,9 +51,13 @@ export async function onMigrationDatabase<T>(
   const { openPostgres } = await import("./postgres-database.js");
   const direct = openPostgres(config.DATABASE_DIRECT_URL, {
     poolSize: 1,
-    namedStatements: true,
+    transactionPooler: false,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+    // Migrations lift these per transaction anyway (src/db/migrate.ts).
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
   });
   try {
     return await work(direct.database);

@@ -19,7 +19,7 @@ import {
 } from "./delta-reads.js";
 import { readForResync } from "./resync-reads.js";
 import type { Store } from "../store/store.js";
-import type { InFlightState } from "./in-flight-store.js";
+import type { InFlightState } from "../vocabulary/in-flight.js";
 import {
   type DeltaPayload,
   isCleared,

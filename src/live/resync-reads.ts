@@ -5,7 +5,7 @@
 // subscriber.
 import type { Store } from "../store/store.js";
 import { readDeltasBetween, type WriteDeltaView } from "./delta-reads.js";
-import type { InFlightState } from "./in-flight-store.js";
+import type { InFlightState } from "../vocabulary/in-flight.js";
 import type { Resync } from "./live-bus.js";
 
 // A longer catch-up is read by each subscriber as it goes, not held whole in memory to be shared.
