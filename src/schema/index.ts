@@ -14,5 +14,6 @@ import "./search.js";
 import "./dialog-list.js";
 import "./branches.js";
 import "./generation.js";
+import "./import-chats.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -4,6 +4,7 @@ import { App } from "./App.js";
 import { ApiKeyGate } from "./components/ApiKeyGate.js";
 import "./styles.css";
 import "./workbench.css";
+import "./chat.css";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
