@@ -1,10 +1,10 @@
 // Message text as markdown, rendered to React elements (react-markdown): GitHub's tables, task
-// lists and strikethrough (remark-gfm), code blocks highlighted by their language (rehype-highlight,
+// lists and strikethrough (remark-gfm), code blocks highlighted by their language (lib/highlight-code.ts,
 // only when the fence names one). Raw HTML in the text is dropped, never injected, and link URLs
 // pass react-markdown's safe-protocol filter.
 import ReactMarkdown, { type Components } from "react-markdown";
-import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
+import { highlightCode } from "../lib/highlight-code.js";
 
 const components: Components = {
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer" />,
@@ -17,7 +17,7 @@ const components: Components = {
 };
 
 const remarkPlugins = [remarkGfm];
-const rehypePlugins: Parameters<typeof ReactMarkdown>[0]["rehypePlugins"] = [[rehypeHighlight, { detect: false }]];
+const rehypePlugins = [highlightCode];
 
 export function Markdown({ text }: { text: string }) {
   return (
