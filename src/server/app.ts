@@ -21,6 +21,7 @@ import { createGenerator, type Generator } from "../generation/generate-turn.js"
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
 import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
+import { useSharedDialogs } from "../rest/shared-dialog.js";
 import { schema } from "../schema/index.js";
 import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
 import { contextFactory } from "./context.js";
@@ -105,6 +106,8 @@ export function buildApp(options: AppOptions) {
       useRequestLog(),
       useOperationsEndpoints({ database: async () => store.database, live }),
       useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
+      // A share link's token is its own credential: read before any API key is asked for.
+      useSharedDialogs(store, live),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
       useRestEndpoints(store),
       useResponsesApi(services),

@@ -16,6 +16,12 @@ interface Props {
   onForgetKey: (() => void) | null;
 }
 
+/** The front page with the message box focused, ready to type. */
+function startNewChat() {
+  navigate("/");
+  requestAnimationFrame(() => document.querySelector<HTMLElement>("[data-testid=composer-input]")?.focus());
+}
+
 export function App({ onForgetKey }: Props) {
   const { dialogId, responseId, eventSeq, compare, page } = useRoute();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -31,7 +37,7 @@ export function App({ onForgetKey }: Props) {
         <a href="/" className="top-bar-brand">
           dialogql
         </a>
-        <button type="button" onClick={() => navigate("/")}>
+        <button type="button" onClick={startNewChat}>
           + New
         </button>
       </header>
@@ -64,7 +70,7 @@ export function App({ onForgetKey }: Props) {
           </span>
         </header>
         <div className="sidebar-tools">
-          <button type="button" className="new-chat-button" onClick={() => navigate("/")} data-testid="new-chat-button">
+          <button type="button" className="new-chat-button" onClick={startNewChat} data-testid="new-chat-button">
             + New chat
           </button>
           {sidebarTools.map((Tool, i) => (

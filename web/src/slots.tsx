@@ -6,9 +6,10 @@
 //     src/server/web-viewer.ts's VIEWER_PAGES).
 import type { ComponentType } from "react";
 import { ImportButton } from "./components/import/ImportButton.js";
+import { SharePanel } from "./components/share/SharePanel.js";
 
 export const sidebarTools: ComponentType[] = [ImportButton];
 
-export const dialogPanels: ComponentType<{ dialogId: string }>[] = [];
+export const dialogPanels: ComponentType<{ dialogId: string }>[] = [SharePanel];
 
 export const pages: Record<string, ComponentType> = {};

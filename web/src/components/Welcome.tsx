@@ -14,7 +14,6 @@ export function Welcome() {
         dialogId={null}
         previousResponseId={null}
         tip={null}
-        autoFocus
         onSent={({ dialogId, model }) => {
           startedHere.set(dialogId, model);
           navigate(dialogPath(dialogId));

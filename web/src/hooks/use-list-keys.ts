@@ -16,6 +16,7 @@ export function useListKeys(ids: readonly string[]) {
       if (event.key === "n" && !event.altKey) {
         event.preventDefault();
         navigate("/");
+        requestAnimationFrame(() => document.querySelector<HTMLElement>("[data-testid=composer-input]")?.focus());
         return;
       }
       if (event.key === "/") {

@@ -81,3 +81,47 @@ export const ImportChatsDocument = graphql(`
     }
   }
 `);
+
+export const ShareLinksDocument = graphql(`
+  query ShareLinks($id: ID!) {
+    dialog(id: $id) {
+      id
+      shareLinks {
+        token
+        path
+        responseId
+        expiresAt
+      }
+    }
+  }
+`);
+
+export const CreateShareLinkDocument = graphql(`
+  mutation CreateShareLinkFromViewer($input: CreateShareLinkInput!) {
+    createShareLink(input: $input) {
+      __typename
+      ... on ShareLink {
+        token
+        path
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
+export const RevokeShareLinkDocument = graphql(`
+  mutation RevokeShareLinkFromViewer($token: String!) {
+    revokeShareLink(token: $token) {
+      __typename
+      ... on ShareLink {
+        token
+        revokedAt
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
