@@ -14,8 +14,7 @@ import { startTestServer } from "./support/live.js";
 import { member } from "./support/narrow.js";
 import { asCaller, tenantKey } from "./support/tenants.js";
 
-const fixture = (name: string) =>
-  readFileSync(path.join(import.meta.dirname, "fixtures/chat-exports", name), "utf8");
+const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, "fixtures/chat-exports", name), "utf8");
 
 const IMPORT = graphql(`
   mutation ImportChatsInTest($input: ImportChatsInput!) {
@@ -217,8 +216,22 @@ describe("other apps' exports", () => {
           currentId: "m3",
           messages: {
             m1: { id: "m1", parentId: null, role: "user", content: "Hi", timestamp: 1700000001 },
-            m2: { id: "m2", parentId: "m1", role: "assistant", content: "Hello!", model: "llama3", timestamp: 1700000002 },
-            m3: { id: "m3", parentId: "m1", role: "assistant", content: "Hey!", model: "llama3", timestamp: 1700000003 },
+            m2: {
+              id: "m2",
+              parentId: "m1",
+              role: "assistant",
+              content: "Hello!",
+              model: "llama3",
+              timestamp: 1700000002,
+            },
+            m3: {
+              id: "m3",
+              parentId: "m1",
+              role: "assistant",
+              content: "Hey!",
+              model: "llama3",
+              timestamp: 1700000003,
+            },
           },
         },
       },
@@ -245,7 +258,13 @@ describe("other apps' exports", () => {
           text: "Question",
           createdAt: "2024-05-01T10:00:00.000Z",
           children: [
-            { messageId: "b", isCreatedByUser: false, text: "Answer", model: "gpt-4o", createdAt: "2024-05-01T10:00:05.000Z" },
+            {
+              messageId: "b",
+              isCreatedByUser: false,
+              text: "Answer",
+              model: "gpt-4o",
+              createdAt: "2024-05-01T10:00:05.000Z",
+            },
           ],
         },
       ],
@@ -259,7 +278,12 @@ describe("other apps' exports", () => {
 
   it("OpenAI-format JSONL: one conversation a line, tool calls kept; a bad line is named", async () => {
     const lines = [
-      { messages: [{ role: "user", content: "2+2?" }, { role: "assistant", content: "4" }] },
+      {
+        messages: [
+          { role: "user", content: "2+2?" },
+          { role: "assistant", content: "4" },
+        ],
+      },
       {
         messages: [
           { role: "user", content: "Weather?" },

@@ -141,7 +141,12 @@ describe("a share link", () => {
     await events.next("ready");
     await turn("Go on", "Two.", { dialogId: first.dialog.id });
     await events.next("change");
-    expect((await shared(link.token)).body.events.map((e) => e.content)).toEqual(["Count with me", "One.", "Go on", "Two."]);
+    expect((await shared(link.token)).body.events.map((e) => e.content)).toEqual([
+      "Count with me",
+      "One.",
+      "Go on",
+      "Two.",
+    ]);
 
     // Revoked: the page's next read is refused, and the live stream ends at the next write.
     expect(member((await asA()(REVOKE, { token: link.token })).body.data!.revokeShareLink, "ShareLink").live).toBe(
@@ -181,7 +186,10 @@ describe("a share link", () => {
       "Share link not found",
     );
     expect((await shared(link.token)).status).toBe(200);
-    const refused = member((await asB(SHARE, { input: { dialogId: first.dialog.id } })).body.data!.createShareLink, "NotFoundError");
+    const refused = member(
+      (await asB(SHARE, { input: { dialogId: first.dialog.id } })).body.data!.createShareLink,
+      "NotFoundError",
+    );
     expect(refused.message).toBe(`Dialog ${first.dialog.id} not found`);
   });
 });

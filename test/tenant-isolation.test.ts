@@ -247,11 +247,7 @@ describe("tenant B naming tenant A's ids", () => {
       `mutation($r: ID!) { cancelResponse(responseId: $r) { ${WRITE} } }`,
       (ids) => ({ r: ids.open }),
     ],
-    [
-      "titles the dialog",
-      `mutation($d: ID!) { titleDialog(dialogId: $d) { ${WRITE} } }`,
-      (ids) => ({ d: ids.dialog }),
-    ],
+    ["titles the dialog", `mutation($d: ID!) { titleDialog(dialogId: $d) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
     [
       "shares the dialog",
       `mutation($d: ID!) { createShareLink(input: { dialogId: $d }) { ${WRITE} } }`,

@@ -32,7 +32,8 @@ export async function titleDialog(store: Store, dialogId: string, options: Title
   if (!question) return { id: dialogId };
   const answer = events.find((event) => event.type === "AI")?.content?.trim() ?? "";
   const model = options.model ?? first.model ?? options.models.defaultModel;
-  const title = (options.models.configured && model && (await askForTitle(options.models, model, question, answer))) ||
+  const title =
+    (options.models.configured && model && (await askForTitle(options.models, model, question, answer))) ||
     firstWords(question);
   await updateDialog(store, dialogId, { title });
   return { id: dialogId };

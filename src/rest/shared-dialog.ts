@@ -31,8 +31,13 @@ export function useSharedDialogs(store: Store, live: LiveBus): Plugin {
       if (!match || request.method !== "GET") return;
       try {
         const link = await openShareLink(store, match[1]!);
-        if (!link) return endResponse(json(404, { detail: "This link does not open: it was revoked, it expired, or it never existed." }));
-        endResponse(match[2] ? await liveStream(store, live, link, request.signal) : json(200, await sharedHistory(store, link)));
+        if (!link)
+          return endResponse(
+            json(404, { detail: "This link does not open: it was revoked, it expired, or it never existed." }),
+          );
+        endResponse(
+          match[2] ? await liveStream(store, live, link, request.signal) : json(200, await sharedHistory(store, link)),
+        );
       } catch (error) {
         logger.error("shared dialog read failed", error);
         endResponse(json(500, { detail: "Internal server error" }));
@@ -51,14 +56,27 @@ async function sharedHistory(store: Store, link: ShareLink) {
   const responseIds = [...new Set([...events.map((event) => event.responseId), ...(tip ? [tip] : [])])];
   const responses = await store.prisma.response.findMany({
     where: { id: { in: responseIds } },
-    select: { id: true, status: true, model: true, depth: true, createdAt: true, previousResponseId: true, error: true },
+    select: {
+      id: true,
+      status: true,
+      model: true,
+      depth: true,
+      createdAt: true,
+      previousResponseId: true,
+      error: true,
+    },
   });
   return {
     dialog: { id: dialog.id, title: dialog.title },
     responseId: tip,
     lastSeq: dialog.lastSeq,
     expiresAt: link.expiresAt,
-    responses: Object.fromEntries(responses.map((r) => [r.id, { ...r, previousResponse: r.previousResponseId ? { id: r.previousResponseId } : null }])),
+    responses: Object.fromEntries(
+      responses.map((r) => [
+        r.id,
+        { ...r, previousResponse: r.previousResponseId ? { id: r.previousResponseId } : null },
+      ]),
+    ),
     events: events.map((event) => ({
       __typename: typeNames[event.type],
       id: event.id,

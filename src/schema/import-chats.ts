@@ -15,7 +15,7 @@ const ChatExportFormatEnum = builder.enumType("ChatExportFormat", {
     CHATGPT: { description: "ChatGPT's data export: conversations.json (its `mapping` trees become branches)." },
     OPEN_WEBUI: { description: "Open WebUI's chat export (JSON)." },
     LIBRECHAT: { description: "LibreChat's conversation export (JSON)." },
-    OPENAI_JSONL: { description: "One conversation per line: `{\"messages\": [...]}` in Chat Completions' shape." },
+    OPENAI_JSONL: { description: 'One conversation per line: `{"messages": [...]}` in Chat Completions\' shape.' },
   } as const,
 });
 
@@ -25,7 +25,8 @@ const ImportChatsInput = builder.inputType("ImportChatsInput", {
     format: t.field({ type: ChatExportFormatEnum, description: "Recognised from the text when not given." }),
     dryRun: t.boolean({ description: "Only read and check: nothing is stored." }),
     offset: t.int({
-      description: "For a slice of a file: the index of its first conversation (or line) in the file, so problems name records as the file numbers them.",
+      description:
+        "For a slice of a file: the index of its first conversation (or line) in the file, so problems name records as the file numbers them.",
     }),
   }),
 });

@@ -8,7 +8,10 @@ export const ShareLinkRef = builder.prismaObject("ShareLink", {
   description: "A read-only link to a dialog or one branch of it, opened at /shared/<token> without an API key.",
   fields: (t) => ({
     token: t.exposeString("token", { description: "The secret in the link: whoever has it can read the dialog." }),
-    path: t.string({ description: "Where the viewer shows it: /shared/<token>.", resolve: (link) => `/shared/${link.token}` }),
+    path: t.string({
+      description: "Where the viewer shows it: /shared/<token>.",
+      resolve: (link) => `/shared/${link.token}`,
+    }),
     dialog: t.relation("dialog"),
     responseId: t.exposeID("responseId", {
       nullable: true,
@@ -34,7 +37,9 @@ builder.prismaObjectField("Dialog", "shareLinks", (t) =>
 const CreateShareLinkInput = builder.inputType("CreateShareLinkInput", {
   fields: (t) => ({
     dialogId: t.id({ required: true }),
-    responseId: t.id({ description: "Share only the branch ending at this response (default: the dialog's head, live)." }),
+    responseId: t.id({
+      description: "Share only the branch ending at this response (default: the dialog's head, live).",
+    }),
     expiresAt: t.field({ type: "DateTime", description: "When the link stops opening (default: never)." }),
   }),
 });

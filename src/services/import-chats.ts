@@ -28,7 +28,9 @@ export async function storeConversation(
   try {
     const outcome = await writeDialog(
       store,
-      { create: { id: newDialogId(), tenantId, title: conversation.title, metadata: conversation.metadata, importKey } },
+      {
+        create: { id: newDialogId(), tenantId, title: conversation.title, metadata: conversation.metadata, importKey },
+      },
       async (write) => {
         const stored = new Map<string, Pick<Response, "id" | "depth">>();
         for (const turn of conversation.turns) {

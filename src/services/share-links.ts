@@ -22,7 +22,10 @@ export function newShareToken() {
 export async function createShareLink(store: Store, tenantId: string, input: CreateShareLinkInput, now = new Date()) {
   if (input.expiresAt && input.expiresAt <= now) throw ValidationError.at(["expiresAt"], "must be in the future");
   if (input.responseId) {
-    const response = await store.prisma.response.findUnique({ where: { id: input.responseId }, select: { dialogId: true } });
+    const response = await store.prisma.response.findUnique({
+      where: { id: input.responseId },
+      select: { dialogId: true },
+    });
     if (response?.dialogId !== input.dialogId) throw NotFoundError.response(input.responseId);
   }
   return store.prisma.shareLink.create({

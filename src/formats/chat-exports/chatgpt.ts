@@ -85,13 +85,19 @@ function eventInputs(
       if (contentType === "thoughts" || contentType === "reasoning_recap") {
         return body ? [{ reasoning: { content: body, modelName: text(metadata.model_slug), createdAt } }] : [];
       }
-      if (recipient !== "all") return [{ toolCall: { callId: callIdOf(nodeId), toolName: recipient, args: argsOf(body), createdAt } }];
+      if (recipient !== "all")
+        return [{ toolCall: { callId: callIdOf(nodeId), toolName: recipient, args: argsOf(body), createdAt } }];
       if (!body && !parts.length) return [];
       return [{ ai: { content: body, parts: parts.length ? parts : null, createdAt } }];
     case "tool": {
       const toolName = text(author.name) ?? "tool";
       const call = callAnswered(mapping, nodeId, toolName);
-      const result = { callId: call ?? callIdOf(nodeId), toolName, content: body || JSON.stringify(content), createdAt };
+      const result = {
+        callId: call ?? callIdOf(nodeId),
+        toolName,
+        content: body || JSON.stringify(content),
+        createdAt,
+      };
       // A tool message with no call before it (ChatGPT's own browsing or file tools) gets one, so
       // the result answers something, as every tool result in dialogql does.
       return call
@@ -142,7 +148,11 @@ function textOf(content: Record<string, unknown>): string {
   if (typeof content.text === "string") return content.text;
   if (Array.isArray(content.thoughts)) {
     return content.thoughts
-      .map((t) => (isObject(t) ? [text(t.summary) && `**${t.summary as string}**`, text(t.content)].filter(Boolean).join("\n") : ""))
+      .map((t) =>
+        isObject(t)
+          ? [text(t.summary) && `**${t.summary as string}**`, text(t.content)].filter(Boolean).join("\n")
+          : "",
+      )
       .filter(Boolean)
       .join("\n\n");
   }
@@ -159,7 +169,11 @@ function partsOf(content: Record<string, unknown>, metadata: Record<string, unkn
     for (const part of content.parts) {
       if (!isObject(part)) continue;
       const pointer = text(part.asset_pointer);
-      if (pointer) parts.push({ type: "file", file: { file_id: pointer, filename: text(part.name) ?? pointer.split("/").at(-1) } });
+      if (pointer)
+        parts.push({
+          type: "file",
+          file: { file_id: pointer, filename: text(part.name) ?? pointer.split("/").at(-1) },
+        });
     }
   }
   if (Array.isArray(metadata.attachments)) {

@@ -34,7 +34,9 @@ export function readChatExport(
   const detected = format ?? detect(json, source);
   if (detected === "OPENAI_JSONL") return { format: detected, conversations: readOpenAiJsonl(limits, source, offset) };
   const items = Array.isArray(json) ? json : [json];
-  const read = { CHATGPT: readChatGptExport, OPEN_WEBUI: readOpenWebUiExport, LIBRECHAT: readLibreChatExport }[detected];
+  const read = { CHATGPT: readChatGptExport, OPEN_WEBUI: readOpenWebUiExport, LIBRECHAT: readLibreChatExport }[
+    detected
+  ];
   return { format: detected, conversations: read(limits, items, offset) };
 }
 

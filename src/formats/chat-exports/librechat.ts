@@ -15,7 +15,9 @@ export const isLibreChatConversation = (value: unknown) =>
 
 export function readLibreChatExport(limits: WriteLimits, items: unknown[], offset = 0): ImportedConversation[] {
   return items.map((item, index) => {
-    const where = [recordName(offset + index, isObject(item) ? item.title : null, isObject(item) ? item.conversationId : null)];
+    const where = [
+      recordName(offset + index, isObject(item) ? item.title : null, isObject(item) ? item.conversationId : null),
+    ];
     if (!isLibreChatConversation(item)) throw ValidationError.at(where, "is not a LibreChat conversation");
     const conversation = item as Record<string, unknown>;
     const id = conversation.conversationId as string;
@@ -32,7 +34,9 @@ export function readLibreChatExport(limits: WriteLimits, items: unknown[], offse
       };
     });
     // The newest message is the one the app had open.
-    const newest = [...flat].sort((a, b) => (timeOf(a.message.createdAt)?.getTime() ?? 0) - (timeOf(b.message.createdAt)?.getTime() ?? 0)).at(-1);
+    const newest = [...flat]
+      .sort((a, b) => (timeOf(a.message.createdAt)?.getTime() ?? 0) - (timeOf(b.message.createdAt)?.getTime() ?? 0))
+      .at(-1);
     return {
       importKey: `librechat:${id}`,
       title: text(conversation.title),
@@ -42,9 +46,15 @@ export function readLibreChatExport(limits: WriteLimits, items: unknown[], offse
   });
 }
 
-function flatten(list: unknown[], parentId: string | null): { message: Record<string, unknown>; parentId: string | null }[] {
+function flatten(
+  list: unknown[],
+  parentId: string | null,
+): { message: Record<string, unknown>; parentId: string | null }[] {
   const out: { message: Record<string, unknown>; parentId: string | null }[] = [];
-  const stack = list.filter(isObject).map((message) => ({ message, parentId })).reverse();
+  const stack = list
+    .filter(isObject)
+    .map((message) => ({ message, parentId }))
+    .reverse();
   while (stack.length) {
     const entry = stack.pop()!;
     out.push(entry);
@@ -59,7 +69,9 @@ function eventInputs(message: Record<string, unknown>): HistoryEventInput[] {
   const fromParts = Array.isArray(message.content)
     ? message.content
         .filter(isObject)
-        .map((part) => (part.type === "text" ? (text(part.text) ?? (isObject(part.text) ? text(part.text.value) : null)) : null))
+        .map((part) =>
+          part.type === "text" ? (text(part.text) ?? (isObject(part.text) ? text(part.text.value) : null)) : null,
+        )
         .filter(Boolean)
         .join("\n")
     : "";

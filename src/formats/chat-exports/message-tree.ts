@@ -62,7 +62,13 @@ export function turnsOfTree(tree: ConversationTree): TurnNode[] {
     const key = partial.ids.join("/");
     if (!emitted.has(key)) {
       emitted.add(key);
-      turns.push({ key, parentKey: partial.parentKey, model: partial.model, input: partial.input, output: partial.output });
+      turns.push({
+        key,
+        parentKey: partial.parentKey,
+        model: partial.model,
+        input: partial.input,
+        output: partial.output,
+      });
     }
     return key;
   };

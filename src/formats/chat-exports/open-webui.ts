@@ -24,16 +24,18 @@ export function readOpenWebUiExport(limits: WriteLimits, items: unknown[], offse
     if (!history) throw ValidationError.at(where, "is not an Open WebUI chat (no `chat.history.messages`)");
     const id = text(record.id) ?? text(chat.id);
     if (!id) throw ValidationError.at(where, "has no `id`");
-    const messages: TreeMessage[] = Object.entries(history.messages as Record<string, unknown>).map(([key, message]) => {
-      const at = [...where, `message ${key}`];
-      if (!isObject(message)) throw ValidationError.at(at, "is not an object");
-      return {
-        id: text(message.id) ?? key,
-        parentId: text(message.parentId),
-        events: eventsOf(limits, eventInputs(message, at), at),
-        model: text(message.model),
-      };
-    });
+    const messages: TreeMessage[] = Object.entries(history.messages as Record<string, unknown>).map(
+      ([key, message]) => {
+        const at = [...where, `message ${key}`];
+        if (!isObject(message)) throw ValidationError.at(at, "is not an object");
+        return {
+          id: text(message.id) ?? key,
+          parentId: text(message.parentId),
+          events: eventsOf(limits, eventInputs(message, at), at),
+          model: text(message.model),
+        };
+      },
+    );
     const created = timeOf(record.created_at);
     return {
       importKey: `open-webui:${id}`,
@@ -50,7 +52,8 @@ function eventInputs(message: Record<string, unknown>, at: string[]): HistoryEve
   const files = Array.isArray(message.files) ? message.files.filter(isObject) : [];
   const parts = files.flatMap((file): unknown[] => {
     const url = text(file.url);
-    if (file.type === "image" && url && /^(https?:|data:image\/)/.test(url)) return [{ type: "image_url", image_url: { url } }];
+    if (file.type === "image" && url && /^(https?:|data:image\/)/.test(url))
+      return [{ type: "image_url", image_url: { url } }];
     const id = text(file.id) ?? url;
     return id ? [{ type: "file", file: { file_id: id, filename: text(file.name) ?? undefined } }] : [];
   });

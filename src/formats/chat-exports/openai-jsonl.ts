@@ -29,7 +29,12 @@ export function readOpenAiJsonl(limits: WriteLimits, source: string, offset = 0)
     if (errors.length) throw new ValidationError(errors);
     const events = fromChatMessages(messages, [where, "messages"]);
     // One message per node, in a line: a single branch.
-    const tree = events.map((event, i) => ({ id: String(i), parentId: i ? String(i - 1) : null, events: [event], model: null }));
+    const tree = events.map((event, i) => ({
+      id: String(i),
+      parentId: i ? String(i - 1) : null,
+      events: [event],
+      model: null,
+    }));
     const firstHuman = events.find((e) => e.event.type === "HUMAN")?.event.content;
     conversations.push({
       importKey: `jsonl:${createHash("sha256").update(line.trim()).digest("hex").slice(0, 32)}`,

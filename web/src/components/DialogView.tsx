@@ -42,7 +42,11 @@ export function DialogView({ dialogId, responseId, eventSeq = null }: Props) {
   const [{ data: details }] = useQuery({ query: DialogDetailsDocument, variables: { id: dialogId }, context });
   const loaded = history.status !== "loading";
   useScrollToEvent(loaded ? eventSeq : null, history.events.length);
-  useAutoTitle(dialogId, history, useCallback(() => setTitled((n) => n + 1), []));
+  useAutoTitle(
+    dialogId,
+    history,
+    useCallback(() => setTitled((n) => n + 1), []),
+  );
 
   const anchor = useRef<HTMLElement>(null);
   const typed = Object.values(history.inFlight).reduce((sum, text) => sum + (text?.text.length ?? 0), 0);

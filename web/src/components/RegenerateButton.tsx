@@ -33,9 +33,14 @@ export function RegenerateButton({ dialogId, parentId, inputs, model, label = "R
   };
   return (
     <>
-      <button type="button" className="regenerate"
+      <button
+        type="button"
+        className="regenerate"
         title="Ask the model again for this turn: a new branch beside it"
-        onClick={regenerate} disabled={fetching} data-testid="regenerate">
+        onClick={regenerate}
+        disabled={fetching}
+        data-testid="regenerate"
+      >
         {label}
       </button>
       {problem && <span role="alert">{readableError(problem)}</span>}

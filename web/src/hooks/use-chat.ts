@@ -40,7 +40,9 @@ export function useChat() {
     async (place: Place, content: string, model: string | null): Promise<Sent> => {
       const input = [{ human: { content } }];
       if (model) {
-        const result = await client.mutation(GenerateResponseDocument, { input: { ...place, model, input } }).toPromise();
+        const result = await client
+          .mutation(GenerateResponseDocument, { input: { ...place, model, input } })
+          .toPromise();
         const answer = result.data?.generateResponse;
         const problem = problemOf(answer, result.error);
         if (problem || answer?.__typename !== "Response") return { problem: problem ?? "refused" };
@@ -60,10 +62,14 @@ export function useChat() {
     async (place: Place, content: string, waitingTurnId: string | null): Promise<Sent> => {
       const events = [{ ai: { content } }];
       if (waitingTurnId) {
-        const appended = await client.mutation(AppendEventsDocument, { input: { responseId: waitingTurnId, events } }).toPromise();
+        const appended = await client
+          .mutation(AppendEventsDocument, { input: { responseId: waitingTurnId, events } })
+          .toPromise();
         const problem = problemOf(appended.data?.appendEvents, appended.error);
         if (problem) return { problem };
-        const done = await client.mutation(CompleteResponseDocument, { input: { responseId: waitingTurnId } }).toPromise();
+        const done = await client
+          .mutation(CompleteResponseDocument, { input: { responseId: waitingTurnId } })
+          .toPromise();
         const closed = problemOf(done.data?.completeResponse, done.error);
         return closed ? { problem: closed } : { dialogId: place.dialogId ?? "", responseId: waitingTurnId };
       }

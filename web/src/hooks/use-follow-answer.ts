@@ -17,7 +17,12 @@ const atBottom = (scroller: HTMLElement) =>
   scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < NEAR_BOTTOM_PX;
 
 /** `content` changes whenever what is shown grows (event count, typed length); `ready` once loaded. */
-export function useFollowAnswer(anchor: RefObject<HTMLElement | null>, content: string, ready: boolean, openAtEnd: boolean) {
+export function useFollowAnswer(
+  anchor: RefObject<HTMLElement | null>,
+  content: string,
+  ready: boolean,
+  openAtEnd: boolean,
+) {
   const following = useRef(openAtEnd);
   useEffect(() => {
     if (!ready) return;

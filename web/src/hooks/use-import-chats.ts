@@ -30,9 +30,10 @@ export function useImportChats() {
         const answer = result.data?.importChats;
         if (result.error || !answer) throw new Error(readableError(result.error ?? "no answer"));
         if (answer.__typename !== "ImportChatsPayload") {
-          const details = "fieldErrors" in answer && answer.fieldErrors?.length
-            ? answer.fieldErrors.map((e) => `${e.path.join(" › ")}: ${e.message}`).join("; ")
-            : answer.message;
+          const details =
+            "fieldErrors" in answer && answer.fieldErrors?.length
+              ? answer.fieldErrors.map((e) => `${e.path.join(" › ")}: ${e.message}`).join("; ")
+              : answer.message;
           throw new Error(details);
         }
         return answer;

@@ -29,7 +29,12 @@ export function HumanMessage({ event, onEdit }: { event: Human; onEdit: EditMess
     if (e.key === "Escape") setDraft(null);
   };
   const editTool = (
-    <button type="button" onClick={() => setDraft(event.content)} title="Edit into a new branch" data-testid="edit-message">
+    <button
+      type="button"
+      onClick={() => setDraft(event.content)}
+      title="Edit into a new branch"
+      data-testid="edit-message"
+    >
       edit
     </button>
   );
@@ -49,7 +54,13 @@ export function HumanMessage({ event, onEdit }: { event: Human; onEdit: EditMess
         <button type="button" onClick={() => setDraft(null)}>
           Cancel
         </button>
-        <button type="button" className="primary" onClick={() => void save()} disabled={busy || !draft.trim()} data-testid="save-edit">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void save()}
+          disabled={busy || !draft.trim()}
+          data-testid="save-edit"
+        >
           Send as a new branch
         </button>
       </p>

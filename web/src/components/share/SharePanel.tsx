@@ -27,14 +27,17 @@ export function SharePanel({ dialogId }: { dialogId: string }) {
   const create = async () => {
     setProblem(null);
     const expiresAt = hours ? new Date(Date.now() + hours * 3_600_000).toISOString() : null;
-    const result = await client.mutation(CreateShareLinkDocument, { input: { dialogId, responseId, expiresAt } }).toPromise();
+    const result = await client
+      .mutation(CreateShareLinkDocument, { input: { dialogId, responseId, expiresAt } })
+      .toPromise();
     const answer = result.data?.createShareLink;
     if (answer?.__typename !== "ShareLink") return setProblem(readableError(result.error ?? answer));
     setVersion((v) => v + 1);
   };
   const revoke = async (token: string) => {
     const result = await client.mutation(RevokeShareLinkDocument, { token }).toPromise();
-    if (result.data?.revokeShareLink.__typename !== "ShareLink") return setProblem(readableError(result.error ?? result.data?.revokeShareLink));
+    if (result.data?.revokeShareLink.__typename !== "ShareLink")
+      return setProblem(readableError(result.error ?? result.data?.revokeShareLink));
     setVersion((v) => v + 1);
   };
 
@@ -46,7 +49,11 @@ export function SharePanel({ dialogId }: { dialogId: string }) {
         they cannot write.
       </p>
       <p className="share-create">
-        <select value={hours ?? ""} onChange={(e) => setHours(e.target.value ? Number(e.target.value) : null)} aria-label="Expiry">
+        <select
+          value={hours ?? ""}
+          onChange={(e) => setHours(e.target.value ? Number(e.target.value) : null)}
+          aria-label="Expiry"
+        >
           {EXPIRIES.map(([label, value]) => (
             <option key={label} value={value ?? ""}>
               {label}
@@ -70,7 +77,12 @@ export function SharePanel({ dialogId }: { dialogId: string }) {
               <button type="button" onClick={() => void navigator.clipboard?.writeText(url)}>
                 Copy
               </button>
-              <button type="button" className="danger" onClick={() => void revoke(link.token)} data-testid="revoke-share-link">
+              <button
+                type="button"
+                className="danger"
+                onClick={() => void revoke(link.token)}
+                data-testid="revoke-share-link"
+              >
                 Revoke
               </button>
             </li>

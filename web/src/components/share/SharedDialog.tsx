@@ -26,7 +26,8 @@ export function SharedDialog({ token }: { token: string }) {
       const response = await fetch(base);
       const body = (await response.json().catch(() => null)) as (Shared & { detail?: string }) | null;
       if (!active) return;
-      if (!response.ok || !body) return setState({ phase: "gone", message: readableError(body?.detail ?? `HTTP ${response.status}`) });
+      if (!response.ok || !body)
+        return setState({ phase: "gone", message: readableError(body?.detail ?? `HTTP ${response.status}`) });
       setTyping({});
       setState({ phase: "shown", shared: body });
     };
