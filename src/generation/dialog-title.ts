@@ -6,7 +6,6 @@ import type { ModelCatalog } from "./providers.js";
 import { NotFoundError } from "../errors.js";
 import type { Store } from "../store/store.js";
 import { readContext } from "../services/context.js";
-import { updateDialog } from "../services/dialogs.js";
 
 const MAX_TITLE_WORDS = 8;
 const MAX_TITLE_CHARS = 80;
@@ -15,6 +14,8 @@ export interface TitleOptions {
   models: ModelCatalog;
   /** The model to ask (the one the dialog talks to); the catalog's default otherwise. */
   model?: string | null;
+  /** Stores the title (the app's one door for dialog changes). */
+  setTitle: (title: string) => Promise<unknown>;
 }
 
 export async function titleDialog(store: Store, dialogId: string, options: TitleOptions) {
@@ -35,7 +36,7 @@ export async function titleDialog(store: Store, dialogId: string, options: Title
   const title =
     (options.models.configured && model && (await askForTitle(options.models, model, question, answer))) ||
     firstWords(question);
-  await updateDialog(store, dialogId, { title });
+  await options.setTitle(title);
   return { id: dialogId };
 }
 

@@ -95,8 +95,8 @@ builder.mutationField("cancelResponse", (t) =>
           where: { id: responseId },
           select: { status: true },
         });
-        if (status === "IN_PROGRESS")
-          await committedWrite(ctx, () => ctx.inFlight.completeResponse({ responseId, status: "CANCELLED" }));
+        // An agent's turn (or one whose process is gone): ended as interruptResponse ends it.
+        if (status === "IN_PROGRESS") await committedWrite(ctx, () => ctx.writes.cancelResponse(responseId));
       }
       return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id: responseId } });
     },
@@ -113,7 +113,12 @@ builder.mutationField("titleDialog", (t) =>
     tenant: { dialogs: ["dialogId"] },
     resolve: async (query, _root, args, ctx) => {
       const dialogId = String(args.dialogId);
-      await titleDialog(ctx.store, dialogId, { models: ctx.generator.models, model: args.model });
+      await titleDialog(ctx.store, dialogId, {
+        models: ctx.generator.models,
+        model: args.model,
+        // Through the one door, as every dialog change.
+        setTitle: (title) => ctx.writes.updateDialog(dialogId, { title }),
+      });
       return ctx.store.prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
     },
   }),

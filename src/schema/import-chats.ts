@@ -4,7 +4,6 @@
 // conversation is stored in one transaction; one imported before is found, not stored twice. The
 // viewer sends a large file a slice of conversations at a time (dryRun first, to check them all).
 import { chatExportFormats, readChatExport } from "../formats/chat-exports/index.js";
-import { storeConversation } from "../services/import-chats.js";
 import { builder } from "./builder.js";
 import { Dialog } from "./dialog.js";
 import { writeErrors } from "./errors.js";
@@ -64,7 +63,7 @@ builder.mutationField("importChats", (t) =>
     args: { input: t.arg({ type: ImportChatsInput, required: true }) },
     // Every dialog it makes is the caller's.
     tenant: "caller",
-    resolve: async (_root, { input }, { store, scope }) => {
+    resolve: async (_root, { input }, { store, scope, writes }) => {
       const read = readChatExport(store.writeLimits, input.data, input.format ?? null, input.offset ?? 0);
       const result: ImportChatsResult = {
         format: read.format,
@@ -75,7 +74,7 @@ builder.mutationField("importChats", (t) =>
       };
       if (input.dryRun) return result;
       for (const conversation of read.conversations) {
-        const stored = await storeConversation(store, conversation, scope.tenantId);
+        const stored = await writes.importConversation(conversation, scope.tenantId);
         result.dialogIds.push(stored.dialogId);
         if (stored.created) result.imported++;
         else result.skipped++;
