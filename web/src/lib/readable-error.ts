@@ -37,7 +37,7 @@ function fromObject(value: Record<string, unknown>): string | null {
   const message = typeof value.message === "string" ? value.message : null;
   const code = typeof value.code === "string" ? value.code : null;
   if (!message) return code ? describeCode(code) : null;
-  return code ? `${message} (${describeCode(code)})` : message;
+  return message;
 }
 
 const codes: Record<string, string> = {
