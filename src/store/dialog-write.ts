@@ -53,6 +53,8 @@ export interface NewDialog {
   title?: string | null;
   metadata?: Record<string, unknown>;
   forkedFromId?: string | null;
+  /** An imported dialog's source ("chatgpt:<id>"), unique per tenant. */
+  importKey?: string | null;
 }
 
 export interface ResponseChange {
@@ -354,9 +356,9 @@ export async function lockDialog(
 async function createDialogRow(session: SqlRunner, dialog: NewDialog, now: Date): Promise<LockedDialog> {
   const at = now.toISOString();
   await run(
-    Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", title, metadata, "forkedFromId", "createdAt", "updatedAt")
+    Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", title, metadata, "forkedFromId", "importKey", "createdAt", "updatedAt")
       VALUES (${dialog.id}, ${dialog.tenantId}, ${dialog.title ?? null}, ${JSON.stringify(dialog.metadata ?? {})}::jsonb,
-        ${dialog.forkedFromId ?? null}, ${at}::timestamp, ${at}::timestamp)`,
+        ${dialog.forkedFromId ?? null}, ${dialog.importKey ?? null}, ${at}::timestamp, ${at}::timestamp)`,
     session,
   );
   return { id: dialog.id, tenantId: dialog.tenantId, lastSeq: 0, headId: null, headDepth: null, updatedAt: now };
