@@ -142,6 +142,34 @@ describe("responses.create fidelity", () => {
     expect(g.upstream.requests.at(-1)!.body.response_format).toEqual({ type: "json_object" });
   });
 
+  it("reasoning.summary: the reasoning the model gives comes as summary items and events", async () => {
+    g.upstream.script({ output: [{ reasoning: "Think first." }, { text: "Done." }] });
+    const stream = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "Go",
+      reasoning: { summary: "auto" },
+      stream: true,
+    });
+    const types: string[] = [];
+    let summary = "";
+    let completed: unknown;
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === "response.reasoning_summary_text.delta") summary += event.delta;
+      if (event.type === "response.completed") completed = event.response;
+    }
+    expect(summary).toBe("Think first.");
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "response.reasoning_summary_part.added",
+        "response.reasoning_summary_text.done",
+        "response.reasoning_summary_part.done",
+      ]),
+    );
+    const reasoning = (completed as { output: { type: string; summary?: unknown }[] }).output[0]!;
+    expect(reasoning).toMatchObject({ type: "reasoning", summary: [{ type: "summary_text", text: "Think first." }] });
+  });
+
   it("refuses what it cannot honour, by name, storing nothing", async () => {
     const before = await prisma.response.count();
     await expect(
