@@ -8,7 +8,7 @@
 import { type LanguageModelUsage, streamText } from "ai";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
-import type { HistoryEventInput } from "../services/event-input.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { UsageInput } from "../services/responses.js";
 import { fitToBudget, loadTokenizer } from "../formats/token-budget.js";
 import {

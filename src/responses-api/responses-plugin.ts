@@ -5,7 +5,7 @@ import type { Plugin } from "graphql-yoga";
 import { viewerOf } from "../auth/access-control.js";
 import type { TenantScope } from "../auth/tenant-scope.js";
 import { logger } from "../logger.js";
-import { requestIdOf } from "../server/request-id.js";
+import { requestIdOf } from "../request-id.js";
 import { followResponse } from "./background-stream.js";
 import { cancel } from "./cancel.js";
 import { ApiError, errorResponse, json, toApiError } from "./api-errors.js";
