@@ -209,6 +209,9 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
         case "text-end":
         case "reasoning-end": {
           const item = bySdkId.get(part.id);
+          // A Responses upstream asked for `reasoning.encrypted_content` gives it with the reasoning.
+          const encrypted = part.providerMetadata?.openai?.reasoningEncryptedContent;
+          if (item?.type === "reasoning" && typeof encrypted === "string") item.encryptedContent = encrypted;
           if (item) observer.onItemDone?.(item, items.indexOf(item));
           break;
         }

@@ -144,7 +144,7 @@ export async function startStreamedTurn(
   generator: Generator,
   events: ResponseEventSink,
 ) {
-  const stream = turnEventStream(events);
+  const stream = turnEventStream(events, { summary: Boolean(generate.upstream?.reasoningSummary) });
   const started = await generator.start(generate, sink, stream);
   stream.begin(toResponseObject(turnView(generate, store, started)));
   const done = started.done.then((outcome) => {
