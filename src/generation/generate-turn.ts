@@ -314,6 +314,7 @@ function toolSet(tools: FunctionTool[] | null | undefined): ToolSet | undefined 
         inputSchema: jsonSchema(
           (spec.parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0],
         ),
+        strict: spec.strict ?? undefined,
       }),
     ]),
   );
