@@ -22,7 +22,8 @@ export type ProviderSettings = Pick<
   | "DEFAULT_MODEL"
   | "MODELS"
   | "UPSTREAM_MAX_RETRIES"
->;
+> &
+  Partial<Pick<Config, "MODEL_CONTEXT_TOKENS">>;
 
 const providerNames = ["openai", "anthropic"] as const;
 type ProviderName = (typeof providerNames)[number];
@@ -45,6 +46,8 @@ export interface ModelCatalog {
   /** The model the viewer proposes; null when none is configured. */
   readonly defaultModel: string | null;
   readonly maxRetries: number;
+  /** The context window `truncation: "auto"` fits a turn's context to (MODEL_CONTEXT_TOKENS). */
+  readonly contextTokens: number;
   /** The model for `name`, or a ModelNotConfiguredError. */
   resolve(name: string): LanguageModel;
   /** Which API the model's upstream speaks (what a request may forward to it), or a ModelNotConfiguredError. */
@@ -99,6 +102,7 @@ export function createModelCatalog(settings: ProviderSettings): ModelCatalog {
     configured,
     defaultModel,
     maxRetries: settings.UPSTREAM_MAX_RETRIES,
+    contextTokens: settings.MODEL_CONTEXT_TOKENS ?? 128_000,
     resolve: (name) => factories[providerOf(name)]!(name),
     upstreamOf(name) {
       if (providerOf(name) === "anthropic") return "anthropic";
@@ -129,6 +133,8 @@ function providerFactories(settings: ProviderSettings): Partial<Record<ProviderN
         baseURL,
         apiKey,
         includeUsage: true,
+        // text.format json_schema goes out as response_format json_schema (OpenAI, vLLM, llama.cpp, Ollama take it).
+        supportsStructuredOutputs: true,
         supportedUrls: () => ({ "image/*": [/^https?:\/\/.*$/] }),
       });
       factories.openai = (model) => compatible.chatModel(model);

@@ -6,7 +6,7 @@
 import type { GenerateRequest } from "../generation/generate-turn.js";
 import { storedTurns } from "../generation/turn-sink.js";
 import { logger } from "../logger.js";
-import { requestIdOf } from "../server/request-id.js";
+import { requestIdOf } from "../request-id.js";
 import { ApiError, json, toApiError } from "./api-errors.js";
 import { anthropicMessage, messageEventStream } from "./anthropic-message-object.js";
 import { messagesSettings, parseMessagesBody } from "./anthropic-messages-request.js";

@@ -9,7 +9,7 @@ import type { ChatHashedEvent } from "../formats/chat-context-hash.js";
 import { importEvents, type MessageFormat } from "../formats/index.js";
 import type { BegunTurn, StoredTurnsDeps } from "../generation/turn-sink.js";
 import { matchChatContext } from "../services/chat-match.js";
-import type { HistoryEventInput } from "../services/event-input.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import { ApiError } from "./api-errors.js";
 import { toEventInput } from "./create-request.js";
 
