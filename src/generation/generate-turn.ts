@@ -5,7 +5,7 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import { type LanguageModelUsage, streamText } from "ai";
+import { type JSONValue, type LanguageModelUsage, streamText } from "ai";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
@@ -43,13 +43,20 @@ export interface GenerateRequest extends TurnStart {
   truncate?: boolean;
   /** Parameters forwarded in the upstream's own terms (src/generation/upstream-options.ts). */
   upstream?: UpstreamParams;
-  /** The AI SDK's other call settings (stop sequences, seed, top-k), as given. */
-  settings?: { stopSequences?: string[]; seed?: number; topK?: number };
-  /**
-   * Provider options the caller set in the provider's own terms (a Chat Completions door's body
-   * fields for an OpenAI-compatible upstream, Anthropic's thinking), merged over `upstream`'s.
-   */
+  /** OpenAI's reasoning effort, for the recording doors (Chat Completions, Messages). */
+  reasoningEffort?: string | null;
+  /** The AI SDK's other call settings (stop sequences, seed, penalties, top-k), as given. */
+  settings?: UpstreamSettings;
+  /** Provider options by provider, merged into the call (for an OpenAI-compatible upstream, unknown keys go into the request body). */
   providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+export interface UpstreamSettings {
+  stopSequences?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  topK?: number;
 }
 
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
@@ -91,10 +98,7 @@ export function createGenerator(options: { models: ModelCatalog }): Generator {
     async start(request, sink, observer = {}) {
       const model = options.models.resolve(request.model);
       // Parameters the upstream cannot take are refused before anything is stored.
-      const providerOptions = withCallerOptions(
-        upstreamOptions(model, request.upstream ?? {}),
-        request.providerOptions,
-      );
+      const providerOptions = upstreamOptions(model, request.upstream ?? {});
       const begun = await sink.begin(request);
       const abort = new AbortController();
       const done = runTurn({
@@ -183,7 +187,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
       abortSignal: abort,
       // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
       onError: () => {},
-      providerOptions: turn.providerOptions,
+      providerOptions: withRequestOptions(turn.providerOptions, request),
     });
     for await (const part of result.fullStream) {
       switch (part.type) {
@@ -310,13 +314,11 @@ function usageOf(usage: LanguageModelUsage | undefined): UsageInput | null {
   };
 }
 
-function withCallerOptions(
-  options: ReturnType<typeof upstreamOptions>,
-  caller: GenerateRequest["providerOptions"],
-): ReturnType<typeof upstreamOptions> {
-  const merged = { ...options };
-  for (const [provider, fields] of Object.entries(caller ?? {})) {
-    merged[provider] = { ...merged[provider], ...(fields as (typeof merged)[string]) };
-  }
-  return merged;
+/** The upstream's options (upstream-options.ts) with the ones a recording door gives as they are. */
+function withRequestOptions(options: ReturnType<typeof upstreamOptions>, request: GenerateRequest) {
+  const merged = { ...options } as Record<string, Record<string, JSONValue>>;
+  const given = { ...request.providerOptions } as Record<string, Record<string, JSONValue>>;
+  if (request.reasoningEffort) given.openai = { ...given.openai, reasoningEffort: request.reasoningEffort };
+  for (const [provider, values] of Object.entries(given)) merged[provider] = { ...merged[provider], ...values };
+  return Object.keys(merged).length ? merged : undefined;
 }

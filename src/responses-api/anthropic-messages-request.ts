@@ -85,33 +85,43 @@ export function messagesSettings(
     providerOptions.anthropic = { thinking: { type: "enabled", budgetTokens: body.thinking.budget_tokens } };
   }
   const userId = body.metadata?.user_id;
-  if (userId != null && upstream !== "openai-chat") notForUpstream("metadata.user_id", upstream);
+  if (userId != null) {
+    if (upstream !== "openai-chat") notForUpstream("metadata.user_id", upstream);
+    providerOptions.openai = { user: userId };
+  }
+  const choice = body.tool_choice;
+  if (choice && "disable_parallel_tool_use" in choice && choice.disable_parallel_tool_use) {
+    if (anthropic) providerOptions.anthropic = { ...providerOptions.anthropic, disableParallelToolUse: true };
+    else if (upstream === "openai-chat")
+      providerOptions.openai = { ...providerOptions.openai, parallel_tool_calls: false };
+    else providerOptions.openai = { ...providerOptions.openai, parallelToolCalls: false };
+  }
+  const format = body.output_config?.format;
   const effort = body.output_config?.effort;
   if (effort != null && anthropic) notForUpstream("output_config.effort", upstream);
-  const format = body.output_config?.format;
-  const choice = body.tool_choice;
-  const noParallel = Boolean(choice && "disable_parallel_tool_use" in choice && choice.disable_parallel_tool_use);
+  // The compatible provider turns a schema into json_object unless told it has structured outputs.
+  if (format && upstream === "openai-chat") {
+    const jsonSchema = { name: "response", strict: true, schema: format.schema };
+    providerOptions.openai = {
+      ...providerOptions.openai,
+      response_format: { type: "json_schema", json_schema: jsonSchema },
+    };
+  }
   return {
     model: body.model,
     metadata: {},
+    reasoningEffort: effort,
+    responseFormat:
+      format && upstream !== "openai-chat" ? { type: "json_schema", name: "response", schema: format.schema } : null,
     tools: body.tools?.map((tool) => ({
       name: tool.name,
       description: tool.description,
       parameters: tool.input_schema,
-      strict: false,
     })),
     toolChoice: toolChoiceOf(choice),
     temperature: body.temperature,
     topP: body.top_p,
     maxOutputTokens: body.max_tokens,
-    responseFormat: format ? { type: "json_schema", name: "response", schema: format.schema } : null,
-    // In each upstream's own terms (src/generation/upstream-options.ts).
-    upstream: {
-      parallelToolCalls: noParallel ? false : null,
-      user: userId,
-      reasoningEffort: effort,
-      strictJsonSchema: format ? true : null,
-    },
     settings: {
       ...(body.stop_sequences && { stopSequences: body.stop_sequences }),
       ...(body.top_k != null && { topK: body.top_k }),

@@ -80,8 +80,16 @@ const chatBodySchema = z.strictObject({
 
 export type ChatBody = z.infer<typeof chatBodySchema>;
 
-/** Parameters only an OpenAI-compatible Chat Completions upstream takes as they are (body fields). */
-const FORWARDED = ["logit_bias", "prediction"] as const;
+/** Parameters only an OpenAI-compatible Chat Completions upstream takes as they are. */
+const FORWARDED = [
+  "parallel_tool_calls",
+  "safety_identifier",
+  "prompt_cache_key",
+  "prompt_cache_retention",
+  "service_tier",
+  "logit_bias",
+  "prediction",
+] as const;
 
 export interface ParsedChat {
   body: ChatBody;
@@ -110,40 +118,40 @@ export function parseChatBody(raw: unknown): ParsedChat {
 
 /** The model loop's settings for the body; a parameter the model's upstream cannot take is a 400 naming it. */
 export function chatSettings(body: ChatBody, upstream: UpstreamKind): Omit<GenerateRequest, keyof ChainFields> {
+  const openaiChat = upstream === "openai-chat";
   const forwarded: Record<string, unknown> = {};
   for (const name of FORWARDED) {
     if (body[name] == null) continue;
-    if (upstream !== "openai-chat") throw notForUpstream(name, upstream);
+    if (!openaiChat) throw notForUpstream(name, upstream);
     forwarded[name] = body[name];
   }
+  if (body.verbosity != null && upstream === "anthropic") throw notForUpstream("verbosity", upstream);
+  if (body.reasoning_effort != null && upstream === "anthropic") throw notForUpstream("reasoning_effort", upstream);
+  const user = body.user ?? undefined;
+  if (user != null && upstream === "anthropic") throw notForUpstream("user", upstream);
+  const openaiOptions: Record<string, unknown> = { ...forwarded, user, textVerbosity: body.verbosity ?? undefined };
+  // The compatible provider turns a schema into json_object unless told it has structured
+  // outputs; the format goes as the caller wrote it, strict flag and all.
+  if (openaiChat && body.response_format) openaiOptions.response_format = body.response_format;
   const stop = typeof body.stop === "string" ? [body.stop] : (body.stop ?? undefined);
-  const format = body.response_format;
   return {
     model: body.model,
     metadata: body.metadata ?? {},
-    // Chat Completions' default for `strict` is false (the Responses API's is true).
-    tools: body.tools?.map(({ function: fn }) => ({ ...fn, strict: fn.strict ?? false })),
+    tools: body.tools?.map(({ function: fn }) => fn),
     toolChoice: toolChoiceOf(body.tool_choice),
     temperature: body.temperature,
     topP: body.top_p,
     maxOutputTokens: body.max_completion_tokens ?? body.max_tokens,
-    frequencyPenalty: body.frequency_penalty,
-    presencePenalty: body.presence_penalty,
-    responseFormat: responseFormatOf(format),
-    // The rest in each upstream's own terms, or refused by name (src/generation/upstream-options.ts).
-    upstream: {
-      parallelToolCalls: body.parallel_tool_calls,
-      promptCacheKey: body.prompt_cache_key,
-      promptCacheRetention: body.prompt_cache_retention,
-      serviceTier: body.service_tier,
-      user: body.user,
-      safetyIdentifier: body.safety_identifier,
-      reasoningEffort: body.reasoning_effort,
-      textVerbosity: body.verbosity,
-      strictJsonSchema: format?.type === "json_schema" ? (format.json_schema.strict ?? false) : null,
-    },
-    settings: defined({ stopSequences: stop, seed: body.seed ?? undefined }),
-    providerOptions: Object.keys(forwarded).length ? { openai: forwarded } : undefined,
+    reasoningEffort: body.reasoning_effort,
+    settings: defined({
+      stopSequences: stop,
+      seed: body.seed ?? undefined,
+      presencePenalty: body.presence_penalty ?? undefined,
+      frequencyPenalty: body.frequency_penalty ?? undefined,
+    }),
+    // An OpenAI-compatible upstream gets the format as written (above); the others get it in their own terms.
+    responseFormat: openaiChat ? null : responseFormatOf(body.response_format),
+    providerOptions: { openai: defined(openaiOptions) },
   };
 }
 
@@ -158,7 +166,9 @@ function responseFormatOf(format: ChatBody["response_format"]): GenerateRequest[
   if (!format || format.type === "text") return null;
   if (format.type === "json_object") return { type: "json_object" };
   const { name, description, schema } = format.json_schema;
-  return { type: "json_schema", name, description, schema: schema ?? {} };
+  // A json_schema format without a schema asks for JSON of any shape.
+  if (!schema) return { type: "json_object" };
+  return { type: "json_schema", name, description, schema };
 }
 
 const defined = <T extends object>(value: T) =>
