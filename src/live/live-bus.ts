@@ -131,7 +131,7 @@ const LISTENER_BUFFER = 10_000;
 export const NOTICES = "dialogql:notices";
 // A delta's read that takes longer (a slow database) is not waited for: the delta goes as ids,
 // and the dialog's later messages are not held behind it.
-const CARRY_WAIT_MS = 1_000;
+const CARRY_WAIT_MS = 5_000;
 
 /**
  * A channel's name: its id in a hash tag, so that on a Redis Cluster the channel — and any key
