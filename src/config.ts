@@ -157,8 +157,12 @@ const schema = z.object({
   MODEL_PROVIDERS: z.string().optional(),
   /** The model the web viewer's composer uses unless the user picks another. */
   DEFAULT_MODEL: z.string().optional(),
+  /** The models GET /v1/models lists, comma-separated (default: DEFAULT_MODEL and the names MODEL_PROVIDERS spells out). */
+  MODELS: z.string().optional(),
   /** How often a failed upstream call is retried (by the AI SDK, with backoff) before the turn fails. */
   UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).default(2),
+  /** The models' context window in tokens: `truncation: "auto"` drops the oldest turns to fit it. */
+  MODEL_CONTEXT_TOKENS: count(128_000),
 });
 
 export type Config = z.infer<typeof schema> & { GRAPHIQL: boolean; INTROSPECTION: boolean };
