@@ -6,6 +6,7 @@
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
 import { jsonSchema, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
+import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
 import type { HistoryEventInput } from "../services/event-input.js";
@@ -50,6 +51,9 @@ export interface TurnOutcome {
   /** For FAILED: {code, message}; for INCOMPLETE: {code: reason}. */
   error: { code: string; message: string } | null;
   completedAt: Date;
+  /** Whether the end is stored (for an unstored turn, `store: false`, whether it was recorded as
+   * such): false when the database refused it even after retries, so the response is still IN_PROGRESS. */
+  stored: boolean;
 }
 
 export interface StartedTurn extends BegunTurn {
@@ -223,15 +227,39 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   if (outcome.status === "FAILED") logUpstreamFailure(responseId, failure);
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);
-  try {
+  const stored = await storeTheEnd(responseId, async () => {
     await saveDone();
     await turn.sink.finish(responseId, outcome.status, outcome.usage, outcome.error);
-  } catch (error) {
-    // The store refused the end of the turn (database away, response deleted meanwhile): the
-    // caller still learns how the turn ended; the response is left for an operator to see.
-    logger.error(`response ${responseId}: could not store the end of the turn`, error);
+  });
+  return { ...outcome, stored };
+}
+
+// A turn's end is written again while the database is away, for about eight seconds in all; a
+// turn whose end still cannot be written stays IN_PROGRESS until the idle sweep of any instance
+// closes it INCOMPLETE (IN_FLIGHT_IDLE_TIMEOUT after it was last heard from), so none is left
+// hanging for ever.
+const STORAGE_FAILURE = {
+  code: "unavailable",
+  message: "The database became unavailable while the turn was being stored; the turn was stopped. Try again.",
+};
+
+const END_RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000];
+
+async function storeTheEnd(responseId: string, write: () => Promise<void>): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await write();
+      return true;
+    } catch (error) {
+      const delay = END_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined || !isDatabaseUnavailable(error)) {
+        // Database away for too long, or the response deleted or finished meanwhile.
+        logger.error(`response ${responseId}: could not store the end of the turn`, error);
+        return false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
-  return outcome;
 }
 
 function settle(
@@ -240,13 +268,15 @@ function settle(
   failure: unknown,
   finishReason: string | undefined,
   usage: LanguageModelUsage | undefined,
-): TurnOutcome {
+): Omit<TurnOutcome, "stored"> {
   const completedAt = new Date();
   const counts = usageOf(usage);
   if (aborted) return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
   if (failure !== undefined || !finishReason) {
-    // The tenant reads a safe description; the detail is logged (upstream-errors.ts).
-    return { status: "FAILED", output, usage: counts, error: describeUpstreamFailure(failure), completedAt };
+    // The tenant reads a safe description; the detail is logged (upstream-errors.ts). A turn the
+    // database stopped (a delta or a step that could not be stored) did not fail upstream.
+    const error = isDatabaseUnavailable(failure) ? STORAGE_FAILURE : describeUpstreamFailure(failure);
+    return { status: "FAILED", output, usage: counts, error, completedAt };
   }
   if (finishReason === "length" || finishReason === "content-filter") {
     const code = finishReason === "length" ? "max_output_tokens" : "content_filter";
