@@ -5,7 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { logger } from "../logger.js";
 import type { Database } from "./database.js";
-import { timed } from "./statement-log.js";
+import { timed } from "../statement-log.js";
 import { parseUtcTimestamp, TIMESTAMP_OID } from "./utc-timestamps.js";
 
 const utcTimestamps = {

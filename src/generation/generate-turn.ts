@@ -9,7 +9,7 @@ import { jsonSchema, type LanguageModelUsage, streamText, type ToolSet, tool } f
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
-import type { HistoryEventInput } from "../services/event-input.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { UsageInput } from "../services/responses.js";
 import { toModelMessages } from "./model-messages.js";
 import { type OutputItem, outputItemId, toEventInput } from "./output-items.js";

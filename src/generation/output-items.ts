@@ -3,7 +3,7 @@
 // ToolCallEvent. Item ids are derived from the response id and the item's place in the output,
 // so the id a stream announces is the id a later GET returns, with nothing extra stored.
 import type { StoredEvent } from "../formats/stored-event.js";
-import type { HistoryEventInput } from "../services/event-input.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 
 export type OutputItem =
   | { type: "message"; id: string; text: string }

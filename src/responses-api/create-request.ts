@@ -5,9 +5,9 @@
 import { z } from "zod";
 import { ValidationError } from "../errors.js";
 import { importEvents } from "../formats/index.js";
-import { type Part, toChatPart } from "../formats/parts.js";
+import { type Part, toChatPart } from "../vocabulary/parts.js";
 import type { FunctionTool, ToolChoice } from "../generation/generate-turn.js";
-import type { HistoryEventInput, NewEvent } from "../services/event-input.js";
+import type { HistoryEventInput, NewEvent } from "../vocabulary/events.js";
 
 const functionTool = z.looseObject({
   type: z.literal("function", { error: "only function tools are supported" }),

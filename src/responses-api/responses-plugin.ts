@@ -5,7 +5,7 @@ import type { Plugin } from "graphql-yoga";
 import { viewerOf } from "../auth/access-control.js";
 import type { TenantScope } from "../auth/tenant-scope.js";
 import { logger } from "../logger.js";
-import { requestIdOf } from "../server/request-id.js";
+import { requestIdOf } from "../request-id.js";
 import { ApiError, errorResponse, json, toApiError } from "./api-errors.js";
 import { handleCompact } from "./compact.js";
 import { handleCreate, type ResponsesDeps } from "./create-response.js";

@@ -10,7 +10,7 @@ import { writeDialog } from "../store/dialog-write.js";
 import { responseExpired } from "../store/retention-window.js";
 import type { Store, WriteLimits } from "../store/store.js";
 import { checkEventCount, checkEventSize } from "./event-input.js";
-import { isJsonObject } from "./json.js";
+import { isJsonObject } from "../vocabulary/json.js";
 import { checkToolResults, findParent } from "./responses.js";
 import type { WriteResult } from "./write-result.js";
 

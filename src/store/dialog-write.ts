@@ -12,9 +12,9 @@ import type { Dialog, Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { rowFromJson } from "../db/json-rows.js";
 import { NotFoundError } from "../errors.js";
-import type { NewEvent } from "../services/event-input.js";
+import type { NewEvent } from "../vocabulary/events.js";
 import { dialogExpired, isExpired } from "./retention-window.js";
-import { countColumns } from "../services/event-counts.js";
+import { countColumns } from "../vocabulary/event-counts.js";
 import {
   eventCounts,
   eventJson,
@@ -219,7 +219,7 @@ export class DialogWrite {
   }
 
   /**
-   * Seed 000's clear(): every response and event goes; seqs are never reused, so lastSeq stays,
+   * Clearing a dialog: every response and event goes; seqs are never reused, so lastSeq stays,
    * and `clearedAtSeq` records it for subscribers that resume from before it.
    */
   async removeAllResponses() {

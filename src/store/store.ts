@@ -12,7 +12,7 @@
 import type { Config } from "../config.js";
 import type { Database } from "../db/database.js";
 import { type DatabaseConfig, openDatabase } from "../db/open-database.js";
-import { observed } from "../db/statement-log.js";
+import { observed } from "../statement-log.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { createDialogWriters, type DialogWriters } from "./dialog-writers.js";
 
