@@ -128,8 +128,12 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   const newItem = <T extends OutputItem["type"]>(type: T) => outputItemId(type, responseId, items.length);
   const saveDone = async () => {
     const events: HistoryEventInput[] = items.slice(saved).map((item) => toEventInput(item, request.model));
-    saved = items.length;
-    await turn.sink.append(responseId, events);
+    const upTo = items.length;
+    await turn.sink.append(responseId, events).catch((error: unknown) => {
+      throw new StorageFailure(error);
+    });
+    // Only once stored: the end's retries store what a refused step could not.
+    saved = upTo;
   };
 
   const called = performance.now();
@@ -238,6 +242,13 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
 // turn whose end still cannot be written stays IN_PROGRESS until the idle sweep of any instance
 // closes it INCOMPLETE (IN_FLIGHT_IDLE_TIMEOUT after it was last heard from), so none is left
 // hanging for ever.
+/** A step of the turn the store refused: the turn stops, and it is not the upstream's failure. */
+class StorageFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`the turn's output could not be stored: ${(cause as Error)?.message ?? cause}`);
+  }
+}
+
 const STORAGE_FAILURE = {
   code: "unavailable",
   message: "The database became unavailable while the turn was being stored; the turn was stopped. Try again.",
@@ -275,7 +286,7 @@ function settle(
   if (failure !== undefined || !finishReason) {
     // The tenant reads a safe description; the detail is logged (upstream-errors.ts). A turn the
     // database stopped (a delta or a step that could not be stored) did not fail upstream.
-    const error = isDatabaseUnavailable(failure) ? STORAGE_FAILURE : describeUpstreamFailure(failure);
+    const error = failure instanceof StorageFailure ? STORAGE_FAILURE : describeUpstreamFailure(failure);
     return { status: "FAILED", output, usage: counts, error, completedAt };
   }
   if (finishReason === "length" || finishReason === "content-filter") {
