@@ -18,9 +18,18 @@ export interface CreateDeps extends ResponsesDeps {
   scope: TenantScope;
 }
 
+// Bytes that are not UTF-8 are refused, not decoded to U+FFFD and stored as if the client had sent that.
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 export async function readBody(request: Request) {
+  let text: string;
   try {
-    return await request.json();
+    text = utf8.decode(await request.arrayBuffer());
+  } catch {
+    throw new InvalidRequest("The request body is not valid UTF-8.", null);
+  }
+  try {
+    return JSON.parse(text) as unknown;
   } catch {
     throw new InvalidRequest("The request body is not valid JSON.", null);
   }
