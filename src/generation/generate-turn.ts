@@ -5,27 +5,29 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import { jsonSchema, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
+import { type JSONValue, type LanguageModelUsage, streamText } from "ai";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { UsageInput } from "../services/responses.js";
+import { fitToBudget, loadTokenizer } from "../formats/token-budget.js";
+import {
+  type FunctionTool,
+  outputOf,
+  type ResponseFormat,
+  type ToolChoice,
+  toolChoice,
+  toolSet,
+} from "./call-settings.js";
+
+export type { FunctionTool, ResponseFormat, ToolChoice };
 import { toModelMessages } from "./model-messages.js";
 import { type OutputItem, outputItemId, toEventInput } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
 import { describeUpstreamFailure, logUpstreamFailure } from "./upstream-errors.js";
 import type { BegunTurn, FinalStatus, TurnSink, TurnStart } from "./turn-sink.js";
-
-export interface FunctionTool {
-  name: string;
-  description?: string | null;
-  /** JSON Schema of the arguments. */
-  parameters?: Record<string, unknown> | null;
-  strict?: boolean | null;
-}
-
-export type ToolChoice = "auto" | "none" | "required" | { name: string };
+import { type UpstreamParams, upstreamOptions } from "./upstream-options.js";
 
 export interface GenerateRequest extends TurnStart {
   instructions?: string | null;
@@ -34,7 +36,28 @@ export interface GenerateRequest extends TurnStart {
   temperature?: number | null;
   topP?: number | null;
   maxOutputTokens?: number | null;
+  frequencyPenalty?: number | null;
+  presencePenalty?: number | null;
+  /** Structured output: a JSON schema the answer must follow, or any JSON object. */
+  responseFormat?: ResponseFormat | null;
+  /** `truncation: "auto"`: the oldest turns are dropped until the context fits the model's window. */
+  truncate?: boolean;
+  /** Parameters forwarded in the upstream's own terms (src/generation/upstream-options.ts). */
+  upstream?: UpstreamParams;
+  /** OpenAI's reasoning effort, for the recording doors (Chat Completions, Messages). */
   reasoningEffort?: string | null;
+  /** The AI SDK's other call settings (stop sequences, seed, penalties, top-k), as given. */
+  settings?: UpstreamSettings;
+  /** Provider options by provider, merged into the call (for an OpenAI-compatible upstream, unknown keys go into the request body). */
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+export interface UpstreamSettings {
+  stopSequences?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  topK?: number;
 }
 
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
@@ -78,6 +101,8 @@ export function createGenerator(options: { models: ModelCatalog }): Generator {
     models: options.models,
     async start(request, sink, observer = {}) {
       const model = options.models.resolve(request.model);
+      // Parameters the upstream cannot take are refused before anything is stored.
+      const providerOptions = upstreamOptions(model, request.upstream ?? {});
       const begun = await sink.begin(request);
       const abort = new AbortController();
       const done = runTurn({
@@ -87,7 +112,9 @@ export function createGenerator(options: { models: ModelCatalog }): Generator {
         observer,
         abort: abort.signal,
         model,
+        providerOptions,
         maxRetries: options.models.maxRetries,
+        contextTokens: options.models.contextTokens,
       }).finally(() => running.delete(begun.responseId));
       running.set(begun.responseId, { abort, done });
       return { ...begun, done };
@@ -107,7 +134,18 @@ interface Turn {
   observer: TurnObserver;
   abort: AbortSignal;
   model: ReturnType<ModelCatalog["resolve"]>;
+  providerOptions: ReturnType<typeof upstreamOptions>;
   maxRetries: number;
+  contextTokens: number;
+}
+
+/** The context the model is given: all of it, or with `truncate` what fits its window (tool pairs kept). */
+async function modelContext(turn: Turn) {
+  const { request, begun } = turn;
+  if (!request.truncate) return begun.context;
+  const count = await loadTokenizer("O200K_BASE");
+  const budget = turn.contextTokens - (request.maxOutputTokens ?? 0) - count(request.instructions ?? "");
+  return fitToBudget(begun.context, Math.max(budget, 0), count).events;
 }
 
 async function runTurn(turn: Turn): Promise<TurnOutcome> {
@@ -141,7 +179,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
     const result = streamText({
       model: turn.model,
       system: request.instructions ?? undefined,
-      messages: toModelMessages(begun.context),
+      messages: toModelMessages(await modelContext(turn)),
       // System and developer messages are the caller's own history (stored SystemEvents), not injected text.
       allowSystemInMessages: true,
       tools: toolSet(request.tools),
@@ -149,11 +187,15 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
       temperature: request.temperature ?? undefined,
       topP: request.topP ?? undefined,
       maxOutputTokens: request.maxOutputTokens ?? undefined,
+      frequencyPenalty: request.frequencyPenalty ?? undefined,
+      presencePenalty: request.presencePenalty ?? undefined,
+      ...request.settings,
+      output: outputOf(request.responseFormat),
       maxRetries: turn.maxRetries,
       abortSignal: abort,
       // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
       onError: () => {},
-      providerOptions: request.reasoningEffort ? { openai: { reasoningEffort: request.reasoningEffort } } : undefined,
+      providerOptions: withRequestOptions(turn.providerOptions, request),
     });
     for await (const part of result.fullStream) {
       switch (part.type) {
@@ -313,23 +355,11 @@ function usageOf(usage: LanguageModelUsage | undefined): UsageInput | null {
   };
 }
 
-/** Function tools without `execute`: the model's calls come back to the client, which runs them. */
-function toolSet(tools: FunctionTool[] | null | undefined): ToolSet | undefined {
-  if (!tools?.length) return undefined;
-  return Object.fromEntries(
-    tools.map((spec) => [
-      spec.name,
-      tool({
-        description: spec.description ?? undefined,
-        inputSchema: jsonSchema(
-          (spec.parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0],
-        ),
-      }),
-    ]),
-  );
-}
-
-function toolChoice(choice: ToolChoice | null | undefined) {
-  if (!choice) return undefined;
-  return typeof choice === "string" ? choice : { type: "tool" as const, toolName: choice.name };
+/** The upstream's options (upstream-options.ts) with the ones a recording door gives as they are. */
+function withRequestOptions(options: ReturnType<typeof upstreamOptions>, request: GenerateRequest) {
+  const merged = { ...options } as Record<string, Record<string, JSONValue>>;
+  const given = { ...request.providerOptions } as Record<string, Record<string, JSONValue>>;
+  if (request.reasoningEffort) given.openai = { ...given.openai, reasoningEffort: request.reasoningEffort };
+  for (const [provider, values] of Object.entries(given)) merged[provider] = { ...merged[provider], ...values };
+  return Object.keys(merged).length ? merged : undefined;
 }

@@ -7,7 +7,7 @@ import type { HistoryEventInput } from "../vocabulary/events.js";
 
 export type OutputItem =
   | { type: "message"; id: string; text: string }
-  | { type: "reasoning"; id: string; text: string }
+  | { type: "reasoning"; id: string; text: string; encryptedContent?: string | null }
   | { type: "function_call"; id: string; callId: string; name: string; arguments: string };
 
 const prefixes = { message: "msg", reasoning: "rs", function_call: "fc" } as const;
@@ -37,6 +37,18 @@ function parseArguments(text: string): Record<string, unknown> {
   }
   return { raw: text };
 }
+
+/** The id of the item an output event is, when it is the `index`th model item of its response; null for other events. */
+export function outputItemIdOfEvent(event: StoredEvent & { responseId: string }, index: number) {
+  const type = itemTypes[event.type];
+  return type ? outputItemId(type, event.responseId, index) : null;
+}
+
+const itemTypes: Partial<Record<StoredEvent["type"], OutputItem["type"]>> = {
+  AI: "message",
+  REASONING: "reasoning",
+  TOOL_CALL: "function_call",
+};
 
 /** A response's stored output events as items (events that are not model output are skipped). */
 export function itemsFromEvents(responseId: string, events: readonly StoredEvent[]): OutputItem[] {

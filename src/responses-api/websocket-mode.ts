@@ -17,8 +17,8 @@ import { type ConnectionPolicy, KEY_REVOKED } from "../connections/connection-po
 import type { Limits } from "../limits.js";
 import { logger } from "../logger.js";
 import { ApiError, errorBody, toApiError } from "./api-errors.js";
-import { InvalidRequest, parseCreateBody } from "./create-request.js";
-import { type ResponsesDeps, startStreamedTurn, toGenerateRequest } from "./create-response.js";
+import { InvalidRequest } from "./create-request.js";
+import { parseWithReferences, type ResponsesDeps, startStreamedTurn, toGenerateRequest } from "./create-response.js";
 
 export const RESPONSES_WEBSOCKET_PATH = "/v1/responses";
 
@@ -89,8 +89,8 @@ export function createResponsesWebSocket(deps: WebSocketModeDeps) {
             return refuse(new ApiError(429, "Too many requests", "rate_limit_error", null, "rate_limited"));
         }
         const message = parseMessage(String(data));
-        const parsed = parseCreateBody(message);
         const scope = deps.tenants.of(viewer.tenantId);
+        const parsed = await parseWithReferences(message, { ...deps, scope });
         const generate = await toGenerateRequest(parsed, scope);
         const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
         // A socket that closes mid-turn stops receiving events, not the turn.

@@ -30,7 +30,7 @@ export interface AppServices {
 }
 
 export interface Context extends AppServices {
-  /** Echoed in the x-request-id header and in unexpected errors (src/server/request-id.ts). */
+  /** Echoed in the x-request-id header and in unexpected errors (src/request-id.ts). */
   requestId: string;
   /** Who is calling (src/auth/authenticator.ts). */
   viewer: Viewer;

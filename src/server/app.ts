@@ -19,6 +19,8 @@ import { createHistoryWrites, type InFlightOptions, inFlightOptionsFrom } from "
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
+import { useConversationsApi } from "../responses-api/conversations.js";
+import { cancelNotice } from "../responses-api/cancel.js";
 import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
 import { schema } from "../schema/index.js";
@@ -82,6 +84,8 @@ export function buildApp(options: AppOptions) {
     redis: live.redis,
   });
   const generator: Generator = createGenerator({ models: options.models ?? createModelCatalog(config) });
+  // `cancel` received by another instance reaches the turn wherever it runs.
+  live.onNotice((notice) => cancelNotice(notice) && void generator.cancel(cancelNotice(notice)!));
   const writes = createHistoryWrites(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
   const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
@@ -113,6 +117,7 @@ export function buildApp(options: AppOptions) {
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
       useLongLivedConnections(connections),
       useRestEndpoints(store),
+      useConversationsApi(services),
       useResponsesApi(services),
       // Browsers send a cross-site form or a plain GET without a preflight; requiring a JSON body
       // or a header they cannot add cross-site (Authorization included) stops such requests.
