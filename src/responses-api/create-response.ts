@@ -4,7 +4,7 @@
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../generation/generate-turn.js";
 import { storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
-import { ApiError, errorBody, json } from "./api-errors.js";
+import { ApiError, endedTurnError, errorBody, json } from "./api-errors.js";
 import type { CreateDeps } from "./responses-deps.js";
 import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-request.js";
 import { followResponse } from "./background-stream.js";
@@ -110,20 +110,9 @@ export async function handleCreate(request: Request, deps: CreateDeps): Promise<
   const started = await deps.generator.start(generate, sink);
   if (parsed.background) return json(200, toResponseObject(turnView(generate, parsed.store, started)));
   const outcome = await started.done;
-  // The answer says what is stored: a turn whose end the database refused is still in progress
-  // there (the idle sweep closes it INCOMPLETE later), whatever the model did.
-  if (!outcome.stored) {
-    const message = `The turn ended ${outcome.status.toLowerCase()}, but its end could not be stored (the database is unavailable): response ${started.responseId} is stored as in progress, and is closed as incomplete once the server notices it was abandoned.`;
-    return json(503, errorBody(new ApiError(503, message, "server_error", null, "unavailable")));
-  }
-  if (outcome.status === "FAILED" && outcome.error?.code === "unavailable") {
-    const message = `${outcome.error.message} (response ${started.responseId} is stored as failed)`;
-    return json(503, errorBody(new ApiError(503, message, "server_error", null, "unavailable")));
-  }
-  if (outcome.status === "FAILED") {
-    const message = `The model upstream failed (response ${started.responseId} is stored as failed): ${outcome.error?.message}`;
-    return json(502, errorBody(new ApiError(502, message, "server_error", null, "upstream_error")));
-  }
+  // The answer says what is stored (a turn whose end the database refused is still in progress there).
+  const refused = endedTurnError(outcome, started.responseId);
+  if (refused) return json(refused.status, errorBody(refused));
   return json(200, toResponseObject(turnView(generate, parsed.store, started, outcome)));
 }
 
