@@ -187,8 +187,11 @@ export class DialogWrite {
         (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p`,
       this.session,
     );
+    // The response's agent was heard from: the idle sweep measures from here (inFlightAt).
+    const heardFrom = Prisma.sql`"inFlightAt" = CASE WHEN u.id = ${responseId} AND u.status = 'IN_PROGRESS'
+      THEN ${this.now.toISOString()}::timestamp ELSE u."inFlightAt" END`;
     await run(
-      Prisma.sql`UPDATE "Response" u SET ${Prisma.join(segmentCountIncrements(events, "u", Prisma.sql`p.depth`))}
+      Prisma.sql`UPDATE "Response" u SET ${Prisma.join([...segmentCountIncrements(events, "u", Prisma.sql`p.depth`), heardFrom])}
         FROM (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p
         WHERE u."segmentId" = p."segmentId" AND u.depth >= p.depth`,
       this.session,
