@@ -43,16 +43,40 @@ const schema = z.object({
     .string()
     .default(path.resolve(import.meta.dirname, "../node_modules/.cache/dialogql/pglite-template")),
   DATABASE_POOL_SIZE: count(10),
+  /** What sits between this process and PostgreSQL: `none` (a direct connection, or a pooler in
+   * session mode) or `transaction` (PgBouncer in transaction mode, which keeps no prepared
+   * statement or session state from one transaction to the next): statements then go unnamed. */
+  DATABASE_POOLER: z.enum(["none", "transaction"]).default("none"),
+  /** postgresql://… straight to PostgreSQL (not through the pooler), for migrations; DATABASE_URL
+   * when unset. */
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   /** How long a new PostgreSQL connection may take before the call fails as UNAVAILABLE. */
   DATABASE_CONNECT_TIMEOUT_MS: count(5_000),
   /** redis://… to fan live history out through Redis, so several instances serve one dialog's
    * subscribers; unset keeps it in this process. */
   REDIS_URL: z.string().url().optional(),
+  /** host:port,… of a Redis Cluster's nodes (a few are enough; the rest are discovered), instead of
+   * REDIS_URL: channels go through sharded pub/sub (docs/scaling.md). */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^\s*[^\s,:]+:\d+\s*(,\s*[^\s,:]+:\d+\s*)*$/, "is not a list such as 10.0.0.1:6379,10.0.0.2:6379")
+    .optional(),
   /** How long any Redis command may take; beyond it the call falls back (in-process rate counting,
    * local delivery) and the connection is treated as lost. */
   REDIS_COMMAND_TIMEOUT_MS: count(1_000),
   /** How long any PostgreSQL query may wait for its answer before it fails as UNAVAILABLE. */
   DATABASE_QUERY_TIMEOUT_MS: count(30_000),
+  /** PostgreSQL's own limits, set on every connection (0: off): how long a statement may run
+   * (`statement_timeout`), wait for a lock (`lock_timeout`; a locked dialog's writers fail with
+   * UNAVAILABLE), and how long a transaction may sit idle before the server ends it and releases
+   * its locks (`idle_in_transaction_session_timeout`). */
+  DATABASE_STATEMENT_TIMEOUT_MS: countOrOff(30_000),
+  DATABASE_LOCK_TIMEOUT_MS: countOrOff(5_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: countOrOff(10_000),
+  /** Writes to one dialog that may hold a database connection at once; the rest wait in the
+   * instance's memory (at most DATABASE_LOCK_TIMEOUT_MS), so one hot or locked dialog cannot take
+   * the pool. */
+  DIALOG_WRITERS_AT_ONCE: count(2),
   MAX_EVENTS_PER_WRITE: count(1000),
   /** Largest serialized event (content, parts, args, metadata) accepted, in bytes. */
   MAX_EVENT_BYTES: count(1024 * 1024),
@@ -111,7 +135,9 @@ const schema = z.object({
   IN_FLIGHT_CHECKPOINT_CHARS: count(2_000),
   /** Largest text delta one streamText call may carry, in characters. */
   MAX_TEXT_DELTA_CHARS: count(64 * 1024),
-  /** A response whose agent sent no text delta for this long is ended INCOMPLETE with its text so far. */
+  /** An IN_PROGRESS response nobody was heard from for this long (no text delta, event or
+   * checkpoint; a generated turn whose instance died or whose end could not be stored) is ended
+   * INCOMPLETE with its text so far, by the sweep of any instance. */
   IN_FLIGHT_IDLE_TIMEOUT: duration().default(5 * 60_000),
   /** How often idle streaming responses are looked for. */
   IN_FLIGHT_SWEEP_INTERVAL: duration().default(15_000),
@@ -140,8 +166,12 @@ const schema = z.object({
   /** How long one request to an MCP server (connecting, listing tools, one tool call) may take
    * before it ends with an error the model is given. */
   MCP_TOOL_TIMEOUT_MS: count(60_000),
+  /** The models GET /v1/models lists, comma-separated (default: DEFAULT_MODEL and the names MODEL_PROVIDERS spells out). */
+  MODELS: z.string().optional(),
   /** How often a failed upstream call is retried (by the AI SDK, with backoff) before the turn fails. */
   UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).default(2),
+  /** The models' context window in tokens: `truncation: "auto"` drops the oldest turns to fit it. */
+  MODEL_CONTEXT_TOKENS: count(128_000),
 });
 
 export type Config = z.infer<typeof schema> & { GRAPHIQL: boolean; INTROSPECTION: boolean };
@@ -154,6 +184,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+  if (parsed.data.REDIS_URL && parsed.data.REDIS_CLUSTER_NODES) {
+    throw new Error(
+      "Invalid configuration:\n  REDIS_CLUSTER_NODES: set either REDIS_URL or REDIS_CLUSTER_NODES, not both",
+    );
   }
   const production = parsed.data.NODE_ENV === "production";
   return {

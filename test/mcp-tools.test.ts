@@ -135,6 +135,29 @@ describe("an mcp tool", () => {
     expect(second.output[0]).toMatchObject({ output: "6", status: "completed" });
   });
 
+  it("resolves an item_reference to the answer after MCP items by the id the API showed", async () => {
+    g.upstream.script(
+      { output: [{ toolCall: { name: "add", arguments: '{"a":2,"b":3}' } }] },
+      { output: [{ text: "5" }] },
+      { output: [{ text: "ok" }] },
+    );
+    const first = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "2+3?",
+      tools: [mcpTool(testServer.url)],
+    });
+    const answer = first.output[2]!;
+    expect(answer.type).toBe("message");
+    const next = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: [
+        { type: "item_reference", id: answer.id! },
+        { role: "user", content: "thanks" },
+      ],
+    });
+    expect(next.status).toBe("completed");
+  });
+
   it("sends `authorization` as a bearer token, and refuses a field it does not act on by name", async () => {
     g.upstream.script({ output: [{ toolCall: { name: "auth", arguments: "{}" } }] }, { output: [{ text: "ok" }] });
     const response = await g.openai.responses.create({

@@ -2,11 +2,12 @@
 // generate scenario: installed on first use into bench/.peers/portkey (not a dependency of
 // dialogql), started on a free port and pointed at the same upstream stand-in.
 //
-// @hono/node-server is held at 1.14.2: later versions hand the gateway immutable response headers,
-// and its streaming then fails on Node 20 with "TypeError: immutable" (Portkey-AI/gateway#1389,
-// #1550) — the same effect as the one-line fix of its PR #1551, without patching the package.
+// On Node 20 its streaming fails with "TypeError: immutable" (Portkey-AI/gateway#1389, #1550): it
+// adds headers to a response whose headers fetch made immutable. The installed copy gets the
+// one-line change of its PR #1551 — the response is copied into a new Response before its headers
+// are changed (here always, not only for mapped streams: a copy of the headers, the body not read).
 import { spawn, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 
@@ -15,20 +16,32 @@ const home = path.resolve(import.meta.dirname, "../.peers/portkey");
 const entry = path.join(home, "node_modules/@portkey-ai/gateway/build/start-server.js");
 
 function install() {
-  if (existsSync(entry)) return;
+  if (!existsSync(entry)) download();
+  patchStreaming();
+}
+
+function download() {
   mkdirSync(home, { recursive: true });
   writeFileSync(
     path.join(home, "package.json"),
     JSON.stringify({
       private: true,
       dependencies: { "@portkey-ai/gateway": VERSION },
-      overrides: { "@hono/node-server": "1.14.2" },
     }),
   );
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], {
     cwd: home,
     stdio: ["ignore", "ignore", "inherit"],
   });
+}
+
+function patchStreaming() {
+  const code = readFileSync(entry, "utf8");
+  const mutation = "this.updateHeaders(i,n.cacheStatus,o)";
+  const copied = "i=new Response(i.body,{status:i.status,statusText:i.statusText,headers:new Headers(i.headers)})";
+  if (code.includes(copied)) return;
+  if (!code.includes(mutation)) throw new Error(`the streaming fix does not apply to @portkey-ai/gateway@${VERSION}`);
+  writeFileSync(entry, code.replace(mutation, `(${copied},${mutation})`));
 }
 
 const freePort = () =>

@@ -5,7 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { logger } from "../logger.js";
 import type { Database } from "./database.js";
-import { timed } from "./statement-log.js";
+import { timed } from "../statement-log.js";
 import { parseUtcTimestamp, TIMESTAMP_OID } from "./utc-timestamps.js";
 
 const utcTimestamps = {
@@ -37,8 +37,8 @@ function statementName(sql: string) {
   return name;
 }
 
-const statement = (sql: string, params: unknown[] | undefined) => ({
-  name: statementName(sql),
+const statement = (sql: string, params: unknown[] | undefined, named: boolean) => ({
+  name: named ? statementName(sql) : undefined,
   text: sql,
   values: params,
   types: utcTimestamps,
@@ -47,29 +47,46 @@ const statement = (sql: string, params: unknown[] | undefined) => ({
 const isStalePlan = (error: unknown) =>
   (error as { code?: string }).code === "0A000" && /cached plan must not change result type/.test(String(error));
 
-/** Runs `sql` as a named statement; prepared statements made stale by a migration are renamed and it runs again. */
-async function runNamed<T>(
+/**
+ * Runs `sql`, as a named statement unless `named` is false (behind a transaction pooler, where the
+ * next transaction may run on another server connection that never saw it prepared); prepared
+ * statements made stale by a migration are renamed and it runs again.
+ */
+async function run<T>(
   sql: string,
   params: unknown[] | undefined,
-  send: (query: pg.QueryConfig) => Promise<pg.QueryResult>,
-  sendAgain = true,
+  {
+    named,
+    send,
+    sendAgain = true,
+  }: { named: boolean; send: (query: pg.QueryConfig) => Promise<pg.QueryResult>; sendAgain?: boolean },
 ) {
   try {
-    return (await send(statement(sql, params))).rows as T[];
+    return (await send(statement(sql, params, named))).rows as T[];
   } catch (error) {
     if (!isStalePlan(error)) throw error;
     generation++;
     statementNames.clear();
     logger.info("[db] a migration changed a table's columns: statements are prepared again");
     if (!sendAgain) throw error;
-    return (await send(statement(sql, params))).rows as T[];
+    return (await send(statement(sql, params, named))).rows as T[];
   }
 }
 
 export interface PostgresOptions {
   poolSize: number;
+  /**
+   * Behind a transaction pooler (DATABASE_POOLER=transaction): every statement goes unnamed, and the
+   * server-side time limits are not sent as connection parameters (PgBouncer refuses those; set
+   * them on the database role or in the pooler instead, docs/scaling.md).
+   */
+  transactionPooler: boolean;
   connectTimeoutMs: number;
   queryTimeoutMs: number;
+  /** The server's own limits on every connection of the pool (0 switches one off). */
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
 }
 
 export function openPostgres(url: string, options: PostgresOptions) {
@@ -82,17 +99,33 @@ export function openPostgres(url: string, options: PostgresOptions) {
     // A server that stops answering on an open connection (a partition) fails a query after this,
     // as UNAVAILABLE, instead of holding the request; the pool discards that connection.
     query_timeout: options.queryTimeoutMs,
+    // The same bounds on the server's side, set on each connection as it opens: a statement runs at
+    // most this long, waits at most this long for a lock (a locked dialog fails its writers with
+    // UNAVAILABLE instead of holding them and their connections), and a transaction left idle by a
+    // client that was cut off is ended by the server, releasing its locks.
+    ...(!options.transactionPooler && {
+      statement_timeout: options.statementTimeoutMs || undefined,
+      lock_timeout: options.lockTimeoutMs || undefined,
+      idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs || undefined,
+    }),
   });
   // An idle client losing its server (restart, pg_terminate_backend) must not crash the process;
   // the pool drops it and opens a new connection when one is needed.
   pool.on("error", (error) => logger.warn(`[db] idle PostgreSQL connection lost: ${error.message}`));
+  // So must one lost while checked out (the server ending a transaction left idle past
+  // idle_in_transaction_session_timeout, an administrator's terminate): its user's next query fails
+  // as UNAVAILABLE, and the pool discards the connection when it is released.
+  pool.on("connect", (client) =>
+    client.on("error", (error) => logger.warn(`[db] PostgreSQL connection lost while in use: ${error.message}`)),
+  );
   const host = new URL(url);
+  const named = !options.transactionPooler;
   // Inside a transaction a refused statement has aborted it, so it is not sent again (the names
   // still change: the caller's next attempt prepares afresh).
   const sessionOn = (client: pg.PoolClient, { inTransaction }: { inTransaction: boolean }) => ({
     runScript: async (sql: string) => void (await client.query(sql)),
     query: <T>(sql: string, params?: unknown[]) =>
-      timed(sql, () => runNamed<T>(sql, params, (query) => client.query(query), !inTransaction)),
+      timed(sql, () => run<T>(sql, params, { named, send: (query) => client.query(query), sendAgain: !inTransaction })),
   });
   const database: Database = {
     kind: "postgres",
@@ -123,7 +156,7 @@ export function openPostgres(url: string, options: PostgresOptions) {
       }
     },
     async query<T>(sql: string, params?: unknown[]) {
-      return timed(sql, () => runNamed<T>(sql, params, (query) => pool.query(query)));
+      return timed(sql, () => run<T>(sql, params, { named, send: (query) => pool.query(query) }));
     },
     close: () => pool.end(),
   };

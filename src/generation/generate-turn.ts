@@ -6,7 +6,8 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import type { LanguageModelUsage } from "ai";
+import type { JSONValue, LanguageModelUsage } from "ai";
+import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { logger } from "../logger.js";
 import type { McpSettings } from "../mcp/mcp-connection.js";
 import { echoedMcpTool, MCP_SERVERS_KEY } from "../mcp/mcp-request.js";
@@ -18,8 +19,11 @@ import { runToolLoop } from "./tool-loop.js";
 import { describeUpstreamFailure, logUpstreamFailure } from "./upstream-errors.js";
 import type { BegunTurn, FinalStatus, TurnSink } from "./turn-sink.js";
 import type { GenerateRequest, Turn, TurnObserver } from "./turn-request.js";
+import { StorageFailure } from "./turn-writer.js";
+import { upstreamOptions } from "./upstream-options.js";
 
-export type { FunctionTool, GenerateRequest, ToolChoice, TurnObserver } from "./turn-request.js";
+export type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
+export type { GenerateRequest, TurnObserver, UpstreamSettings } from "./turn-request.js";
 
 export interface TurnOutcome {
   status: FinalStatus;
@@ -28,6 +32,9 @@ export interface TurnOutcome {
   /** For FAILED: {code, message}; for INCOMPLETE: {code: reason}. */
   error: { code: string; message: string } | null;
   completedAt: Date;
+  /** Whether the end is stored (for an unstored turn, `store: false`, whether it was recorded as
+   * such): false when the database refused it even after retries, so the response is still IN_PROGRESS. */
+  stored: boolean;
 }
 
 export interface StartedTurn extends BegunTurn {
@@ -55,6 +62,8 @@ export function createGenerator(options: { models: ModelCatalog; mcp: McpSetting
     mcp: options.mcp,
     async start(request, sink, observer = {}) {
       const model = options.models.resolve(request.model);
+      // Parameters the upstream cannot take are refused before anything is stored.
+      const providerOptions = withRequestOptions(upstreamOptions(model, request.upstream ?? {}), request);
       const begun = await sink.begin(withMcpServers(request));
       const abort = new AbortController();
       const done = runTurn({
@@ -64,8 +73,10 @@ export function createGenerator(options: { models: ModelCatalog; mcp: McpSetting
         observer,
         abort: abort.signal,
         model,
+        providerOptions,
         maxRetries: options.models.maxRetries,
         mcp: options.mcp,
+        contextTokens: options.models.contextTokens,
       }).finally(() => running.delete(begun.responseId));
       running.set(begun.responseId, { abort, done });
       return { ...begun, done };
@@ -86,16 +97,39 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);
   const responseId = turn.begun.responseId;
-  try {
+  const stored = await storeTheEnd(responseId, async () => {
     await finalSave();
     await turn.sink.finish(responseId, outcome.status, outcome.usage, outcome.error);
-  } catch (error) {
-    // The store refused the end of the turn (database away, response deleted or interrupted
-    // meanwhile): the caller still learns how the turn ended.
-    if (turn.abort.aborted) logger.debug(`response ${responseId}: its end was stored by the interrupt`);
-    else logger.error(`response ${responseId}: could not store the end of the turn`, error);
+  });
+  return { ...outcome, stored };
+}
+
+// A turn's end is written again while the database is away, for about eight seconds in all; a
+// turn whose end still cannot be written stays IN_PROGRESS until the idle sweep of any instance
+// closes it INCOMPLETE (IN_FLIGHT_IDLE_TIMEOUT after it was last heard from), so none is left
+// hanging for ever.
+const STORAGE_FAILURE = {
+  code: "unavailable",
+  message: "The database became unavailable while the turn was being stored; the turn was stopped. Try again.",
+};
+
+const END_RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000];
+
+async function storeTheEnd(responseId: string, write: () => Promise<void>): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await write();
+      return true;
+    } catch (error) {
+      const delay = END_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined || !isDatabaseUnavailable(error)) {
+        // Database away for too long, or the response deleted or finished meanwhile.
+        logger.error(`response ${responseId}: could not store the end of the turn`, error);
+        return false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
-  return outcome;
 }
 
 export function settle(
@@ -104,13 +138,15 @@ export function settle(
   failure: unknown,
   finishReason: string | undefined,
   usage: LanguageModelUsage | undefined,
-): TurnOutcome {
+): Omit<TurnOutcome, "stored"> {
   const completedAt = new Date();
   const counts = usageOf(usage);
   if (aborted) return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
   if (failure !== undefined || !finishReason) {
-    // The tenant reads a safe description; the detail is logged (upstream-errors.ts).
-    return { status: "FAILED", output, usage: counts, error: describeUpstreamFailure(failure), completedAt };
+    // The tenant reads a safe description; the detail is logged (upstream-errors.ts). A turn the
+    // database stopped (a delta or a step that could not be stored) did not fail upstream.
+    const error = failure instanceof StorageFailure ? STORAGE_FAILURE : describeUpstreamFailure(failure);
+    return { status: "FAILED", output, usage: counts, error, completedAt };
   }
   if (finishReason === "length" || finishReason === "content-filter") {
     const code = finishReason === "length" ? "max_output_tokens" : "content_filter";
@@ -141,4 +177,13 @@ function withMcpServers(request: GenerateRequest): GenerateRequest {
   const servers = request.mcp?.servers ?? [];
   if (!servers.length) return request;
   return { ...request, metadata: { ...request.metadata, [MCP_SERVERS_KEY]: servers.map(echoedMcpTool) } };
+}
+
+/** The upstream's options (upstream-options.ts) with the ones a recording door gives as they are. */
+function withRequestOptions(options: ReturnType<typeof upstreamOptions>, request: GenerateRequest) {
+  const merged = { ...options } as Record<string, Record<string, JSONValue>>;
+  const given = { ...request.providerOptions } as Record<string, Record<string, JSONValue>>;
+  if (request.reasoningEffort) given.openai = { ...given.openai, reasoningEffort: request.reasoningEffort };
+  for (const [provider, values] of Object.entries(given)) merged[provider] = { ...merged[provider], ...values };
+  return Object.keys(merged).length ? merged : undefined;
 }

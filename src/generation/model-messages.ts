@@ -4,7 +4,7 @@
 // make one assistant message; tool results make a tool message, as every provider expects. MCP tool
 // listings and approval requests and answers are bookkeeping the model is not given (src/mcp/mcp-events.ts).
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from "ai";
-import { joinedText, type Part } from "../formats/parts.js";
+import { joinedText, type Part } from "../vocabulary/parts.js";
 import { messageParts, type StoredEvent } from "../formats/stored-event.js";
 import { isMcpBookkeeping } from "../mcp/mcp-events.js";
 

@@ -13,7 +13,8 @@ import {
 } from "ai";
 import type { McpToolbox } from "../mcp/mcp-toolbox.js";
 import type { OutputItem } from "./output-items.js";
-import type { FunctionTool, ToolChoice } from "./turn-request.js";
+import { type FunctionTool, toolSet as functionTools } from "./call-settings.js";
+import type { UpstreamSettings } from "./turn-request.js";
 
 /** What a step writes into: the turn's items, the observer and the sink's typed text. */
 export interface StepTarget {
@@ -37,6 +38,12 @@ export interface StepRequest {
   temperature: number | undefined;
   topP: number | undefined;
   maxOutputTokens: number | undefined;
+  frequencyPenalty: number | undefined;
+  presencePenalty: number | undefined;
+  /** The AI SDK's other call settings, as the request gives them. */
+  settings: UpstreamSettings | undefined;
+  /** Structured output (call-settings.ts `outputOf`). */
+  output: Parameters<typeof streamText>[0]["output"];
   maxRetries: number;
   abort: AbortSignal;
   providerOptions: Parameters<typeof streamText>[0]["providerOptions"];
@@ -75,6 +82,10 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
       temperature: step.temperature,
       topP: step.topP,
       maxOutputTokens: step.maxOutputTokens,
+      frequencyPenalty: step.frequencyPenalty,
+      presencePenalty: step.presencePenalty,
+      ...step.settings,
+      output: step.output,
       maxRetries: step.maxRetries,
       abortSignal: step.abort,
       // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
@@ -101,6 +112,9 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
         case "text-end":
         case "reasoning-end": {
           const item = bySdkId.get(part.id);
+          // A Responses upstream asked for `reasoning.encrypted_content` gives it with the reasoning.
+          const encrypted = part.providerMetadata?.openai?.reasoningEncryptedContent;
+          if (item?.type === "reasoning" && typeof encrypted === "string") item.encryptedContent = encrypted;
           if (item) target.done(item);
           break;
         }
@@ -169,10 +183,7 @@ function callItem(toolbox: McpToolbox | null, target: StepTarget, callId: string
  * an MCP call is run by the tool loop once the model's step is over.
  */
 export function toolSet(tools: FunctionTool[] | null | undefined, toolbox: McpToolbox | null): ToolSet | undefined {
-  const offered: [string, ToolSet[string]][] = (tools ?? []).map((spec) => [
-    spec.name,
-    tool({ description: spec.description ?? undefined, inputSchema: schemaOf(spec.parameters) }),
-  ]);
+  const offered: [string, ToolSet[string]][] = Object.entries(functionTools(tools) ?? {});
   for (const [name, { info }] of toolbox?.tools ?? []) {
     offered.push([
       name,
@@ -184,8 +195,3 @@ export function toolSet(tools: FunctionTool[] | null | undefined, toolbox: McpTo
 
 const schemaOf = (parameters: Record<string, unknown> | null | undefined) =>
   jsonSchema((parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0]);
-
-export function toolChoice(choice: ToolChoice | null | undefined) {
-  if (!choice) return undefined;
-  return typeof choice === "string" ? choice : { type: "tool" as const, toolName: choice.name };
-}

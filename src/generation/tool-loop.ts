@@ -9,10 +9,12 @@ import type { LanguageModelUsage } from "ai";
 import type { McpCallResult } from "../mcp/mcp-connection.js";
 import { callEvent, DENIED_TEXT, type McpItem, mcpMetadataOf, resultEvent } from "../mcp/mcp-events.js";
 import { type McpListing, type McpToolbox, openToolbox } from "../mcp/mcp-toolbox.js";
-import type { HistoryEventInput } from "../services/event-input.js";
+import { fitToBudget, loadTokenizer } from "../formats/token-budget.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { Turn } from "./turn-request.js";
 import { toModelMessages } from "./model-messages.js";
-import { runModelStep, type StepTarget, toolChoice, toolSet } from "./model-step.js";
+import { outputOf, toolChoice } from "./call-settings.js";
+import { runModelStep, type StepTarget, toolSet } from "./model-step.js";
 import { type OutputItem, parseArguments } from "./output-items.js";
 import { addUsage, type TurnWriter, turnWriter } from "./turn-writer.js";
 
@@ -83,7 +85,8 @@ async function modelSteps(
   runCall: (item: CallItem) => Promise<void>,
   result: LoopResult,
 ) {
-  const { request, begun, abort } = turn;
+  const { request, abort } = turn;
+  const context = await modelContext(turn);
   const maxCalls = request.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
   let calls = 0;
   for (let steps = 0; steps <= maxCalls + 1 && !abort.aborted; steps++) {
@@ -91,16 +94,20 @@ async function modelSteps(
       {
         model: turn.model,
         system: request.instructions ?? undefined,
-        messages: toModelMessages([...begun.context, ...produced]),
+        messages: toModelMessages([...context, ...produced]),
         tools: toolSet(request.tools, toolbox),
         // Past max_tool_calls the model is offered no more calls: it answers with what it has.
         toolChoice: calls >= maxCalls ? "none" : toolChoice(request.toolChoice),
         temperature: request.temperature ?? undefined,
         topP: request.topP ?? undefined,
         maxOutputTokens: request.maxOutputTokens ?? undefined,
+        frequencyPenalty: request.frequencyPenalty ?? undefined,
+        presencePenalty: request.presencePenalty ?? undefined,
+        settings: request.settings,
+        output: outputOf(request.responseFormat),
         maxRetries: turn.maxRetries,
         abort,
-        providerOptions: request.reasoningEffort ? { openai: { reasoningEffort: request.reasoningEffort } } : undefined,
+        providerOptions: turn.providerOptions,
         toolbox,
       },
       target,
@@ -121,6 +128,15 @@ async function modelSteps(
     // Nothing ran, or the client has calls to run, or the user approvals to give: the turn ends.
     if (!toRun.length || toRun.length < step.calls.length) return;
   }
+}
+
+/** The context the model is given: all of it, or with `truncate` what fits its window (tool pairs kept). */
+async function modelContext(turn: Turn) {
+  const { request, begun } = turn;
+  if (!request.truncate) return begun.context;
+  const count = await loadTokenizer("O200K_BASE");
+  const budget = turn.contextTokens - (request.maxOutputTokens ?? 0) - count(request.instructions ?? "");
+  return fitToBudget(begun.context, Math.max(budget, 0), count).events;
 }
 
 /** Acts on the request's answers to approval requests in the context, in order. */

@@ -1,20 +1,13 @@
 // What a generated turn is asked to do (the request, its tools), what follows it as it streams
 // (the observer), and the running turn the tool loop works on.
+import type { JSONValue } from "ai";
 import type { McpSettings } from "../mcp/mcp-connection.js";
 import type { McpRequest } from "../mcp/mcp-request.js";
+import type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
 import type { OutputItem } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
 import type { BegunTurn, TurnSink, TurnStart } from "./turn-sink.js";
-
-export interface FunctionTool {
-  name: string;
-  description?: string | null;
-  /** JSON Schema of the arguments. */
-  parameters?: Record<string, unknown> | null;
-  strict?: boolean | null;
-}
-
-export type ToolChoice = "auto" | "none" | "required" | { name: string };
+import type { UpstreamParams } from "./upstream-options.js";
 
 export interface GenerateRequest extends TurnStart {
   instructions?: string | null;
@@ -23,11 +16,32 @@ export interface GenerateRequest extends TurnStart {
   temperature?: number | null;
   topP?: number | null;
   maxOutputTokens?: number | null;
+  frequencyPenalty?: number | null;
+  presencePenalty?: number | null;
+  /** Structured output: a JSON schema the answer must follow, or any JSON object. */
+  responseFormat?: ResponseFormat | null;
+  /** `truncation: "auto"`: the oldest turns are dropped until the context fits the model's window. */
+  truncate?: boolean;
+  /** Parameters forwarded in the upstream's own terms (src/generation/upstream-options.ts). */
+  upstream?: UpstreamParams;
+  /** OpenAI's reasoning effort, for the recording doors (Chat Completions, Messages). */
   reasoningEffort?: string | null;
+  /** The AI SDK's other call settings (stop sequences, seed, penalties, top-k), as given. */
+  settings?: UpstreamSettings;
+  /** Provider options by provider, merged into the call (for an OpenAI-compatible upstream, unknown keys go into the request body). */
+  providerOptions?: Record<string, Record<string, unknown>>;
   /** MCP servers dialogql calls itself within the turn, and answers to earlier approval requests. */
   mcp?: McpRequest | null;
   /** At most this many MCP calls in the turn; then the model must answer (DEFAULT_MAX_TOOL_CALLS). */
   maxToolCalls?: number | null;
+}
+
+export interface UpstreamSettings {
+  stopSequences?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  topK?: number;
 }
 
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
@@ -46,6 +60,9 @@ export interface Turn {
   observer: TurnObserver;
   abort: AbortSignal;
   model: ReturnType<ModelCatalog["resolve"]>;
+  /** The upstream's options with the ones the request gives as they are (generate-turn.ts). */
+  providerOptions: Record<string, Record<string, JSONValue>> | undefined;
   maxRetries: number;
+  contextTokens: number;
   mcp: McpSettings;
 }

@@ -5,7 +5,7 @@
 import type { LanguageModelUsage } from "ai";
 import type { StoredEvent } from "../formats/stored-event.js";
 import { approvalRequestEvent, callEvent, listToolsEvents } from "../mcp/mcp-events.js";
-import type { HistoryEventInput } from "../services/event-input.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { StepTarget } from "./model-step.js";
 import { type OutputItem, outputItemId, parseArguments, toEventInput } from "./output-items.js";
 import type { Turn } from "./turn-request.js";
@@ -21,19 +21,29 @@ export interface TurnWriter {
   saveItems(): Promise<void>;
 }
 
+/** A step of the turn the store refused: the turn stops, and it is not the upstream's failure. */
+export class StorageFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`the turn's output could not be stored: ${(cause as Error)?.message ?? cause}`);
+  }
+}
+
 export function turnWriter({ request, begun, observer, sink }: Turn): TurnWriter {
   const responseId = begun.responseId;
   const items: OutputItem[] = [];
   const produced: StoredEvent[] = [];
   let saved = 0;
   const write = async (events: HistoryEventInput[]) => {
+    await sink.append(responseId, events).catch((error: unknown) => {
+      throw new StorageFailure(error);
+    });
     produced.push(...events.map(asStored));
-    await sink.append(responseId, events);
   };
-  const saveItems = () => {
-    const events = items.slice(saved).flatMap((item) => eventsOf(item, request.model));
-    saved = items.length;
-    return write(events);
+  const saveItems = async () => {
+    const upTo = items.length;
+    await write(items.slice(saved).flatMap((item) => eventsOf(item, request.model)));
+    // Only once stored: the end's retries store what a refused step could not.
+    saved = upTo;
   };
   const at = (item: OutputItem) => items.indexOf(item);
   const target: StepTarget = {

@@ -13,6 +13,8 @@ import { logger } from "../logger.js";
 import { deleteResponse } from "../services/delete-response.js";
 import * as dialogs from "../services/dialogs.js";
 import { forkDialog, type ForkDialogInput } from "../services/fork.js";
+import type { ImportedConversation } from "../services/chat-exports/index.js";
+import { storeConversation } from "../services/import-chats.js";
 import { importMessages, type ImportMessagesInput } from "../services/import-messages.js";
 import type {
   AppendEventsInput,
@@ -28,7 +30,7 @@ import type { InFlightOptions, TextDeltaInput } from "./in-flight-input.js";
 import * as lifecycle from "./lifecycle-writes.js";
 import { appendTextDelta } from "./text-writes.js";
 
-export type { InFlightState, InFlightType } from "../live/in-flight-store.js";
+export type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
 export type { EndingWrite, InFlightOptions, TextDeltaInput, TextPosition } from "./in-flight-input.js";
 export { inFlightOptionsFrom } from "./in-flight-input.js";
 
@@ -63,6 +65,12 @@ export function createHistoryWrites(store: Store, live: LiveBus, options: InFlig
     deleteDialog: (id: string) => committed(dialogs.deleteDialog(store, id)),
     forkDialog: (input: ForkDialogInput) => committed(forkDialog(store, input)),
     importMessages: (input: ImportMessagesInput) => committed(importMessages(store, input)),
+    /**
+     * A conversation of a chat app's export, as a new dialog of the tenant (or the one imported
+     * before). Nothing is published: nobody can be following a dialog that did not exist.
+     */
+    importConversation: (conversation: ImportedConversation, tenantId: string) =>
+      storeConversation(store, conversation, tenantId),
 
     // Responses.
     createResponse: (input: CreateResponseInput, tenantId: string) => committed(createResponse(store, input, tenantId)),

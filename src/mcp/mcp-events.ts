@@ -13,7 +13,7 @@
 // denied one as a call whose result is an error saying so (an `mcp_call` with `denied: true`,
 // which the Response's output leaves out, as OpenAI's does).
 import type { StoredEvent } from "../formats/stored-event.js";
-import type { HistoryEventInput } from "../services/event-input.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { McpCallError, McpToolInfo } from "./mcp-connection.js";
 import type { ApprovalAnswer } from "./mcp-request.js";
 

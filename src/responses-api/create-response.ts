@@ -3,24 +3,29 @@
 // or the turn's server-sent events (`stream`).
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../generation/generate-turn.js";
-import { type StoredTurnsDeps, storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
-import { ApiError, errorBody, json } from "./api-errors.js";
+import { storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
+import { ApiError, endedTurnError, errorBody, json } from "./api-errors.js";
+import type { CreateDeps } from "./responses-deps.js";
 import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-request.js";
+import { followResponse } from "./background-stream.js";
+import { resolveItemReferences } from "./item-references.js";
 import { ECHOED_PARAMS_KEY, type ResponseView, toResponseObject } from "./response-object.js";
 import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
 
-/** What the Responses API works with: the app's store, history writes, tenant cache and model loop. */
-export interface ResponsesDeps extends StoredTurnsDeps {
-  generator: Generator;
-}
+export type { CreateDeps, ResponsesDeps } from "./responses-deps.js";
 
-export interface CreateDeps extends ResponsesDeps {
-  scope: TenantScope;
-}
+// Bytes that are not UTF-8 are refused, not decoded to U+FFFD and stored as if the client had sent that.
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export async function readBody(request: Request) {
+  let text: string;
   try {
-    return await request.json();
+    text = utf8.decode(await request.arrayBuffer());
+  } catch {
+    throw new InvalidRequest("The request body is not valid UTF-8.", null);
+  }
+  try {
+    return JSON.parse(text) as unknown;
   } catch {
     throw new InvalidRequest("The request body is not valid JSON.", null);
   }
@@ -47,9 +52,13 @@ export async function toGenerateRequest(parsed: ParsedCreate, scope: TenantScope
     temperature: body.temperature,
     topP: body.top_p,
     maxOutputTokens: body.max_output_tokens,
-    reasoningEffort: body.reasoning?.effort,
     mcp: parsed.mcp,
     maxToolCalls: body.max_tool_calls,
+    frequencyPenalty: body.frequency_penalty,
+    presencePenalty: body.presence_penalty,
+    responseFormat: parsed.responseFormat,
+    upstream: parsed.upstream,
+    truncate: parsed.truncate,
   };
 }
 
@@ -75,19 +84,38 @@ export function turnView(
   };
 }
 
+/** The body checked, its `item_reference` items replaced by the caller's stored items. */
+export async function parseWithReferences(raw: unknown, deps: CreateDeps): Promise<ParsedCreate> {
+  const body = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  const allowedMcpServers = deps.generator.mcp.allowed;
+  if (!body || !Array.isArray(body.input)) return parseCreateBody(raw, allowedMcpServers);
+  const input = await resolveItemReferences(deps.store, deps.scope.tenantId, body.input);
+  return parseCreateBody({ ...body, input }, allowedMcpServers);
+}
+
 export async function handleCreate(request: Request, deps: CreateDeps): Promise<Response> {
-  const parsed = parseCreateBody(await readBody(request), deps.generator.mcp.allowed);
+  const parsed = await parseWithReferences(await readBody(request), deps);
   const generate = await toGenerateRequest(parsed, deps.scope);
+  if (parsed.background && !parsed.store) {
+    throw new InvalidRequest(
+      "Background responses must be stored: background requires store to be true.",
+      "background",
+    );
+  }
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
+  if (parsed.stream && parsed.background) {
+    // Served like a later GET ?stream=true: numbered so that it can be resumed on any instance.
+    const started = await deps.generator.start(generate, sink);
+    return followResponse(deps, started.responseId, started.dialogId!, -1);
+  }
   if (parsed.stream) return streamTurn(generate, parsed.store, sink, deps.generator);
 
   const started = await deps.generator.start(generate, sink);
   if (parsed.background) return json(200, toResponseObject(turnView(generate, parsed.store, started)));
   const outcome = await started.done;
-  if (outcome.status === "FAILED") {
-    const message = `The model upstream failed (response ${started.responseId} is stored as failed): ${outcome.error?.message}`;
-    return json(502, errorBody(new ApiError(502, message, "server_error", null, "upstream_error")));
-  }
+  // The answer says what is stored (a turn whose end the database refused is still in progress there).
+  const refused = endedTurnError(outcome, started.responseId);
+  if (refused) return json(refused.status, errorBody(refused));
   return json(200, toResponseObject(turnView(generate, parsed.store, started, outcome)));
 }
 
@@ -127,7 +155,7 @@ export async function startStreamedTurn(
   generator: Generator,
   events: ResponseEventSink,
 ) {
-  const stream = turnEventStream(events);
+  const stream = turnEventStream(events, { summary: Boolean(generate.upstream?.reasoningSummary) });
   const started = await generator.start(generate, sink, stream);
   stream.begin(toResponseObject(turnView(generate, store, started)));
   const done = started.done.then((outcome) => {

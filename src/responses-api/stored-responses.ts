@@ -2,10 +2,9 @@
 // history write: src/history-writes/). Tenant checks happen before these are called
 // (src/auth/tenant-scope.ts).
 import { NotFoundError } from "../errors.js";
-import { toResponsesItems } from "../formats/openai-responses.js";
 import { itemsFromEvents } from "../generation/output-items.js";
-import { mcpMetadataOf } from "../mcp/mcp-events.js";
 import type { Store } from "../store/store.js";
+import { listedItem } from "./listed-items.js";
 import type { ResponseView } from "./response-object.js";
 
 export async function readResponseView({ prisma }: Store, id: string): Promise<ResponseView> {
@@ -39,10 +38,7 @@ export interface InputItemsPage {
 /** The response's own input (not its context), as Responses input items with ids, a page at a time. */
 export async function listInputItems({ prisma }: Store, responseId: string, page: InputItemsPage) {
   const events = await prisma.event.findMany({ where: { responseId, phase: "INPUT" }, orderBy: { seq: page.order } });
-  const items = events.map((event) => ({
-    id: event.id,
-    ...(approvalResponseItem(event) ?? toResponsesItems([event])[0]),
-  }));
+  const items = events.map((event) => listedItem(event.id, event));
   const start = page.after ? items.findIndex((item) => item.id === page.after) + 1 : 0;
   const data = items.slice(start, start + page.limit);
   return {
@@ -52,17 +48,4 @@ export async function listInputItems({ prisma }: Store, responseId: string, page
     last_id: data[data.length - 1]?.id ?? null,
     has_more: start + page.limit < items.length,
   };
-}
-
-/** An `mcp_approval_response` input item, as it was given (src/mcp/mcp-events.ts stores it). */
-function approvalResponseItem(event: {
-  callId: string | null;
-  isError: boolean | null;
-  content: string | null;
-  metadata: unknown;
-}) {
-  if (mcpMetadataOf(event.metadata)?.type !== "mcp_approval_response") return null;
-  const approve = !event.isError;
-  const reason = event.content === (approve ? "approved" : "denied") ? null : event.content;
-  return { type: "mcp_approval_response" as const, approval_request_id: event.callId, approve, reason };
 }

@@ -21,7 +21,8 @@ export interface TurnEventStream extends TurnObserver {
 }
 
 /** An item as its output_item.added event shows it: nothing written into it yet. */
-function emptied(item: OutputItem): OutputItem {
+/** An item as `response.output_item.added` announces it, before its arguments or results. */
+export function emptied(item: OutputItem): OutputItem {
   if (item.type === "function_call") return { ...item, arguments: "" };
   if (item.type === "mcp_call") return { ...item, arguments: "", output: null, error: null, status: "in_progress" };
   if (item.type === "mcp_list_tools") return { ...item, tools: [], error: null };
@@ -35,7 +36,11 @@ const emptyPart = (item: OutputItem) =>
 
 export const sseFrame = (event: { type: string }) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
-export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
+/**
+ * `summary`: the request asked for a reasoning summary (`reasoning.summary`), so the reasoning the
+ * upstream gives is also streamed as the summary (reasoning_summary_part / _text events).
+ */
+export function turnEventStream(sink: ResponseEventSink, { summary = false } = {}): TurnEventStream {
   let sequence = 0;
   let pending: (() => void)[] | null = [];
   const emit = (type: string, fields: object) => {
@@ -58,6 +63,15 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
           part: emptyPart(item),
         });
       }
+      if (item.type === "reasoning" && summary) {
+        const part = { type: "summary_text", text: "" };
+        emit("response.reasoning_summary_part.added", {
+          item_id: item.id,
+          output_index: index,
+          summary_index: 0,
+          part,
+        });
+      }
       if (item.type === "mcp_list_tools" || item.type === "mcp_call") {
         emit(`response.${item.type}.in_progress`, { item_id: item.id, output_index: index });
       }
@@ -66,6 +80,9 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
       const at = { item_id: item.id, output_index: index };
       if (item.type === "message") emit("response.output_text.delta", { ...at, content_index: 0, delta, logprobs: [] });
       if (item.type === "reasoning") emit("response.reasoning_text.delta", { ...at, content_index: 0, delta });
+      if (item.type === "reasoning" && summary) {
+        emit("response.reasoning_summary_text.delta", { ...at, summary_index: 0, delta });
+      }
       if (item.type === "function_call") emit("response.function_call_arguments.delta", { ...at, delta });
       if (item.type === "mcp_call") emit("response.mcp_call_arguments.delta", { ...at, delta });
     },
@@ -91,13 +108,18 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
           content_index: 0,
           part: { type: "reasoning_text", text: item.text },
         });
+        if (summary) {
+          emit("response.reasoning_summary_text.done", { ...at, summary_index: 0, text: item.text });
+          const part = { type: "summary_text", text: item.text };
+          emit("response.reasoning_summary_part.done", { ...at, summary_index: 0, part });
+        }
       }
       if (item.type === "function_call") {
         emit("response.function_call_arguments.done", { ...at, name: item.name, arguments: item.arguments });
       }
       if (item.type === "mcp_list_tools") emit(`response.mcp_list_tools.${item.error ? "failed" : "completed"}`, at);
       if (item.type === "mcp_call") emit(`response.mcp_call.${item.error ? "failed" : "completed"}`, at);
-      emit("response.output_item.done", { output_index: index, item: toOutputItem(item, "completed") });
+      emit("response.output_item.done", { output_index: index, item: toOutputItem(item, "completed", summary) });
     },
   };
 

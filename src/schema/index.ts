@@ -15,5 +15,7 @@ import "./dialog-list.js";
 import "./branches.js";
 import "./generation.js";
 import "./tool-approvals.js";
+import "./import-chats.js";
+import "./share-link.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -2,27 +2,11 @@
 // text). A checkpoint only ever touches an IN_PROGRESS response and is read back only while its
 // part still matches the response's event count: text committed or dropped since is never revived.
 import { Prisma, type Response } from "../generated/prisma/client.js";
-import type { InFlightState, InFlightType } from "../live/in-flight-store.js";
+import type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
 import { eraseCheckpoint, writeCheckpoint } from "../store/in-flight-checkpoints.js";
+import { eventCountOf } from "../vocabulary/event-counts.js";
 import { run } from "../store/sql.js";
 import type { Store } from "../store/store.js";
-
-/** How many events a response holds (input and output): the index its next event will have. */
-export function eventCountOf(
-  response: Pick<
-    Response,
-    "humanEvents" | "aiEvents" | "reasoningEvents" | "toolCallEvents" | "toolResultEvents" | "systemEvents"
-  >,
-) {
-  return (
-    response.humanEvents +
-    response.aiEvents +
-    response.reasoningEvents +
-    response.toolCallEvents +
-    response.toolResultEvents +
-    response.systemEvents
-  );
-}
 
 export async function saveCheckpoint(store: Store, state: InFlightState): Promise<void> {
   await writeCheckpoint(store, { ...state, at: new Date(state.at) });
@@ -65,10 +49,17 @@ export function inProgressResponses({ prisma }: Store, dialogId: string) {
   });
 }
 
-/** IN_PROGRESS responses whose last checkpointed delta is older than `before`. */
+/**
+ * IN_PROGRESS responses nobody was heard from since `before`: their last text delta, event or
+ * checkpoint (inFlightAt) is older, or they never had one and were created before it (a generated
+ * turn whose instance died, or whose end could not be stored, before it wrote anything).
+ */
 export function idleStreamingResponses({ prisma }: Store, before: Date) {
   return prisma.response.findMany({
-    where: { status: "IN_PROGRESS", inFlightAt: { lt: before } },
+    where: {
+      status: "IN_PROGRESS",
+      OR: [{ inFlightAt: { lt: before } }, { inFlightAt: null, createdAt: { lt: before } }],
+    },
     select: { id: true },
     take: 100,
   });

@@ -11,10 +11,12 @@ import { Prisma } from "../generated/prisma/client.js";
 import type { Dialog, Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { rowFromJson } from "../db/json-rows.js";
+import { extendChatHash, normalMessageTexts } from "../formats/chat-context-hash.js";
+import { chatHashAfter, finalChatHash } from "./chat-hash.js";
 import { NotFoundError } from "../errors.js";
-import type { NewEvent } from "../services/event-input.js";
+import type { NewEvent } from "../vocabulary/events.js";
 import { dialogExpired, isExpired } from "./retention-window.js";
-import { countColumns } from "../services/event-counts.js";
+import { countColumns } from "../vocabulary/event-counts.js";
 import {
   eventCounts,
   eventJson,
@@ -51,6 +53,8 @@ export interface NewDialog {
   title?: string | null;
   metadata?: Record<string, unknown>;
   forkedFromId?: string | null;
+  /** An imported dialog's source ("chatgpt:<id>"), unique per tenant. */
+  importKey?: string | null;
 }
 
 export interface ResponseChange {
@@ -96,6 +100,8 @@ export class DialogWrite {
     const responses: unknown[] = [];
     const events: EventPlace[] = [];
     let previous = parent;
+    const anyFinal = turns.some((turn) => turn.status !== "IN_PROGRESS");
+    let chatHash = anyFinal ? await chatHashAfter(this.session, this.dialog.tenantId, parent) : null;
     for (const turn of turns) {
       const depth = previous ? previous.depth + 1 : 0;
       const place = (index: number) => ({ responseId: turn.id, seq: this.#seq + index + 1, depth });
@@ -105,6 +111,9 @@ export class DialogWrite {
       );
       this.#seq += turn.input.length + turn.output.length;
       const final = turn.status !== "IN_PROGRESS";
+      // A turn still in progress has no hash yet, so neither have the turns continuing it.
+      chatHash =
+        final && chatHash ? normalMessageTexts([...turn.input, ...turn.output]).reduce(extendChatHash, chatHash) : null;
       responses.push({
         ...turn.usage,
         ...eventCounts([...turn.input, ...turn.output]),
@@ -117,6 +126,7 @@ export class DialogWrite {
         metadata: turn.metadata,
         idempotencyKey: turn.idempotencyKey,
         requestHash: turn.requestHash,
+        chatHash: chatHash?.toString("hex") ?? null,
         completedAt: final ? now : null,
         // A finished response records the seq its status became final at.
         finishedAtSeq: final ? this.#seq : null,
@@ -135,17 +145,17 @@ export class DialogWrite {
       r AS (
         INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
           "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
-          "requestHash", "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents", "systemEvents",
-          "segmentId", ${segmentCountColumnList})
+          "requestHash", "chatHash", "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents",
+          "systemEvents", "segmentId", ${segmentCountColumnList})
         SELECT x.id, ${this.dialog.id}, x."previousResponseId", x.depth, x.model, x.status, x."inputTokens",
           x."outputTokens", x."reasoningTokens", x."totalTokens", x.error, COALESCE(x.metadata, '{}'), ${now}::timestamp,
-          x."completedAt", x."finishedAtSeq", x."idempotencyKey", x."requestHash", x."humanEvents", x."aiEvents",
+          x."completedAt", x."finishedAtSeq", x."idempotencyKey", x."requestHash", x."chatHash", x."humanEvents", x."aiEvents",
           x."reasoningEvents", x."toolCallEvents", x."toolResultEvents", x."systemEvents",
           COALESCE(t."segmentId", ${turns[0]!.id}), ${Prisma.join(Object.values(countColumns).map(inSegment))}
         FROM jsonb_to_recordset(${JSON.stringify(responses)}::jsonb) AS x(id text, "previousResponseId" text, depth int,
           model text, status "ResponseStatus", "inputTokens" int, "outputTokens" int, "reasoningTokens" int,
           "totalTokens" int, error jsonb, metadata jsonb, "completedAt" timestamp, "finishedAtSeq" int,
-          "idempotencyKey" text, "requestHash" text, "humanEvents" int, "aiEvents" int, "reasoningEvents" int,
+          "idempotencyKey" text, "requestHash" text, "chatHash" text, "humanEvents" int, "aiEvents" int, "reasoningEvents" int,
           "toolCallEvents" int, "toolResultEvents" int, "systemEvents" int)
         LEFT JOIN t ON TRUE
         RETURNING *)
@@ -177,8 +187,11 @@ export class DialogWrite {
         (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p`,
       this.session,
     );
+    // The response's agent was heard from: the idle sweep measures from here (inFlightAt).
+    const heardFrom = Prisma.sql`"inFlightAt" = CASE WHEN u.id = ${responseId} AND u.status = 'IN_PROGRESS'
+      THEN ${this.now.toISOString()}::timestamp ELSE u."inFlightAt" END`;
     await run(
-      Prisma.sql`UPDATE "Response" u SET ${Prisma.join(segmentCountIncrements(events, "u", Prisma.sql`p.depth`))}
+      Prisma.sql`UPDATE "Response" u SET ${Prisma.join([...segmentCountIncrements(events, "u", Prisma.sql`p.depth`), heardFrom])}
         FROM (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p
         WHERE u."segmentId" = p."segmentId" AND u.depth >= p.depth`,
       this.session,
@@ -193,6 +206,7 @@ export class DialogWrite {
       if (change.status !== "IN_PROGRESS") {
         sets.push(
           Prisma.sql`"completedAt" = ${this.now.toISOString()}::timestamp, "finishedAtSeq" = ${this.#seq}::int`,
+          await finalChatHash(this.session, this.dialog.tenantId, responseId),
         );
       }
     }
@@ -216,7 +230,7 @@ export class DialogWrite {
   }
 
   /**
-   * Seed 000's clear(): every response and event goes; seqs are never reused, so lastSeq stays,
+   * Clearing a dialog: every response and event goes; seqs are never reused, so lastSeq stays,
    * and `clearedAtSeq` records it for subscribers that resume from before it.
    */
   async removeAllResponses() {
@@ -307,16 +321,19 @@ export async function writeDialog<T>(
   work: (write: DialogWrite) => Promise<T>,
   now = new Date(),
 ): Promise<DialogWriteOutcome<T>> {
-  return store.database.transaction(async (session) => {
-    const dialog =
-      "create" in target
-        ? await createDialogRow(session, target.create, now)
-        : await lockDialog(session, target, now, store.retentionMs);
-    const write = new DialogWrite(dialog, session, now);
-    const value = await work(write);
-    const row = await write.finish();
-    return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
-  });
+  const transaction = () =>
+    store.database.transaction(async (session) => {
+      const dialog =
+        "create" in target
+          ? await createDialogRow(session, target.create, now)
+          : await lockDialog(session, target, now, store.retentionMs);
+      const write = new DialogWrite(dialog, session, now);
+      const value = await work(write);
+      const row = await write.finish();
+      return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
+    });
+  // A new dialog has no other writer to wait for; an existing one's writers take turns for the pool.
+  return "create" in target ? transaction() : store.dialogWriters.run(target.id, transaction);
 }
 
 /**
@@ -342,9 +359,9 @@ export async function lockDialog(
 async function createDialogRow(session: SqlRunner, dialog: NewDialog, now: Date): Promise<LockedDialog> {
   const at = now.toISOString();
   await run(
-    Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", title, metadata, "forkedFromId", "createdAt", "updatedAt")
+    Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", title, metadata, "forkedFromId", "importKey", "createdAt", "updatedAt")
       VALUES (${dialog.id}, ${dialog.tenantId}, ${dialog.title ?? null}, ${JSON.stringify(dialog.metadata ?? {})}::jsonb,
-        ${dialog.forkedFromId ?? null}, ${at}::timestamp, ${at}::timestamp)`,
+        ${dialog.forkedFromId ?? null}, ${dialog.importKey ?? null}, ${at}::timestamp, ${at}::timestamp)`,
     session,
   );
   return { id: dialog.id, tenantId: dialog.tenantId, lastSeq: 0, headId: null, headDepth: null, updatedAt: now };

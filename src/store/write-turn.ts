@@ -14,6 +14,7 @@
 import type { Dialog, Response } from "../generated/prisma/client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { rowFromJson } from "../db/json-rows.js";
+import { normalMessageTexts } from "../formats/chat-context-hash.js";
 import { expiryCutoff } from "./retention-window.js";
 import {
   countColumnList,
@@ -61,8 +62,8 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
   const dialog = turn.dialog.isNew
     ? Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", "lastSeq", "headId", "headDepth", "createdAt", "updatedAt")
         VALUES (${turn.dialog.id}, ${turn.dialog.tenantId}, ${events.length}, ${turn.id}, 0, ${now}::timestamp, ${now}::timestamp)
-        RETURNING id, 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth", "updatedAt", to_jsonb("Dialog") AS after`
-    : Prisma.sql`SELECT id, "lastSeq", "headId", "headDepth", "updatedAt", NULL::jsonb AS after FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
+        RETURNING id, "tenantId", 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth", "updatedAt", to_jsonb("Dialog") AS after`
+    : Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt", NULL::jsonb AS after FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
   // Past its retention a dialog takes no more writes, even before the sweeper deletes it.
   const cutoff = expiryCutoff(turn.now, store.retentionMs);
   const alive =
@@ -76,20 +77,25 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
         RETURNING to_jsonb("Dialog") AS after)`;
   const final = turn.status !== "IN_PROGRESS";
   const all = [...turn.input, ...turn.output];
+  const parentId = Prisma.sql`COALESCE(${parent?.id ?? null}::text, d."headId")`;
+  // A finished turn's context is known now; one still in progress gets its hash when it finishes.
+  const chatHash = final
+    ? Prisma.sql`"chatContextHash"(${parentId}, d."tenantId", ${normalMessageTexts(all)}::text[])`
+    : Prisma.sql`NULL::text`;
   const statement = Prisma.sql`
     WITH d AS (${dialog}),
     r AS (
       INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
         "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
-        "requestHash", ${countColumnList}, "segmentId", ${segmentCountColumnList})
-      SELECT ${turn.id}, d.id, COALESCE(${parent?.id ?? null}::text, d."headId"),
+        "requestHash", "chatHash", ${countColumnList}, "segmentId", ${segmentCountColumnList})
+      SELECT ${turn.id}, d.id, ${parentId},
         COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0),
         ${turn.model}, ${turn.status}::"ResponseStatus", ${usage.inputTokens}::int, ${usage.outputTokens}::int,
         ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${jsonOrNull(turn.error)}::jsonb,
         ${JSON.stringify(turn.metadata)}::jsonb, ${now}::timestamp, ${final ? now : null}::timestamp,
-        ${final ? events.length : null}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash},
+        ${final ? events.length : null}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash}, ${chatHash},
         ${countValues(all)}, COALESCE(tail."segmentId", ${turn.id}), ${segmentCountValues(all, "tail")}
-      FROM d LEFT JOIN LATERAL "segmentTail"(COALESCE(${parent?.id ?? null}::text, d."headId")) tail ON TRUE
+      FROM d LEFT JOIN LATERAL "segmentTail"(${parentId}) tail ON TRUE
       WHERE ${alive}
       RETURNING *),
     e AS (
@@ -101,7 +107,10 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
       ${turn.dialog.isNew ? Prisma.sql`d.after` : Prisma.sql`(SELECT after FROM u)`} AS dialog
     FROM d LEFT JOIN r ON TRUE`;
   type Outcome = { previousSeq: number; depth: number | null; alive: boolean; response: unknown; dialog: unknown };
-  const [row] = await run<Outcome>(statement, store.database);
+  // A new dialog has no other writer; an existing one's writers take turns for the pool.
+  const [row] = turn.dialog.isNew
+    ? await run<Outcome>(statement, store.database)
+    : await store.dialogWriters.run(turn.dialog.id, () => run<Outcome>(statement, store.database));
   if (!row) return "not-found";
   if (!row.alive || row.depth === null) return "expired";
   return {

@@ -1,0 +1,59 @@
+// Which stored chain a Chat Completions or Messages request continues. Such a request carries the
+// whole conversation every time, so its messages are matched to the caller's stored contexts: the
+// longest stored context equal to a beginning of the messages is the response the new turn
+// continues, and the messages after it are the turn's input. A chat that grows is one chain; a
+// regenerated answer or an edited message matches an earlier response and becomes a branch of it;
+// no match starts a dialog. Cost: one pass over the messages (their prefix hashes,
+// src/formats/chat-context-hash.ts) and one indexed query, whatever the length of the chat.
+import { type ChatHashedEvent, chatPrefixHashes, normalMessages } from "../formats/chat-context-hash.js";
+import { expiryCutoff } from "../store/retention-window.js";
+import type { Store } from "../store/store.js";
+
+export interface ChatMatch {
+  /** The response the new turn continues; null when nothing matched. */
+  previousResponseId: string | null;
+  /** Its dialog (null when nothing matched). */
+  dialogId: string | null;
+  /** Where in the request's events the new turn's input starts. */
+  inputFrom: number;
+}
+
+/**
+ * The longest stored context of `tenantId` (only in `dialogId`, when given) that `events` begin
+ * with, leaving at least one event for the new turn; ties go to the newest response.
+ */
+export async function matchChatContext(
+  store: Store,
+  tenantId: string,
+  events: readonly ChatHashedEvent[],
+  dialogId: string | null = null,
+): Promise<ChatMatch> {
+  const messages = normalMessages(events).filter((message) => message.end < events.length);
+  const none = { previousResponseId: null, dialogId: null, inputFrom: 0 };
+  if (!messages.length) return none;
+  const hashes = chatPrefixHashes(tenantId, messages);
+  const cutoff = expiryCutoff(new Date(), store.retentionMs);
+  // Longest prefix first, one probe of Response_chatHash_idx each, stopping at the first found: a
+  // chat that grows is found in a probe or two, an unmatched request costs one probe per message.
+  // The probes, and the check of the found response's dialog, are LATERAL subqueries, so that the
+  // planner (which has no statistics on PGlite) cannot start from the tenant's dialogs instead. The
+  // hashes are seeded by the tenant, so the tenant check is a second lock on the door, not a filter.
+  const [best] = await store.database.query<{ id: string; dialogId: string; at: number }>(
+    `SELECT m.id, m."dialogId", (h.k - 1)::int AS at
+     FROM (SELECT hash, k FROM unnest($1::text[]) WITH ORDINALITY AS u(hash, k) ORDER BY k DESC) h
+     CROSS JOIN LATERAL (
+       SELECT r.id, r."dialogId" FROM "Response" r
+       WHERE r."chatHash" = h.hash AND ($3::text IS NULL OR r."dialogId" = $3)
+       ORDER BY r."createdAt" DESC, r.id DESC
+       LIMIT 1) m
+     CROSS JOIN LATERAL (
+       SELECT 1 FROM "Dialog" d
+       WHERE d.id = m."dialogId" AND d."tenantId" = $2 AND ($4::timestamp IS NULL OR d."updatedAt" > $4::timestamp)
+       LIMIT 1) owned
+     ORDER BY h.k DESC
+     LIMIT 1`,
+    [hashes, tenantId, dialogId, cutoff],
+  );
+  if (!best) return none;
+  return { previousResponseId: best.id, dialogId: best.dialogId, inputFrom: messages[best.at]!.end };
+}
