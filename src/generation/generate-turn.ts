@@ -5,26 +5,28 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import { jsonSchema, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
+import { type LanguageModelUsage, streamText } from "ai";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
-import type { HistoryEventInput } from "../services/event-input.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { UsageInput } from "../services/responses.js";
+import { fitToBudget, loadTokenizer } from "../formats/token-budget.js";
+import {
+  type FunctionTool,
+  outputOf,
+  type ResponseFormat,
+  type ToolChoice,
+  toolChoice,
+  toolSet,
+} from "./call-settings.js";
+
+export type { FunctionTool, ResponseFormat, ToolChoice };
 import { toModelMessages } from "./model-messages.js";
 import { type OutputItem, outputItemId, toEventInput } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
 import { describeUpstreamFailure, logUpstreamFailure } from "./upstream-errors.js";
 import type { BegunTurn, FinalStatus, TurnSink, TurnStart } from "./turn-sink.js";
-
-export interface FunctionTool {
-  name: string;
-  description?: string | null;
-  /** JSON Schema of the arguments. */
-  parameters?: Record<string, unknown> | null;
-  strict?: boolean | null;
-}
-
-export type ToolChoice = "auto" | "none" | "required" | { name: string };
+import { type UpstreamParams, upstreamOptions } from "./upstream-options.js";
 
 export interface GenerateRequest extends TurnStart {
   instructions?: string | null;
@@ -33,7 +35,14 @@ export interface GenerateRequest extends TurnStart {
   temperature?: number | null;
   topP?: number | null;
   maxOutputTokens?: number | null;
-  reasoningEffort?: string | null;
+  frequencyPenalty?: number | null;
+  presencePenalty?: number | null;
+  /** Structured output: a JSON schema the answer must follow, or any JSON object. */
+  responseFormat?: ResponseFormat | null;
+  /** `truncation: "auto"`: the oldest turns are dropped until the context fits the model's window. */
+  truncate?: boolean;
+  /** Parameters forwarded in the upstream's own terms (src/generation/upstream-options.ts). */
+  upstream?: UpstreamParams;
 }
 
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
@@ -74,6 +83,8 @@ export function createGenerator(options: { models: ModelCatalog }): Generator {
     models: options.models,
     async start(request, sink, observer = {}) {
       const model = options.models.resolve(request.model);
+      // Parameters the upstream cannot take are refused before anything is stored.
+      const providerOptions = upstreamOptions(model, request.upstream ?? {});
       const begun = await sink.begin(request);
       const abort = new AbortController();
       const done = runTurn({
@@ -83,7 +94,9 @@ export function createGenerator(options: { models: ModelCatalog }): Generator {
         observer,
         abort: abort.signal,
         model,
+        providerOptions,
         maxRetries: options.models.maxRetries,
+        contextTokens: options.models.contextTokens,
       }).finally(() => running.delete(begun.responseId));
       running.set(begun.responseId, { abort, done });
       return { ...begun, done };
@@ -103,7 +116,18 @@ interface Turn {
   observer: TurnObserver;
   abort: AbortSignal;
   model: ReturnType<ModelCatalog["resolve"]>;
+  providerOptions: ReturnType<typeof upstreamOptions>;
   maxRetries: number;
+  contextTokens: number;
+}
+
+/** The context the model is given: all of it, or with `truncate` what fits its window (tool pairs kept). */
+async function modelContext(turn: Turn) {
+  const { request, begun } = turn;
+  if (!request.truncate) return begun.context;
+  const count = await loadTokenizer("O200K_BASE");
+  const budget = turn.contextTokens - (request.maxOutputTokens ?? 0) - count(request.instructions ?? "");
+  return fitToBudget(begun.context, Math.max(budget, 0), count).events;
 }
 
 async function runTurn(turn: Turn): Promise<TurnOutcome> {
@@ -133,7 +157,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
     const result = streamText({
       model: turn.model,
       system: request.instructions ?? undefined,
-      messages: toModelMessages(begun.context),
+      messages: toModelMessages(await modelContext(turn)),
       // System and developer messages are the caller's own history (stored SystemEvents), not injected text.
       allowSystemInMessages: true,
       tools: toolSet(request.tools),
@@ -141,11 +165,14 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
       temperature: request.temperature ?? undefined,
       topP: request.topP ?? undefined,
       maxOutputTokens: request.maxOutputTokens ?? undefined,
+      frequencyPenalty: request.frequencyPenalty ?? undefined,
+      presencePenalty: request.presencePenalty ?? undefined,
+      output: outputOf(request.responseFormat),
       maxRetries: turn.maxRetries,
       abortSignal: abort,
       // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
       onError: () => {},
-      providerOptions: request.reasoningEffort ? { openai: { reasoningEffort: request.reasoningEffort } } : undefined,
+      providerOptions: turn.providerOptions,
     });
     for await (const part of result.fullStream) {
       switch (part.type) {
@@ -270,25 +297,4 @@ function usageOf(usage: LanguageModelUsage | undefined): UsageInput | null {
     reasoningTokens: count(usage.reasoningTokens),
     totalTokens: count(usage.totalTokens),
   };
-}
-
-/** Function tools without `execute`: the model's calls come back to the client, which runs them. */
-function toolSet(tools: FunctionTool[] | null | undefined): ToolSet | undefined {
-  if (!tools?.length) return undefined;
-  return Object.fromEntries(
-    tools.map((spec) => [
-      spec.name,
-      tool({
-        description: spec.description ?? undefined,
-        inputSchema: jsonSchema(
-          (spec.parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0],
-        ),
-      }),
-    ]),
-  );
-}
-
-function toolChoice(choice: ToolChoice | null | undefined) {
-  if (!choice) return undefined;
-  return typeof choice === "string" ? choice : { type: "tool" as const, toolName: choice.name };
 }

@@ -13,7 +13,8 @@ import type { TenantScopes } from "../auth/tenant-scope.js";
 import { NotFoundError } from "../errors.js";
 import type { StoredEvent } from "../formats/stored-event.js";
 import { readModelContext } from "../services/context.js";
-import { type HistoryEventInput, parseEventInputs } from "../services/event-input.js";
+import { parseEventInputs } from "../services/event-input.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { UsageInput } from "../services/responses.js";
 import type { Store } from "../store/store.js";
 

@@ -5,7 +5,7 @@
 // that one dialog and nothing else. A revoked or expired link is 404, and its live stream ends.
 import type { Plugin } from "graphql-yoga";
 import { isDeleted, isText, type LiveBus, type Listener } from "../live/live-bus.js";
-import { toChatPart } from "../formats/parts.js";
+import { toChatPart } from "../vocabulary/parts.js";
 import { logger } from "../logger.js";
 import { readContext } from "../services/context.js";
 import { openShareLink } from "../services/share-links.js";

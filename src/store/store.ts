@@ -12,8 +12,9 @@
 import type { Config } from "../config.js";
 import type { Database } from "../db/database.js";
 import { type DatabaseConfig, openDatabase } from "../db/open-database.js";
-import { observed } from "../db/statement-log.js";
+import { observed } from "../statement-log.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
+import { createDialogWriters, type DialogWriters } from "./dialog-writers.js";
 
 export type { Database, Session } from "../db/database.js";
 
@@ -26,6 +27,8 @@ export interface Store {
   retentionMs: number | null;
   /** What one write may hold (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES). */
   writeLimits: WriteLimits;
+  /** How many writes of one dialog may hold a connection at once (DIALOG_WRITERS_AT_ONCE). */
+  dialogWriters: DialogWriters;
   /** Disconnects Prisma and closes the database. */
   close(): Promise<void>;
 }
@@ -36,7 +39,8 @@ export interface WriteLimits {
   eventBytes: number;
 }
 
-export type StoreConfig = DatabaseConfig & Pick<Config, "RETENTION" | "MAX_EVENTS_PER_WRITE" | "MAX_EVENT_BYTES">;
+export type StoreConfig = DatabaseConfig &
+  Pick<Config, "RETENTION" | "MAX_EVENTS_PER_WRITE" | "MAX_EVENT_BYTES" | "DIALOG_WRITERS_AT_ONCE">;
 
 export async function openStore(config: StoreConfig): Promise<Store> {
   const [opened, { PrismaClient }] = await Promise.all([openDatabase(config), import("../generated/prisma/client.js")]);
@@ -51,6 +55,10 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     database: opened.database,
     retentionMs: config.RETENTION ?? null,
     writeLimits: { eventsPerWrite: config.MAX_EVENTS_PER_WRITE, eventBytes: config.MAX_EVENT_BYTES },
+    dialogWriters: createDialogWriters({
+      atOnce: config.DIALOG_WRITERS_AT_ONCE,
+      waitMs: config.DATABASE_LOCK_TIMEOUT_MS,
+    }),
     async close() {
       await prisma.$disconnect();
       await opened.database.close();

@@ -6,7 +6,7 @@
 // (the code interpreter's `code`, a browser query), whose output comes back as a `tool` message.
 import type { WriteLimits } from "../../store/store.js";
 import { ValidationError } from "../../errors.js";
-import type { HistoryEventInput } from "../../services/event-input.js";
+import type { HistoryEventInput } from "../../vocabulary/events.js";
 import { type ImportedConversation, eventsOf, isObject, recordName, text, timeOf } from "./conversation.js";
 import { type TreeMessage, turnsOfTree } from "./message-tree.js";
 

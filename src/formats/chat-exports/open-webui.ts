@@ -3,7 +3,7 @@
 // currentId}}, created_at, updated_at}` — a message tree like ChatGPT's, keyed by id.
 import type { WriteLimits } from "../../store/store.js";
 import { ValidationError } from "../../errors.js";
-import type { HistoryEventInput } from "../../services/event-input.js";
+import type { HistoryEventInput } from "../../vocabulary/events.js";
 import { type ImportedConversation, eventsOf, isObject, recordName, text, timeOf } from "./conversation.js";
 import { type TreeMessage, turnsOfTree } from "./message-tree.js";
 
