@@ -1,6 +1,6 @@
 // `npm run import -- FILE` as a person runs it: a ChatGPT export comes in with a progress report,
 // a second run stores nothing twice, and a bad file is refused naming the record, nothing stored.
-// It runs the built CLI (dist/import-cli.js, what the npm script runs) on an embedded database of
+// It runs the built CLI (dist/services/import-cli.js, what the npm script runs) on an embedded database of
 // its own in a temporary directory.
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,7 +22,7 @@ function importFile(...args: string[]) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      [path.join(ROOT, "dist/import-cli.js"), ...args],
+      [path.join(ROOT, "dist/services/import-cli.js"), ...args],
       { cwd: dir, env },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

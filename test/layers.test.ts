@@ -132,7 +132,7 @@ describe("the layers", () => {
       "auth/keys-cli.ts",
       "db/migrate-cli.ts",
       "db/make-template-cli.ts",
-      "import-cli.ts",
+      "services/import-cli.ts",
     ];
     const readers = [...texts]
       .filter(([, text]) => /loadConfig\(process\.env\)|(?<!function )\b(openStore|openDatabase)\(/.test(code(text)))

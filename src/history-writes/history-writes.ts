@@ -13,7 +13,7 @@ import { logger } from "../logger.js";
 import { deleteResponse } from "../services/delete-response.js";
 import * as dialogs from "../services/dialogs.js";
 import { forkDialog, type ForkDialogInput } from "../services/fork.js";
-import type { ImportedConversation } from "../formats/chat-exports/index.js";
+import type { ImportedConversation } from "../services/chat-exports/index.js";
 import { storeConversation } from "../services/import-chats.js";
 import { importMessages, type ImportMessagesInput } from "../services/import-messages.js";
 import type {

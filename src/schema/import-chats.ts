@@ -3,7 +3,7 @@
 // first — a bad record is a ValidationError naming it, and nothing is stored — then each
 // conversation is stored in one transaction; one imported before is found, not stored twice. The
 // viewer sends a large file a slice of conversations at a time (dryRun first, to check them all).
-import { chatExportFormats, readChatExport } from "../formats/chat-exports/index.js";
+import { chatExportFormats, readChatExport } from "../services/chat-exports/index.js";
 import { builder } from "./builder.js";
 import { Dialog } from "./dialog.js";
 import { writeErrors } from "./errors.js";

@@ -1,9 +1,9 @@
-// Storing conversations read from a chat app's export (src/formats/chat-exports): each one becomes a
+// Storing conversations read from a chat app's export (./chat-exports/): each one becomes a
 // dialog of the tenant, its turns written through the store's write primitive in one transaction —
 // the whole conversation or none of it — each turn continuing its parent, so the app's edits and
 // regenerations are branches. A conversation already imported by the tenant (same import key) is
 // found, not stored again.
-import type { ImportedConversation } from "../formats/chat-exports/index.js";
+import type { ImportedConversation } from "./chat-exports/index.js";
 import type { Response } from "../generated/prisma/client.js";
 import { newDialogId, newResponseId } from "../ids.js";
 import { writeDialog } from "../store/dialog-write.js";

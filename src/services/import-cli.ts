@@ -4,15 +4,15 @@
 // conversations.json, an Open WebUI or LibreChat export, or OpenAI-format JSONL. The whole file is
 // read and checked first (a bad record is named, and nothing is stored); then each conversation is
 // stored whole, with a progress bar. Importing a file again stores nothing twice.
-import "./load-env.js";
+import "../load-env.js";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { loadConfig } from "./config.js";
-import { applyMigrations } from "./db/migrate.js";
-import { ValidationError } from "./errors.js";
-import { type ChatExportFormat, chatExportFormats, readChatExport } from "./formats/chat-exports/index.js";
-import { storeConversation } from "./services/import-chats.js";
-import { openStore, type Store } from "./store/store.js";
+import { loadConfig } from "../config.js";
+import { applyMigrations } from "../db/migrate.js";
+import { ValidationError } from "../errors.js";
+import { type ChatExportFormat, chatExportFormats, readChatExport } from "./chat-exports/index.js";
+import { storeConversation } from "./import-chats.js";
+import { openStore, type Store } from "../store/store.js";
 
 const usage = `usage: npm run import -- FILE [--tenant <tenant>] [--format ${chatExportFormats.join("|")}] [--dry-run]
   FILE: ChatGPT's conversations.json, an Open WebUI or LibreChat export, or OpenAI-format JSONL

@@ -4,9 +4,9 @@
 import { createHash } from "node:crypto";
 import type { WriteLimits } from "../../store/store.js";
 import { ValidationError } from "../../errors.js";
-import { checkEventCount, checkEventSize } from "../../services/event-input.js";
+import { checkEventCount, checkEventSize } from "../event-input.js";
 import type { FieldError } from "../../errors.js";
-import { fromChatMessages } from "../openai-chat-import.js";
+import { fromChatMessages } from "../../formats/openai-chat-import.js";
 import { type ImportedConversation, isObject } from "./conversation.js";
 import { turnsOfTree } from "./message-tree.js";
 

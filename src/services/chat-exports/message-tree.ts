@@ -4,7 +4,7 @@
 // turns, each naming the turn it continues, in an order a writer can follow: every turn after its
 // parent, and the branch the app had open (its current message) last, so it ends up the head.
 import { ValidationError } from "../../errors.js";
-import type { ImportedEvent } from "../turns.js";
+import type { ImportedEvent } from "../../formats/turns.js";
 
 export interface TreeMessage {
   id: string;
