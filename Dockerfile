@@ -8,9 +8,15 @@
 # --- build: install everything, build the Prisma client, the viewer and dist/ ---------------
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
+# The dependencies first, in a layer of their own: an edit to the sources reuses it, and only a
+# change to package.json or package-lock.json installs again. (--ignore-scripts: the postinstall
+# builds the tree, which is not copied yet.)
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
-# npm ci's postinstall runs `npm run build` (prisma generate, vite build, esbuild).
-RUN npm ci --no-audit --no-fund
+# What the postinstall does on a development install: prisma generate, vite build, esbuild, then
+# the PGlite template.
+RUN node scripts/postinstall.mjs
 
 # --- runtime: the built tree and production dependencies, as a non-root user ----------------
 FROM node:20-bookworm-slim AS runtime

@@ -32,7 +32,8 @@ const flag = () =>
 const schema = z.object({
   NODE_ENV: z.string().default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  HOST: z.string().default("0.0.0.0"),
+  /** Loopback unless told otherwise: a development server (open, without keys) is not for the network. */
+  HOST: z.string().default("127.0.0.1"),
   /** postgresql://… for a real server; unset means embedded PGlite under DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
   /** Where the embedded database lives; "memory://" keeps it in memory (tests). */

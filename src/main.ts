@@ -5,6 +5,7 @@ import { loadConfig } from "./config.js";
 import { beginPreparingDataDir } from "./db/embedded-data-dir.js";
 import { onMigrationDatabase } from "./db/open-database.js";
 import { applyMigrations } from "./db/migrate.js";
+import { createModelCatalog, describeModels } from "./generation/providers.js";
 import { logger } from "./logger.js";
 
 // A new embedded database is copied from its template while the server's modules load, rather
@@ -22,11 +23,21 @@ const { database } = store;
 const { applied } = await onMigrationDatabase(config, database, applyMigrations);
 if (applied.length) logger.info(`applied migrations: ${applied.join(", ")}`);
 
-const server = await startServer({ store, config, port: config.PORT, host: config.HOST });
+const models = createModelCatalog(config);
+const server = await startServer({ store, config, port: config.PORT, host: config.HOST, models }).catch(
+  (error: NodeJS.ErrnoException) => {
+    // A port in use (or not ours to take) is the user's to fix: one clear line, no stack trace.
+    if (error.code !== "EADDRINUSE" && error.code !== "EACCES") throw error;
+    const why = error.code === "EADDRINUSE" ? "is already in use" : "may not be used by this user";
+    logger.error(`cannot listen on ${config.HOST}:${config.PORT}: the port ${why}; stop what holds it, or set PORT`);
+    return store.close().then(() => process.exit(1));
+  },
+);
 logger.info(`dialogql on ${database.description}`);
 logger.info(
   `live history: ${config.REDIS_CLUSTER_NODES ? "through a Redis Cluster" : config.REDIS_URL ? "through Redis" : "in-process"}`,
 );
+logger.info(describeModels(models, config));
 // Says plainly whether the server is open (single-tenant development mode) or needs API keys.
 const auth = await server.authenticator.describe();
 logger[auth.level](auth.message);

@@ -113,7 +113,9 @@ describe("authentication", () => {
   });
 
   it("costs one lookup for a key's first request and none after (cached)", async () => {
-    const server = await startTestServer();
+    // The whole process is counted: no revocation poll may fire meanwhile (every second by default,
+    // which a loaded machine can take for one request).
+    const server = await startTestServer({ revocationPollMs: 3_600_000 });
     const { key } = await tenantKey("cached");
     const call = asCaller(server, key);
     // Served over HTTP, in the server's async context: count what the whole process sends.

@@ -4,7 +4,7 @@
 // with tsc, and run with plain Node 20 against a live server: a write over HTTP, then live history
 // over WebSocket (the `ws` package) until a second write arrives.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -12,7 +12,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startTestServer } from "./support/live.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const PACKAGE = path.join(ROOT, "packages/client");
 const run = promisify(execFile);
 const scratch: string[] = [];
 afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -64,8 +63,12 @@ describe.skipIf(process.env.TEST_DATABASE_URL)("@dialogql/client from its tarbal
   it("installs without server dependencies, compiles strictly and runs on Node with WebSocket", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "dialogql-client-consumer-"));
     scratch.push(dir);
-    const { stdout: packed } = await run("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: PACKAGE });
+    // docs/client.md's pack command, as written (its /tmp made this test's directory).
+    const docs = readFileSync(path.join(ROOT, "docs/client.md"), "utf8");
+    const packCommand = /^(\(cd packages\/client && npm pack [^)]*\))/m.exec(docs)![1]!;
+    const { stdout: packed } = await run("sh", ["-c", packCommand.replaceAll("/tmp", dir)], { cwd: ROOT });
     const tarball = path.join(dir, packed.trim().split("\n").at(-1)!);
+    expect(path.basename(tarball)).toBe("dialogql-client-0.1.0.tgz");
 
     writeFileSync(
       path.join(dir, "package.json"),

@@ -3,11 +3,12 @@
 // example in the background until the write after it has reached it, and its GraphQL blocks are
 // sent as they are. So a broken example fails here instead of in a new user's terminal.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
+import { parseDuration } from "../src/duration.js";
 import { startGeneratingServer } from "./support/generating-server.js";
 import { startTestServer } from "./support/live.js";
 
@@ -167,16 +168,115 @@ describe("README's Chat Completions example", () => {
   });
 });
 
+describe("README's Responses API snippet", () => {
+  it("runs as written with the openai SDK against a server with a model", async () => {
+    const [snippet] = blocksOf("Use it as your Responses API").filter((b) => b.language === "ts");
+    expect(snippet!.code).toContain("client.responses.delete(");
+    const { server, key } = await startGeneratingServer();
+    // Inside the repository's node_modules, so that `import OpenAI from "openai"` resolves.
+    const dir = mkdtempSync(path.join(ROOT, "node_modules/.readme-snippet-"));
+    try {
+      const file = path.join(dir, "snippet.mjs");
+      writeFileSync(file, snippet!.code.replaceAll("http://localhost:4000", server.url));
+      const { stdout } = await runNode(file, { DIALOGQL_KEY: key });
+      // The stand-in's answer, streamed by the snippet's loop.
+      expect(stdout).toContain("Hello from the stand-in.");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function runNode(file: string, env: Record<string, string>) {
+  return new Promise<{ stdout: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [file], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("exit", (code) => (code === 0 ? resolve({ stdout }) : reject(new Error(`exit ${code}: ${stderr}`))));
+  });
+}
+
 describe("docs/operations.md", () => {
-  it("documents every setting the configuration reads", () => {
-    const config = readFileSync(path.join(ROOT, "src/config.ts"), "utf8");
-    const schema = config.slice(config.indexOf("const schema = z.object({"));
-    const settings = [...schema.slice(0, schema.indexOf("\n});")).matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map(
-      (m) => m[1]!,
-    );
+  const config = readFileSync(path.join(ROOT, "src/config.ts"), "utf8");
+  const schema = config.slice(config.indexOf("const schema = z.object({"));
+  const body = schema.slice(0, schema.indexOf("\n});"));
+  const settings = [...body.matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!);
+  const docs = readFileSync(path.join(ROOT, "docs/operations.md"), "utf8");
+  const table = docs.slice(
+    docs.indexOf("## Configuration"),
+    docs.indexOf("\n## ", docs.indexOf("## Configuration") + 5),
+  );
+  // Each row: the variables it names (first cell) and its defaults (second cell), in order.
+  const rows = [...table.matchAll(/^\| (`[A-Z][^|]*) \| ([^|]*) \|/gm)].map((m) => ({
+    names: [...m[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((n) => n[1]!),
+    defaults: m[2]!.split(/,\s+/).map((cell) => cell.trim()),
+  }));
+
+  it("documents every setting the configuration reads, each once", () => {
     expect(settings.length).toBeGreaterThan(20);
-    const docs = readFileSync(path.join(ROOT, "docs/operations.md"), "utf8");
-    const table = docs.slice(docs.indexOf("## Configuration"));
-    for (const setting of settings) expect(table, setting).toContain(`\`${setting}\``);
+    const named = rows.flatMap((row) => row.names);
+    for (const setting of settings)
+      expect(
+        named.filter((n) => n === setting),
+        setting,
+      ).toHaveLength(1);
+    // and nothing the configuration does not read (DOTENV_FILE is read before it, by load-env.ts)
+    expect(named.filter((n) => !settings.includes(n))).toEqual(["DOTENV_FILE"]);
+  });
+
+  it("gives each setting the default the configuration has", () => {
+    // Literal defaults: count(n), countOrOff(n), .default(n) and .default("text").
+    const literal = new Map<string, string>();
+    for (const [, name, expression] of body.matchAll(/^\s+([A-Z][A-Z0-9_]+): (.*),$/gm)) {
+      const number = /(?:count|countOrOff)\(([\d_ *]+)\)|\.default\(([\d_ *]+)\)$/.exec(expression!);
+      const text = /\.default\("([^"]*)"\)$/.exec(expression!);
+      const product = number?.[1] ?? number?.[2];
+      if (product)
+        literal.set(name!, String(product.split("*").reduce((a, b) => a * Number(b.trim().replaceAll("_", "")), 1)));
+      else if (text?.[1]) literal.set(name!, text[1]);
+    }
+    expect(literal.size).toBeGreaterThan(30);
+    const durations = new Set([...body.matchAll(/^\s+([A-Z][A-Z0-9_]+): duration\(/gm)].map((m) => m[1]!));
+    for (const [name, value] of literal) {
+      const row = rows.find((r) => r.names.includes(name))!;
+      const cell =
+        row.names.length === row.defaults.length ? row.defaults[row.names.indexOf(name)]! : row.defaults.join(", ");
+      // A duration is written as people write it (`1m`); its milliseconds must be the default's.
+      if (durations.has(name)) expect(parseDuration(cell.replaceAll("`", "")), name).toBe(Number(value));
+      else expect(cell, name).toContain(`\`${value}\``);
+    }
+  });
+});
+
+describe(".env.example", () => {
+  const example = readFileSync(path.join(ROOT, ".env.example"), "utf8");
+
+  it("names only files that exist", () => {
+    const files = [...example.matchAll(/\b((?:docs\/)?[\w-]+\.md)\b/g)].map((m) => m[1]!);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(existsSync(path.join(ROOT, file)), file).toBe(true);
+  });
+
+  it("offers the settings a newcomer sets first, model settings included", () => {
+    for (const name of [
+      "PORT",
+      "HOST",
+      "DATABASE_URL",
+      "DATA_DIR",
+      "REDIS_URL",
+      "AUTH",
+      "OPENAI_API_KEY",
+      "OPENAI_BASE_URL",
+      "ANTHROPIC_API_KEY",
+      "DEFAULT_MODEL",
+      "MODEL_PROVIDERS",
+      "UPSTREAM_API",
+    ])
+      expect(example, name).toMatch(new RegExp(`^# ${name}=`, "m"));
   });
 });

@@ -4,6 +4,7 @@
 // prints is really served.
 import { type ChildProcess, spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient } from "graphql-ws";
@@ -81,6 +82,12 @@ describe.skipIf(process.env.TEST_DATABASE_URL)("the first `npm start` of a fresh
       expect(existsSync(path.join(cwd, "data/pglite/PG_VERSION"))).toBe(true);
       // .env was read: its RETENTION switched the sweeper on.
       expect(messages).toContain("retention: dialogs idle for 7d are deleted");
+      // What a newcomer needs to know first: the database, live history, auth and the models.
+      expect(messages.find((m) => m.startsWith("dialogql on "))).toMatch(/embedded PostgreSQL|PGlite/i);
+      expect(messages).toContain("live history: in-process");
+      expect(messages).toContain(
+        "models: none configured (set OPENAI_API_KEY and/or OPENAI_BASE_URL, or ANTHROPIC_API_KEY); the viewer writes turns by hand",
+      );
 
       // Every line is a JSON object with a time and a level.
       for (const line of server.lines()) expect(line.time).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -143,6 +150,61 @@ describe.skipIf(process.env.TEST_DATABASE_URL)("the first `npm start` of a fresh
         .toMatchObject({ msg: "operation", transport: "websocket", type: "query", tenant: "default" });
     } finally {
       await server.stop();
+    }
+  });
+
+  it("binds loopback unless HOST says otherwise, and names the configured models", async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), "dialogql-loopback-"));
+    scratch.push(cwd);
+    const server = await startIn(cwd, {
+      PORT: "0",
+      DATA_DIR: "memory://",
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      DEFAULT_MODEL: "llama3",
+    });
+    try {
+      const messages = server.lines().map((line) => line.msg);
+      expect(messages.find((m) => m.startsWith("listening on "))).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+      expect(messages).toContain(
+        "models: OpenAI-compatible at http://127.0.0.1:9/v1 (Chat Completions API); default model llama3",
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("says in one line, with no stack trace, that the port is taken", async () => {
+    const holder = createNetServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const { port } = holder.address() as AddressInfo;
+    const cwd = mkdtempSync(path.join(tmpdir(), "dialogql-busy-port-"));
+    scratch.push(cwd);
+    try {
+      const inherited = { ...process.env };
+      for (const name of ["PORT", "HOST", "DATA_DIR", "LOG_LEVEL", "DATABASE_URL", "REDIS_URL", "NODE_ENV"])
+        delete inherited[name];
+      const child = spawn(process.execPath, [path.join(ROOT, "dist/main.js")], {
+        cwd,
+        env: { ...inherited, PORT: String(port), DATA_DIR: "memory://" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      let output = "";
+      child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(code).toBe(1);
+      const errors = output
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as LogLine)
+        .filter((line) => line.level >= 50);
+      expect(errors.map((line) => line.msg)).toEqual([
+        `cannot listen on 127.0.0.1:${port}: the port is already in use; stop what holds it, or set PORT`,
+      ]);
+      expect(output).not.toMatch(/\n\s+at /);
+    } finally {
+      holder.close();
     }
   });
 });

@@ -2,7 +2,7 @@
 // embedded one under DATA_DIR — stop the server first then: the embedded database serves one
 // process at a time).
 //
-//   create --tenant <tenant> [--name <label>]   prints the new key, once
+//   create --tenant <tenant> [--name <label>]   prints the new key, once (`create <tenant>` too)
 //   list [--tenant <tenant>]                    id, tenant, name, prefix, created, revoked
 //   revoke <key id or prefix>                   refused from now on; open connections closed
 //
@@ -33,8 +33,10 @@ async function main(store: Store, config: Config, argv: string[]): Promise<numbe
   await applyMigrations(store.database);
   switch (command) {
     case "create": {
-      if (!values.tenant) return fail("create needs --tenant <tenant>");
-      const created = await createApiKey(store, values.tenant, values.name);
+      // `create acme` reads as `create --tenant acme`: both are how people type it.
+      const tenant = values.tenant ?? target;
+      if (!tenant) return fail("create needs --tenant <tenant>");
+      const created = await createApiKey(store, tenant, values.name);
       await notify(config, { type: "keysChanged" });
       console.log(
         `Created ${created.id} for tenant "${created.tenantId}". The key (shown only now):\n\n  ${created.key}\n`,

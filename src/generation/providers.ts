@@ -177,3 +177,17 @@ export function parseRules(text: string): Rule[] {
 
 const globToRegExp = (glob: string) =>
   new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+
+/** The start-up log's line on models: which providers answer, and the model the viewer proposes. */
+export function describeModels(models: Pick<ModelCatalog, "configured" | "defaultModel">, settings: ProviderSettings) {
+  if (!models.configured) {
+    return "models: none configured (set OPENAI_API_KEY and/or OPENAI_BASE_URL, or ANTHROPIC_API_KEY); the viewer writes turns by hand";
+  }
+  const providers = [
+    (settings.OPENAI_API_KEY || settings.OPENAI_BASE_URL) &&
+      `OpenAI-compatible at ${settings.OPENAI_BASE_URL ?? "https://api.openai.com/v1"} (${settings.UPSTREAM_API === "responses" ? "Responses" : "Chat Completions"} API)`,
+    settings.ANTHROPIC_API_KEY && `Anthropic${settings.ANTHROPIC_BASE_URL ? ` at ${settings.ANTHROPIC_BASE_URL}` : ""}`,
+  ].filter(Boolean);
+  const rules = settings.MODEL_PROVIDERS ? `; MODEL_PROVIDERS ${settings.MODEL_PROVIDERS}` : "";
+  return `models: ${providers.join(" and ")}${rules}; default model ${models.defaultModel}`;
+}

@@ -66,15 +66,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // Long-lived ones (SSE) are admitted by the app's connection policy (connection-policy.ts).
     drain.handle(request, response, () => yoga(request, response)),
   );
+  // Listening comes first: a port that is taken is one error for the caller to report, not also
+  // one the WebSocket servers (which watch the HTTP server's errors) print with a stack.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, host, () => resolve());
+  }).catch(async (error: unknown) => {
+    await yoga.stop?.();
+    await live.close();
+    throw error;
+  });
   const graphqlWs = attachGraphqlWs(server, yoga, {
     keepAliveMs: options.keepAliveMs ?? 12_000,
   });
   const responsesWs = routeResponsesWebSocket(server, createResponsesWebSocket(yoga));
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, host, () => resolve());
-  });
   const { port } = server.address() as AddressInfo;
 
   let closing: Promise<void> | undefined;

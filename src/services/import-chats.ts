@@ -1,4 +1,4 @@
-// Storing conversations read from a chat app's export (src/services/chat-exports): each one becomes a
+// Storing conversations read from a chat app's export (./chat-exports/): each one becomes a
 // dialog of the tenant, its turns written through the store's write primitive in one transaction —
 // the whole conversation or none of it — each turn continuing its parent, so the app's edits and
 // regenerations are branches. A conversation already imported by the tenant (same import key) is

@@ -1,8 +1,8 @@
 // What every chat-export reader produces: conversations ready to store, each with the key that makes
 // a second import of it find the first (unique per tenant), and helpers the readers share.
 import type { WriteLimits } from "../../store/store.js";
-import type { HistoryEventInput } from "../../vocabulary/events.js";
 import { parseEventInputs } from "../event-input.js";
+import type { HistoryEventInput } from "../../vocabulary/events.js";
 import type { ImportedEvent } from "../../formats/turns.js";
 import type { TurnNode } from "./message-tree.js";
 
