@@ -100,6 +100,9 @@ const schema = z.object({
    * "forever": dialogs are kept until deleted.
    */
   RETENTION: duration({ forever: true }).optional(),
+  /** The price book (docs/usage.md): a JSON file of prices per million tokens per model; the
+   * shipped config/model-prices.json when unset. */
+  MODEL_PRICES: z.string().min(1).optional(),
   /** How often the retention sweeper looks for expired dialogs, in milliseconds. */
   RETENTION_SWEEP_INTERVAL: duration().default(60_000),
   /** In-flight text (src/live/in-flight-text.ts) is checkpointed to the database at least this

@@ -76,7 +76,7 @@ export async function revokeApiKey({ prisma }: Store, idOrPrefix: string): Promi
 
 /** The active key with this hash, if any: the one query authentication makes on a cache miss. */
 export function findActiveKey({ prisma }: Store, hash: string) {
-  return prisma.apiKey.findFirst({ where: { hash, revokedAt: null }, select: { id: true, tenantId: true } });
+  return prisma.apiKey.findFirst({ where: { hash, revokedAt: null }, select: { id: true, tenantId: true, admin: true } });
 }
 
 export async function activeKeyExists({ prisma }: Store) {

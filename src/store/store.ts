@@ -14,6 +14,7 @@ import type { Database } from "../db/database.js";
 import { type DatabaseConfig, openDatabase } from "../db/open-database.js";
 import { observed } from "../db/statement-log.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
+import { loadPriceBook, type PriceBook } from "../usage/prices.js";
 
 export type { Database, Session } from "../db/database.js";
 
@@ -26,6 +27,8 @@ export interface Store {
   retentionMs: number | null;
   /** What one write may hold (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES). */
   writeLimits: WriteLimits;
+  /** What tokens cost per model (MODEL_PRICES): a write prices its usage with it (src/store/usage.ts). */
+  prices: PriceBook;
   /** Disconnects Prisma and closes the database. */
   close(): Promise<void>;
 }
@@ -36,9 +39,11 @@ export interface WriteLimits {
   eventBytes: number;
 }
 
-export type StoreConfig = DatabaseConfig & Pick<Config, "RETENTION" | "MAX_EVENTS_PER_WRITE" | "MAX_EVENT_BYTES">;
+export type StoreConfig = DatabaseConfig & Pick<Config, "RETENTION" | "MAX_EVENTS_PER_WRITE" | "MAX_EVENT_BYTES"> &
+  Partial<Pick<Config, "MODEL_PRICES">>;
 
 export async function openStore(config: StoreConfig): Promise<Store> {
+  const prices = loadPriceBook(config.MODEL_PRICES);
   const [opened, { PrismaClient }] = await Promise.all([openDatabase(config), import("../generated/prisma/client.js")]);
   const prisma = new PrismaClient({
     adapter: opened.adapter,
@@ -51,6 +56,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     database: opened.database,
     retentionMs: config.RETENTION ?? null,
     writeLimits: { eventsPerWrite: config.MAX_EVENTS_PER_WRITE, eventBytes: config.MAX_EVENT_BYTES },
+    prices,
     async close() {
       await prisma.$disconnect();
       await opened.database.close();
