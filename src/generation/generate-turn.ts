@@ -67,12 +67,19 @@ export interface Generator {
   cancel(responseId: string): Promise<TurnOutcome> | null;
 }
 
-export function createGenerator(options: { models: ModelCatalog }): Generator {
+export interface GeneratorOptions {
+  models: ModelCatalog;
+  /** Refuses a turn whose caller has spent its budget (src/services/budgets.ts), before anything is stored or called. */
+  admit?: (caller: { tenantId: string; keyId: string | null }) => Promise<void>;
+}
+
+export function createGenerator(options: GeneratorOptions): Generator {
   const running = new Map<string, { abort: AbortController; done: Promise<TurnOutcome> }>();
   return {
     models: options.models,
     async start(request, sink, observer = {}) {
       const model = options.models.resolve(request.model);
+      await options.admit?.({ tenantId: request.tenantId, keyId: request.apiKeyId ?? null });
       const begun = await sink.begin(request);
       const abort = new AbortController();
       const done = runTurn({
@@ -268,6 +275,8 @@ function usageOf(usage: LanguageModelUsage | undefined): UsageInput | null {
     outputTokens: count(usage.outputTokens),
     reasoningTokens: count(usage.reasoningTokens),
     totalTokens: count(usage.totalTokens),
+    // Input tokens the provider read from its prompt cache (priced lower: docs/usage.md).
+    cachedTokens: count(usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens),
   };
 }
 

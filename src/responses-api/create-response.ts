@@ -16,6 +16,8 @@ export interface ResponsesDeps extends StoredTurnsDeps {
 
 export interface CreateDeps extends ResponsesDeps {
   scope: TenantScope;
+  /** The caller's API key, charged for the turn and held to its budget. */
+  keyId?: string | null;
 }
 
 export async function readBody(request: Request) {
@@ -27,7 +29,11 @@ export async function readBody(request: Request) {
 }
 
 /** The checked request as the model loop takes it; throws an API error for a bad one. */
-export async function toGenerateRequest(parsed: ParsedCreate, scope: TenantScope): Promise<GenerateRequest> {
+export async function toGenerateRequest(
+  parsed: ParsedCreate,
+  scope: TenantScope,
+  keyId: string | null = null,
+): Promise<GenerateRequest> {
   const { body } = parsed;
   if (body.previous_response_id && parsed.conversation) {
     throw new InvalidRequest("previous_response_id and conversation cannot both be given.", "conversation");
@@ -36,6 +42,7 @@ export async function toGenerateRequest(parsed: ParsedCreate, scope: TenantScope
   if (parsed.conversation) await scope.dialog(parsed.conversation, ApiError.conversationNotFound);
   return {
     tenantId: scope.tenantId,
+    apiKeyId: keyId,
     dialogId: parsed.conversation,
     previousResponseId: body.previous_response_id,
     model: body.model,
@@ -75,7 +82,7 @@ export function turnView(
 
 export async function handleCreate(request: Request, deps: CreateDeps): Promise<Response> {
   const parsed = parseCreateBody(await readBody(request));
-  const generate = await toGenerateRequest(parsed, deps.scope);
+  const generate = await toGenerateRequest(parsed, deps.scope, deps.keyId);
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   if (parsed.stream) return streamTurn(generate, parsed.store, sink, deps.generator);
 

@@ -20,8 +20,9 @@ export function useResponsesApi(options: ResponsesDeps): Plugin {
     async onRequest({ request, url, endResponse }) {
       if (!url.pathname.startsWith("/v1/")) return;
       try {
-        const scope = options.tenants.of(viewerOf(request).tenantId);
-        endResponse(await route(request, url, scope, options));
+        const viewer = viewerOf(request);
+        const scope = options.tenants.of(viewer.tenantId);
+        endResponse(await route(request, url, scope, { ...options, keyId: viewer.keyId }));
       } catch (error) {
         const known = toApiError(error);
         if (known) return endResponse(errorResponse(known));
@@ -32,7 +33,12 @@ export function useResponsesApi(options: ResponsesDeps): Plugin {
   };
 }
 
-async function route(request: Request, url: URL, scope: TenantScope, deps: ResponsesDeps) {
+async function route(
+  request: Request,
+  url: URL,
+  scope: TenantScope,
+  deps: ResponsesDeps & { keyId: string | null },
+) {
   const { method } = request;
   if (url.pathname === "/v1/responses" || url.pathname === "/v1/responses/") {
     if (method === "POST") return handleCreate(request, { ...deps, scope });

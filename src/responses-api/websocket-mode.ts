@@ -50,7 +50,7 @@ export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
         const message = parseMessage(String(data));
         const parsed = parseCreateBody(message);
         const scope = deps.tenants.of(viewer.tenantId);
-        const generate = await toGenerateRequest(parsed, scope);
+        const generate = await toGenerateRequest(parsed, scope, viewer.keyId);
         const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
         // A socket that closes mid-turn stops receiving events, not the turn.
         await startStreamedTurn(generate, parsed.store, sink, deps.generator, {

@@ -18,6 +18,7 @@ import { createTenantScopes } from "../auth/tenant-scope.js";
 import { createInFlightText, type InFlightOptions, inFlightOptionsFrom } from "../live/in-flight-text.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
+import { checkBudgets } from "../services/budgets.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
 import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
@@ -78,7 +79,10 @@ export function buildApp(options: AppOptions) {
     windowSeconds: limits.rateLimitWindowSeconds,
     redis: live.redis,
   });
-  const generator: Generator = createGenerator({ models: options.models ?? createModelCatalog(config) });
+  const generator: Generator = createGenerator({
+    models: options.models ?? createModelCatalog(config),
+    admit: (caller) => checkBudgets(store, caller),
+  });
   const inFlight = createInFlightText(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
   const services = { store, live, inFlight, tenants, generator, limits };

@@ -119,3 +119,14 @@ export function dialogUsageSets(sums: UsageSums, reset: boolean) {
     }),
   );
 }
+
+/** Charges the ledger for a turn that stores no history (`store: false`): it was spent all the same. */
+export async function chargeUnstoredTurn(
+  store: { database: SqlRunner; prices: PriceBook },
+  turn: { id: string; tenantId: string; apiKeyId: string | null; model: string | null; usage: TokenCounts },
+  now = new Date(),
+) {
+  const priced = pricedUsage(store.prices, turn.model, turn.usage);
+  const entry = { tenantId: turn.tenantId, apiKeyId: turn.apiKeyId, model: turn.model, responses: 1, ...priced };
+  if (!isNoUsage(priced.sums)) await addToLedger(store.database, [entry], turn.id, now);
+}
