@@ -6,7 +6,7 @@ import { GraphQLError } from "graphql";
 /** What a caller is told while the database cannot be reached (GraphQL and REST alike). */
 export const UNAVAILABLE_MESSAGE = "Service unavailable: the database cannot be reached; retry shortly";
 
-export type ErrorCode = "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT" | "MODEL_NOT_CONFIGURED" | "INSUFFICIENT_QUOTA";
+export type ErrorCode = "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT" | "MODEL_NOT_CONFIGURED" | "INSUFFICIENT_QUOTA" | "FORBIDDEN";
 
 export abstract class AppError extends GraphQLError {
   abstract readonly code: ErrorCode;
@@ -89,5 +89,13 @@ export class BudgetExceededError extends AppError {
         `budget of ${what} per ${period.toLowerCase()}.`,
       { extensions: { code: "INSUFFICIENT_QUOTA", http: { status: 429 } } },
     );
+  }
+}
+
+/** The caller's key may not do this (budgets are managed with an admin key: npm run keys -- create --admin). */
+export class ForbiddenError extends AppError {
+  readonly code = "FORBIDDEN";
+  constructor(message: string) {
+    super(message, { extensions: { code: "FORBIDDEN" } });
   }
 }

@@ -68,8 +68,14 @@ builder.mutationField("generateResponse", (t) =>
       const dialogId = input.dialogId == null ? null : String(input.dialogId);
       const previousResponseId = input.previousResponseId == null ? null : String(input.previousResponseId);
       const started = await ctx.generator.start(
-        { ...input, dialogId, previousResponseId, tenantId: ctx.scope.tenantId,
-          apiKeyId: ctx.viewer.keyId, tools: input.tools ?? null },
+        {
+          ...input,
+          dialogId,
+          previousResponseId,
+          tenantId: ctx.scope.tenantId,
+          apiKeyId: ctx.viewer.keyId,
+          tools: input.tools ?? null,
+        },
         storedTurns(ctx),
       );
       return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id: started.responseId } });

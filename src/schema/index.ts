@@ -14,5 +14,7 @@ import "./search.js";
 import "./dialog-list.js";
 import "./branches.js";
 import "./generation.js";
+import "./usage.js";
+import "./budget.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

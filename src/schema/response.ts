@@ -18,6 +18,8 @@ interface UsageShape {
   outputTokens: number | null;
   reasoningTokens: number | null;
   totalTokens: number | null;
+  cachedTokens: number | null;
+  cost: number;
 }
 
 export const Usage = builder.objectRef<UsageShape>("Usage").implement({
@@ -26,6 +28,13 @@ export const Usage = builder.objectRef<UsageShape>("Usage").implement({
     outputTokens: t.exposeInt("outputTokens", { nullable: true }),
     reasoningTokens: t.exposeInt("reasoningTokens", { nullable: true }),
     totalTokens: t.exposeInt("totalTokens", { nullable: true }),
+    cachedTokens: t.exposeInt("cachedTokens", {
+      nullable: true,
+      description: "Input tokens read from the provider's prompt cache (a part of inputTokens).",
+    }),
+    cost: t.exposeFloat("cost", {
+      description: "What this usage cost when it was written (MODEL_PRICES; 0 for an unlisted model).",
+    }),
   }),
 });
 
@@ -44,9 +53,18 @@ export const Response = builder.prismaObject("Response", {
     usage: t.field({
       type: Usage,
       nullable: true,
-      select: { inputTokens: true, outputTokens: true, reasoningTokens: true, totalTokens: true },
+      select: {
+        inputTokens: true,
+        outputTokens: true,
+        reasoningTokens: true,
+        totalTokens: true,
+        cachedTokens: true,
+        cost: true,
+      },
       resolve: (r) =>
-        [r.inputTokens, r.outputTokens, r.reasoningTokens, r.totalTokens].every((n) => n == null) ? null : r,
+        [r.inputTokens, r.outputTokens, r.reasoningTokens, r.totalTokens, r.cachedTokens].every((n) => n == null)
+          ? null
+          : r,
     }),
     error: t.expose("error", { type: "JSON", nullable: true }),
     metadata: t.expose("metadata", { type: "JSONObject" }),
@@ -113,6 +131,7 @@ export const UsageInput = builder.inputType("UsageInput", {
     outputTokens: t.int(),
     reasoningTokens: t.int(),
     totalTokens: t.int(),
+    cachedTokens: t.int({ description: "Input tokens read from the provider's prompt cache (a part of inputTokens)." }),
   }),
 });
 

@@ -37,10 +37,12 @@ export async function setBudget(store: Store, input: BudgetInput, tenantId: stri
   });
 }
 
-/** Removes a budget of `tenantId`'s; false when it has none by that id. */
+/** Removes a budget of `tenantId`'s and returns it; null when it has none by that id. */
 export async function removeBudget(store: Store, id: string, tenantId: string) {
-  const { count } = await store.prisma.budget.deleteMany({ where: { id, tenantId } });
-  return count > 0;
+  const budget = await store.prisma.budget.findFirst({ where: { id, tenantId } });
+  if (!budget) return null;
+  await store.prisma.budget.deleteMany({ where: { id, tenantId } });
+  return budget;
 }
 
 export function listBudgets(store: Store, tenantId?: string) {

@@ -63,7 +63,10 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The ledger's rows of one tenant, summed per group (one row in all without `groupBy`), ordered by the groups. */
 export async function usageReport(db: SqlRunner, query: UsageQuery): Promise<UsageRow[]> {
-  for (const [field, value] of [["from", query.from], ["to", query.to]] as const) {
+  for (const [field, value] of [
+    ["from", query.from],
+    ["to", query.to],
+  ] as const) {
     if (value != null && (!DAY.test(value) || Number.isNaN(Date.parse(value)))) {
       throw ValidationError.at([field], "must be a day, YYYY-MM-DD");
     }
@@ -87,7 +90,15 @@ export async function usageReport(db: SqlRunner, query: UsageQuery): Promise<Usa
       FROM "UsageDaily" WHERE ${Prisma.join(where, " AND ")} ${grouping} ${ordering}`,
     db,
   );
-  return rows.map((row) => ({ model: null, day: null, apiKeyId: null, tenantId: null, responses: 0, unpricedTokens: 0, ...row }));
+  return rows.map((row) => ({
+    model: null,
+    day: null,
+    apiKeyId: null,
+    tenantId: null,
+    responses: 0,
+    unpricedTokens: 0,
+    ...row,
+  }));
 }
 
 const csvColumns = [

@@ -117,7 +117,13 @@ export class DialogWrite {
     for (const turn of turns) {
       const priced = pricedUsage(this.prices, turn.model, turn.usage);
       if (!isNoUsage(priced.sums)) {
-        charges.push({ tenantId: this.dialog.tenantId, apiKeyId: turn.apiKeyId, model: turn.model, responses: 1, ...priced });
+        charges.push({
+          tenantId: this.dialog.tenantId,
+          apiKeyId: turn.apiKeyId,
+          model: turn.model,
+          responses: 1,
+          ...priced,
+        });
         this.#usage = addUsage(this.#usage, priced.sums);
       }
       const depth = previous ? previous.depth + 1 : 0;
@@ -240,7 +246,13 @@ export class DialogWrite {
    * item for the response's cost.
    */
   async #changeUsage(responseId: string, next: Partial<Usage>) {
-    type Row = Usage & { model: string | null; apiKeyId: string | null; cost: number; segmentId: string; depth: number };
+    type Row = Usage & {
+      model: string | null;
+      apiKeyId: string | null;
+      cost: number;
+      segmentId: string;
+      depth: number;
+    };
     const [row] = await run<Row>(
       Prisma.sql`SELECT model, "apiKeyId", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", cost,
         "segmentId", depth FROM "Response" WHERE id = ${responseId}`,

@@ -67,6 +67,10 @@ export async function copyContext(write: DialogWrite, chain: { id: string; depth
     );
   }
   const head = { id: newIds.at(-1)!, depth: chain.at(-1)!.depth };
-  write.adoptCopied(eventIds.length, head, copied.reduce<UsageSums>((sum, row) => addUsage(sum, row), noUsage()));
+  write.adoptCopied(
+    eventIds.length,
+    head,
+    copied.reduce<UsageSums>((sum, row) => addUsage(sum, row), noUsage()),
+  );
   return { headId: head.id, status: copied.find((row) => row.id === head.id)!.status };
 }

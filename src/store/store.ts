@@ -39,7 +39,8 @@ export interface WriteLimits {
   eventBytes: number;
 }
 
-export type StoreConfig = DatabaseConfig & Pick<Config, "RETENTION" | "MAX_EVENTS_PER_WRITE" | "MAX_EVENT_BYTES"> &
+export type StoreConfig = DatabaseConfig &
+  Pick<Config, "RETENTION" | "MAX_EVENTS_PER_WRITE" | "MAX_EVENT_BYTES"> &
   Partial<Pick<Config, "MODEL_PRICES">>;
 
 export async function openStore(config: StoreConfig): Promise<Store> {

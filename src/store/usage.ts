@@ -22,7 +22,13 @@ export interface UsageSums {
 
 export const usageKinds = ["inputTokens", "outputTokens", "cachedTokens", "reasoningTokens"] as const;
 
-export const noUsage = (): UsageSums => ({ inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0, cost: 0 });
+export const noUsage = (): UsageSums => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedTokens: 0,
+  reasoningTokens: 0,
+  cost: 0,
+});
 
 export const isNoUsage = (sums: UsageSums) => usageKinds.every((kind) => sums[kind] === 0) && sums.cost === 0;
 
@@ -56,7 +62,8 @@ const LEDGER_SHARDS = 16;
 /** The ledger shard of a dialog: writes to one dialog queue on its row lock anyway. */
 export function ledgerShard(dialogId: string) {
   let hash = 0;
-  for (let i = Math.max(0, dialogId.length - 8); i < dialogId.length; i++) hash = (hash * 31 + dialogId.charCodeAt(i)) | 0;
+  for (let i = Math.max(0, dialogId.length - 8); i < dialogId.length; i++)
+    hash = (hash * 31 + dialogId.charCodeAt(i)) | 0;
   return Math.abs(hash) % LEDGER_SHARDS;
 }
 

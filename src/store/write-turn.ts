@@ -87,7 +87,13 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
         RETURNING to_jsonb("Dialog") AS after)`;
   const ledger = charged
     ? Prisma.sql`, l AS (${ledgerValues(
-        { apiKeyId: turn.apiKeyId, model: turn.model, responses: 1, sums: priced.sums, unpricedTokens: priced.unpricedTokens },
+        {
+          apiKeyId: turn.apiKeyId,
+          model: turn.model,
+          responses: 1,
+          sums: priced.sums,
+          unpricedTokens: priced.unpricedTokens,
+        },
         Prisma.sql`d."tenantId"`,
         turn.dialog.id,
         turn.now,
