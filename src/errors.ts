@@ -6,7 +6,8 @@ import { GraphQLError } from "graphql";
 /** What a caller is told while the database cannot be reached (GraphQL and REST alike). */
 export const UNAVAILABLE_MESSAGE = "Service unavailable: the database cannot be reached; retry shortly";
 
-export type ErrorCode = "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT" | "MODEL_NOT_CONFIGURED" | "INSUFFICIENT_QUOTA" | "FORBIDDEN";
+export type ErrorCode =
+  "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT" | "MODEL_NOT_CONFIGURED" | "INSUFFICIENT_QUOTA" | "FORBIDDEN";
 
 export abstract class AppError extends GraphQLError {
   abstract readonly code: ErrorCode;

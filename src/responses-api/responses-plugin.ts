@@ -33,12 +33,7 @@ export function useResponsesApi(options: ResponsesDeps): Plugin {
   };
 }
 
-async function route(
-  request: Request,
-  url: URL,
-  scope: TenantScope,
-  deps: ResponsesDeps & { keyId: string | null },
-) {
+async function route(request: Request, url: URL, scope: TenantScope, deps: ResponsesDeps & { keyId: string | null }) {
   const { method } = request;
   if (url.pathname === "/v1/responses" || url.pathname === "/v1/responses/") {
     if (method === "POST") return handleCreate(request, { ...deps, scope });

@@ -33,6 +33,7 @@ import type { Store } from "./store.js";
 import {
   addToLedger,
   addUsage,
+  countCharges,
   dialogUsageSets,
   isNoUsage,
   type LedgerEntry,
@@ -82,6 +83,8 @@ export class DialogWrite {
   #cleared = false;
   /** What this write added to (or took from) the usage of the dialog's responses. */
   #usage = noUsage();
+  /** What it charged to the ledger, counted in /metrics once committed. */
+  readonly charges: LedgerEntry[] = [];
 
   constructor(
     readonly dialog: LockedDialog,
@@ -189,6 +192,7 @@ export class DialogWrite {
     const segmentId = stored[0]!.segmentId;
     await this.#insertEvents(events.map((event) => ({ ...event, segmentId })));
     await addToLedger(this.session, charges, this.dialog.id, this.now);
+    this.charges.push(...charges);
     this.#head = previous;
     this.#headMoved = true;
     return stored;
@@ -277,21 +281,16 @@ export class DialogWrite {
       this.session,
     );
     const first = [row.inputTokens, row.outputTokens, row.cachedTokens, row.reasoningTokens].every((n) => n == null);
-    await addToLedger(
-      this.session,
-      [
-        {
-          tenantId: this.dialog.tenantId,
-          apiKeyId: row.apiKeyId,
-          model: row.model,
-          responses: first ? 1 : 0,
-          sums: delta,
-          unpricedTokens: after.unpricedTokens - pricedUsage(this.prices, row.model, row).unpricedTokens,
-        },
-      ],
-      this.dialog.id,
-      this.now,
-    );
+    const charge = {
+      tenantId: this.dialog.tenantId,
+      apiKeyId: row.apiKeyId,
+      model: row.model,
+      responses: first ? 1 : 0,
+      sums: delta,
+      unpricedTokens: after.unpricedTokens - pricedUsage(this.prices, row.model, row).unpricedTokens,
+    };
+    await addToLedger(this.session, [charge], this.dialog.id, this.now);
+    this.charges.push(charge);
     return Prisma.sql`cost = ${after.sums.cost}::float8, ${sums}`;
   }
 
@@ -406,7 +405,8 @@ export async function writeDialog<T>(
   work: (write: DialogWrite) => Promise<T>,
   now = new Date(),
 ): Promise<DialogWriteOutcome<T>> {
-  return store.database.transaction(async (session) => {
+  let charges: LedgerEntry[] = [];
+  const outcome = await store.database.transaction(async (session) => {
     const dialog =
       "create" in target
         ? await createDialogRow(session, target.create, now)
@@ -414,8 +414,11 @@ export async function writeDialog<T>(
     const write = new DialogWrite(dialog, session, now, store.prices);
     const value = await work(write);
     const row = await write.finish();
+    charges = write.charges;
     return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
   });
+  countCharges(store.prices, charges);
+  return outcome;
 }
 
 /**

@@ -8,6 +8,7 @@
 // - the ledger "UsageDaily" per tenant, API key, model and UTC day, which follows what was spent:
 //   deletes, clears and the retention sweep leave it alone, and fork copies add nothing to it.
 import { Prisma } from "../generated/prisma/client.js";
+import { metrics } from "../metrics.js";
 import type { PriceBook, TokenCounts } from "../usage/prices.js";
 import { run, type SqlRunner } from "./sql.js";
 
@@ -135,5 +136,23 @@ export async function chargeUnstoredTurn(
 ) {
   const priced = pricedUsage(store.prices, turn.model, turn.usage);
   const entry = { tenantId: turn.tenantId, apiKeyId: turn.apiKeyId, model: turn.model, responses: 1, ...priced };
-  if (!isNoUsage(priced.sums)) await addToLedger(store.database, [entry], turn.id, now);
+  if (isNoUsage(priced.sums)) return;
+  await addToLedger(store.database, [entry], turn.id, now);
+  countCharges(store.prices, [entry]);
+}
+
+/** Counts committed charges in /metrics (after the commit: a rolled-back write spent nothing here). */
+export function countCharges(prices: PriceBook, entries: readonly Omit<LedgerEntry, "tenantId" | "apiKeyId">[]) {
+  for (const { model, sums } of entries) {
+    const label = prices.entryOf(model) ?? "unlisted";
+    const kinds = {
+      input: sums.inputTokens,
+      output: sums.outputTokens,
+      cached: sums.cachedTokens,
+      reasoning: sums.reasoningTokens,
+    };
+    for (const [kind, tokens] of Object.entries(kinds))
+      if (tokens > 0) metrics.usageTokens.inc({ model: label, kind }, tokens);
+    if (sums.cost > 0) metrics.usageCost.inc({ model: label }, sums.cost);
+  }
 }

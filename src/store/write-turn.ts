@@ -30,7 +30,7 @@ import {
 } from "./rows.js";
 import { run } from "./sql.js";
 import type { Store } from "./store.js";
-import { dialogUsageSets, isNoUsage, ledgerUpsert, ledgerValues, pricedUsage, segmentUsageColumns } from "./usage.js";
+import { countCharges, dialogUsageSets, isNoUsage, ledgerUpsert, ledgerValues, pricedUsage } from "./usage.js";
 
 export interface TurnToInsert extends NewTurn {
   /** An existing dialog to lock and continue, or a new one to create with this turn as root. */
@@ -132,6 +132,7 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
   const [row] = await run<Outcome>(statement, store.database);
   if (!row) return "not-found";
   if (!row.alive || row.depth === null) return "expired";
+  if (charged) countCharges(store.prices, [{ model: turn.model, responses: 1, ...priced }]);
   return {
     previousSeq: row.previousSeq,
     depth: row.depth,

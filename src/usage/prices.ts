@@ -32,6 +32,8 @@ export interface PriceBook {
   currency: string;
   /** The price of `model`: an exact entry, else the longest `prefix*` entry it begins with. */
   priceOf(model: string | null | undefined): ModelPrice | null;
+  /** The name of the entry that prices `model` ("gpt-4o*"), or null: a bounded label for metrics. */
+  entryOf(model: string | null | undefined): string | null;
   /** What `tokens` of `model` cost, and how many of them had no price. */
   costOf(model: string | null | undefined, tokens: TokenCounts): { cost: number; unpricedTokens: number };
 }
@@ -43,23 +45,33 @@ export function loadPriceBook(file: string = DEFAULT_PRICE_FILE): PriceBook {
   try {
     parsed = PriceFile.parse(JSON.parse(readFileSync(file, "utf8")));
   } catch (error) {
-    throw new Error(`MODEL_PRICES: cannot use ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`MODEL_PRICES: cannot use ${file}: ${reason}`, { cause: error });
   }
   return priceBook(parsed.models, parsed.currency);
 }
 
 export function priceBook(models: Record<string, ModelPrice>, currency = "USD"): PriceBook {
-  const exact = new Map<string, ModelPrice>();
-  const prefixes: [string, ModelPrice][] = [];
-  for (const [name, price] of Object.entries(models)) {
-    if (name.endsWith("*")) prefixes.push([name.slice(0, -1), price]);
-    else exact.set(name, price);
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  for (const name of Object.keys(models)) {
+    if (name.endsWith("*")) prefixes.push(name.slice(0, -1));
+    else exact.add(name);
   }
-  prefixes.sort((a, b) => b[0].length - a[0].length);
-  const priceOf = (model: string | null | undefined) =>
-    model == null ? null : (exact.get(model) ?? prefixes.find(([prefix]) => model.startsWith(prefix))?.[1] ?? null);
+  prefixes.sort((a, b) => b.length - a.length);
+  const entryOf = (model: string | null | undefined) => {
+    if (model == null) return null;
+    if (exact.has(model)) return model;
+    const prefix = prefixes.find((candidate) => model.startsWith(candidate));
+    return prefix === undefined ? null : `${prefix}*`;
+  };
+  const priceOf = (model: string | null | undefined) => {
+    const entry = entryOf(model);
+    return entry == null ? null : models[entry]!;
+  };
   return {
     currency,
+    entryOf,
     priceOf,
     costOf(model, tokens) {
       const input = tokens.inputTokens ?? 0;

@@ -253,6 +253,8 @@ export type UpdateDialogInput = {
 };
 
 export type UsageInput = {
+  /** Input tokens read from the provider's prompt cache (a part of inputTokens). */
+  cachedTokens?: number | null | undefined;
   inputTokens?: number | null | undefined;
   outputTokens?: number | null | undefined;
   reasoningTokens?: number | null | undefined;
@@ -314,7 +316,11 @@ export type ResponseSummaryFragment = { id: string, status: ResponseStatus, mode
 
 export type DialogSummaryFragment = { id: string, title: string | null, metadata: Record<string, unknown>, createdAt: string, updatedAt: string, lastSeq: number, head: { id: string, status: ResponseStatus, model: string | null } | null };
 
+type WriteErrorFields_BudgetExceededError_Fragment = { __typename: 'BudgetExceededError', message: string, code: string };
+
 type WriteErrorFields_ConflictError_Fragment = { __typename: 'ConflictError', message: string, code: string };
+
+type WriteErrorFields_ForbiddenError_Fragment = { __typename: 'ForbiddenError', message: string, code: string };
 
 type WriteErrorFields_ModelNotConfiguredError_Fragment = { __typename: 'ModelNotConfiguredError', message: string, code: string };
 
@@ -325,7 +331,9 @@ type WriteErrorFields_TextOffsetError_Fragment = { __typename: 'TextOffsetError'
 type WriteErrorFields_ValidationError_Fragment = { __typename: 'ValidationError', message: string, code: string, fieldErrors: Array<{ path: Array<string>, message: string }> };
 
 export type WriteErrorFieldsFragment =
+  | WriteErrorFields_BudgetExceededError_Fragment
   | WriteErrorFields_ConflictError_Fragment
+  | WriteErrorFields_ForbiddenError_Fragment
   | WriteErrorFields_ModelNotConfiguredError_Fragment
   | WriteErrorFields_NotFoundError_Fragment
   | WriteErrorFields_TextOffsetError_Fragment
@@ -559,6 +567,7 @@ export type GenerateResponseMutationVariables = Exact<{
 
 
 export type GenerateResponseMutation = { generateResponse:
+    | { __typename: 'BudgetExceededError', code: string, message: string }
     | { __typename: 'ConflictError', code: string, message: string }
     | { __typename: 'ModelNotConfiguredError', code: string, message: string }
     | { __typename: 'NotFoundError', code: string, message: string }
@@ -1347,6 +1356,7 @@ export type GenerateResponseGenerateResponseMutationVariables = Exact<{
 
 
 export type GenerateResponseGenerateResponseMutation = { generateResponse:
+    | { __typename: 'BudgetExceededError', code: string, message: string }
     | { __typename: 'ConflictError', code: string, message: string }
     | { __typename: 'ModelNotConfiguredError', code: string, message: string }
     | { __typename: 'NotFoundError', code: string, message: string }
@@ -1848,7 +1858,11 @@ export type HistoryPageFieldsFragment = { totalMessages: number, totalReasoning:
 
 export type WriterResponseFragment = { id: string, status: ResponseStatus, dialog: { id: string } };
 
+type WriterError_BudgetExceededError_Fragment = { message: string, code: string };
+
 type WriterError_ConflictError_Fragment = { message: string, code: string };
+
+type WriterError_ForbiddenError_Fragment = { message: string, code: string };
 
 type WriterError_ModelNotConfiguredError_Fragment = { message: string, code: string };
 
@@ -1859,7 +1873,9 @@ type WriterError_TextOffsetError_Fragment = { message: string, code: string };
 type WriterError_ValidationError_Fragment = { message: string, code: string };
 
 export type WriterErrorFragment =
+  | WriterError_BudgetExceededError_Fragment
   | WriterError_ConflictError_Fragment
+  | WriterError_ForbiddenError_Fragment
   | WriterError_ModelNotConfiguredError_Fragment
   | WriterError_NotFoundError_Fragment
   | WriterError_TextOffsetError_Fragment
@@ -2132,6 +2148,7 @@ export type UpstreamMetricsGenerateResponseMutationVariables = Exact<{
 
 
 export type UpstreamMetricsGenerateResponseMutation = { generateResponse:
+    | { __typename: 'BudgetExceededError' }
     | { __typename: 'ConflictError' }
     | { __typename: 'ModelNotConfiguredError' }
     | { __typename: 'NotFoundError' }
