@@ -36,7 +36,7 @@ const graph = new Map([...texts.keys()].map((file) => [file, importsOf(file)]));
 
 describe("the layers", () => {
   it("below the transport, nothing imports src/server, src/schema, src/rest or src/responses-api", () => {
-    const lower = ["db/", "store/", "services/", "live/", "auth/", "formats/", "generation/"];
+    const lower = ["db/", "store/", "services/", "live/", "auth/", "formats/", "generation/", "usage/"];
     const upper = ["server/", "schema/", "rest/", "responses-api/"];
     const crossings = [...graph].flatMap(([file, imports]) =>
       lower.some((layer) => file.startsWith(layer))
