@@ -63,9 +63,12 @@ const schema = z.object({
   MAX_QUERY_TOKENS: count(5_000),
   MAX_QUERY_COST: count(5_000_000),
   MAX_SUBSCRIPTIONS_PER_CONNECTION: count(100),
-  /** Open WebSocket connections one API key, and one tenant, may hold (close code 4429 beyond). */
+  /** Open long-lived connections (graphql-ws, SSE subscriptions, Responses WebSocket mode) one API
+   * key, and one tenant, may hold (close code 4429, HTTP 429 beyond). */
   MAX_CONNECTIONS_PER_KEY: count(100),
   MAX_CONNECTIONS_PER_TENANT: count(500),
+  /** Long-lived connections one instance holds at most; default half its file-descriptor limit, at most 10,000. */
+  MAX_CONNECTIONS_PER_INSTANCE: z.coerce.number().int().positive().optional(),
   /** Unsent bytes one subscription connection (WebSocket or SSE) may hold before it is dropped. */
   MAX_QUEUED_BYTES_PER_CONNECTION: count(16 * 1024 * 1024),
   /** Event rows one request may read while executing (reserved before each read). */
@@ -89,7 +92,7 @@ const schema = z.object({
   AUTH: z.enum(["auto", "required"]).default("auto"),
   /** How often each instance reads API key revocations from the database (with Redis they also
    * arrive at once; this catches those made while an instance was cut off). */
-  REVOCATION_POLL_MS: count(5_000),
+  REVOCATION_POLL_MS: count(1_000),
   /** Origins (comma-separated, or *) whose browser pages may call the API; same-origin always can. */
   CORS_ORIGINS: z.string().default(""),
   /** GraphiQL and introspection; both default to off when NODE_ENV=production. */
@@ -105,7 +108,7 @@ const schema = z.object({
   MODEL_PRICES: z.string().min(1).optional(),
   /** How often the retention sweeper looks for expired dialogs, in milliseconds. */
   RETENTION_SWEEP_INTERVAL: duration().default(60_000),
-  /** In-flight text (src/live/in-flight-text.ts) is checkpointed to the database at least this
+  /** In-flight text (src/history-writes/) is checkpointed to the database at least this
    * often while it grows, and after this many characters: a restart loses at most that much. */
   IN_FLIGHT_CHECKPOINT_MS: count(500),
   IN_FLIGHT_CHECKPOINT_CHARS: count(2_000),

@@ -55,7 +55,7 @@ export class ConflictError extends AppError {
 }
 
 /**
- * A text delta whose offset is not where the in-flight text ends (src/live/in-flight-text.ts):
+ * A text delta whose offset is not where the in-flight text ends (src/history-writes/):
  * a repeat, a gap, or a delta after the server restarted and kept only its last checkpoint. The
  * agent resends from `expectedOffset`.
  */

@@ -27,9 +27,12 @@ export interface Limits {
    * `largeAnswersAtOnce` turns (src/server/large-answers.ts). */
   largeAnswerRows: number;
   largeAnswersAtOnce: number;
-  /** Open WebSocket connections per API key and per tenant (close code 4429 beyond). */
+  /** Open long-lived connections (graphql-ws, SSE, Responses WebSocket mode) per API key, per
+   * tenant and per instance (src/server/connection-policy.ts); the instance's from the process's
+   * file-descriptor limit when undefined. */
   connectionsPerKey: number;
   connectionsPerTenant: number;
+  connectionsPerInstance: number | undefined;
   /** Unsent bytes a subscription connection may have before it is dropped. */
   queuedBytesPerConnection: number;
 }
@@ -51,6 +54,7 @@ export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}
     requestMs: config.MAX_REQUEST_MS,
     connectionsPerKey: config.MAX_CONNECTIONS_PER_KEY,
     connectionsPerTenant: config.MAX_CONNECTIONS_PER_TENANT,
+    connectionsPerInstance: config.MAX_CONNECTIONS_PER_INSTANCE,
     queuedBytesPerConnection: config.MAX_QUEUED_BYTES_PER_CONNECTION,
     tenantDbConcurrency: config.TENANT_DB_CONCURRENCY ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
     largeAnswerRows: 1_000,

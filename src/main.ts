@@ -14,7 +14,7 @@ if (!config.DATABASE_URL) void beginPreparingDataDir(config.DATA_DIR, config.PGL
 const [store, { startServer }, { startSweeper }] = await Promise.all([
   import("./store/store.js").then(({ openStore }) => openStore(config)),
   import("./server/http-server.js"),
-  import("./services/retention.js"),
+  import("./history-writes/retention-sweeper.js"),
 ]);
 const { database } = store;
 
@@ -39,7 +39,7 @@ logger.info(`health: ${urls.base}/health, readiness: ${urls.base}/ready, metrics
 logger.info(`listening on ${urls.bound}${urls.bound === urls.base ? "" : ` (every interface; here: ${urls.base})`}`);
 
 // With RETENTION set, expired dialogs are deleted in the background (null when kept forever).
-const sweeper = startSweeper(store, { intervalMs: config.RETENTION_SWEEP_INTERVAL });
+const sweeper = startSweeper(server.writes, { intervalMs: config.RETENTION_SWEEP_INTERVAL });
 if (sweeper) logger.info(`retention: dialogs idle for ${process.env.RETENTION} are deleted`);
 
 // Graceful (src/server/shutdown.ts): new requests are refused, subscriptions end, requests in

@@ -10,6 +10,15 @@ collectDefaultMetrics({ register: registry, prefix: "dialogql_" });
 
 const registers = [registry];
 
+/** Whether each open Redis fan-out of this process is connected (src/live/redis-fanout.ts). */
+const redisProbes = new Set<() => boolean>();
+
+/** Reports a Redis connection to `dialogql_redis_connected`; returns its unregistration. */
+export function reportRedisConnection(connected: () => boolean) {
+  redisProbes.add(connected);
+  return () => void redisProbes.delete(connected);
+}
+
 export const metrics = {
   httpRequests: new Counter({
     name: "dialogql_http_requests_total",
@@ -34,6 +43,26 @@ export const metrics = {
     name: "dialogql_active_subscriptions",
     help: "GraphQL subscriptions open now (SSE and WebSocket)",
     registers,
+  }),
+  openConnections: new Gauge({
+    name: "dialogql_long_lived_connections",
+    help: "Long-lived connections open now (src/server/connection-policy.ts), by transport",
+    labelNames: ["transport"] as const,
+    registers,
+  }),
+  connectionsRefused: new Counter({
+    name: "dialogql_connections_refused_total",
+    help: "Long-lived connections refused at a cap, by transport and cap (key, tenant, instance)",
+    labelNames: ["transport", "limit"] as const,
+    registers,
+  }),
+  redisConnected: new Gauge({
+    name: "dialogql_redis_connected",
+    help: "1 while Redis (REDIS_URL) answers, 0 while it is away: the instance still serves, delivering live history locally and counting rate limits in memory (degraded, not unready)",
+    registers,
+    collect() {
+      if (redisProbes.size) this.set([...redisProbes].every((connected) => connected()) ? 1 : 0);
+    },
   }),
   slowClientsDisconnected: new Counter({
     name: "dialogql_slow_clients_disconnected_total",

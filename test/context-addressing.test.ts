@@ -11,7 +11,7 @@ import { database, prisma, store } from "./support/database.js";
 import { countColumns, segmentCountColumns } from "../src/services/event-counts.js";
 import { contextPageStatement } from "../src/services/context.js";
 import { sweepExpired } from "../src/services/retention.js";
-import { deleteResponse } from "../src/responses-api/stored-responses.js";
+import { deleteResponse } from "../src/services/delete-response.js";
 import type { HistoryEventType } from "../src/generated/prisma/enums.js";
 import { turn } from "./support/dialogs.js";
 import { importOk } from "./support/formats.js";

@@ -229,7 +229,7 @@ describe("in-flight text", () => {
       ["ValidationError", "VALIDATION_ERROR", undefined],
       ["NotFoundError", "NOT_FOUND", undefined],
     ]);
-    expect((await server.inFlight.textOf(responseId))?.text).toBe("abc");
+    expect((await server.writes.textOf(responseId))?.text).toBe("abc");
 
     await write.completeResponse({ responseId });
     const late = await streamText({ responseId, type: "AI", delta: "more" });
@@ -261,11 +261,11 @@ describe("in-flight text", () => {
     const { responseId, dialogId } = await startTurn();
     const watcher = new TextSubscriber(iterateTextDeltas(wsClient(server)), { dialogId, afterSeq: 1 });
     await streamText({ responseId, type: "AI", delta: "I was saying" });
-    const inFlight = server.inFlight;
+    const writes = server.writes;
     now += 29_000;
-    expect(await inFlight.endIdleResponses()).not.toContain(responseId);
+    expect(await writes.endIdleResponses()).not.toContain(responseId);
     now += 2_000;
-    expect(await inFlight.endIdleResponses()).toContain(responseId);
+    expect(await writes.endIdleResponses()).toContain(responseId);
     await watcher.until((s) => s.deltas.at(-1)?.status === "INCOMPLETE");
     expect(watcher.events.map((e) => e.content)).toEqual(["I was saying"]);
     expect(watcher.inFlight).toEqual({});
@@ -348,6 +348,6 @@ describe("in-flight text", () => {
       "NotFoundError",
       `Response ${responseId} not found`,
     ]);
-    expect((await server.inFlight.textOf(responseId))?.text).toBe("hi");
+    expect((await server.writes.textOf(responseId))?.text).toBe("hi");
   });
 });

@@ -1,5 +1,6 @@
-// The operations surface of a running server: /health says the process is up, /ready says whether
-// it can serve (database, migrations, Redis) with an honest status code, /metrics is Prometheus
+// The operations surface of a running server: /health says the process is up (and what is degraded),
+// /ready says whether it can serve (database, migrations; Redis away is degraded, not unready — issue
+// 29, finding 7) with an honest status code, /metrics is Prometheus
 // text whose counters move with real traffic, and a path that is neither API nor viewer is 404
 // while the viewer's own routes still open the viewer.
 import { database, store, testConfig } from "./support/database.js";
@@ -81,19 +82,73 @@ describe("operations endpoints", () => {
     expect((await get(`${server.url}/ready`)).status).toBe(200);
   });
 
-  it("/ready is 503 while the configured Redis is down, /health stays 200", async () => {
+  it("a Redis stall leaves /ready 200 (degraded, not unready); /health and dialogql_redis_connected say Redis is away", async () => {
+    const redis = await startOwnRedis();
+    const server = await startServer({
+      store,
+      config: testConfig,
+      port: 0,
+      redisUrl: redis.url,
+      limits: { rateLimitRequests: 0 },
+    });
+    const connected = async () => sample(await (await get(`${server.url}/metrics`)).text(), "dialogql_redis_connected");
+    try {
+      await expect.poll(async () => (await get(`${server.url}/ready`)).status, { timeout: 10_000 }).toBe(200);
+      // Ready does not wait for Redis (it is optional): wait for the connection before asking /health.
+      await expect.poll(connected, { timeout: 10_000 }).toBe(1);
+      expect(await (await get(`${server.url}/health`)).json()).toEqual({ status: "ok" });
+
+      redis.pause(); // SIGSTOP: connections stay open, nothing answers
+      await expect.poll(connected, { timeout: 15_000 }).toBe(0);
+      const ready = await get(`${server.url}/ready`);
+      const body = await ready.json();
+      expect(ready.status, JSON.stringify(body)).toBe(200);
+      expect(body).toMatchObject({
+        status: "degraded",
+        ready: true,
+        degraded: ["redis"],
+        checks: { database: { ok: true }, migrations: { ok: true }, redis: { ok: false, required: false } },
+      });
+      const health = await get(`${server.url}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({
+        status: "degraded",
+        degraded: { redis: expect.stringContaining("delivered on this instance only") },
+      });
+      // It serves meanwhile: a write is acknowledged.
+      const run = httpExecutor(server);
+      const written = await run(CREATE_RESPONSE);
+      expect(written.createResponse).toMatchObject({ dialog: { id: expect.any(String) } });
+
+      redis.resume();
+      await expect.poll(connected, { timeout: 15_000 }).toBe(1);
+      await expect
+        .poll(async () => (await get(`${server.url}/health`)).json(), { timeout: 10_000 })
+        .toEqual({ status: "ok" });
+      expect(await (await get(`${server.url}/ready`)).json()).toMatchObject({ status: "ready", degraded: [] });
+    } finally {
+      redis.resume();
+      await server.close();
+      await redis.kill();
+    }
+  });
+
+  it("Redis killed: /ready stays 200 (degraded) and comes back to ready when Redis restarts", async () => {
     const redis = await startOwnRedis();
     const server = await startServer({ store, config: testConfig, port: 0, redisUrl: redis.url });
     try {
-      await expect.poll(async () => (await get(`${server.url}/ready`)).status, { timeout: 10_000 }).toBe(200);
+      await expect
+        .poll(async () => (await (await get(`${server.url}/ready`)).json()).status, { timeout: 10_000 })
+        .toBe("ready");
       await redis.kill();
-      await expect.poll(async () => (await get(`${server.url}/ready`)).status, { timeout: 10_000 }).toBe(503);
-      const body = await (await get(`${server.url}/ready`)).json();
-      expect(body.checks.redis.ok).toBe(false);
-      expect(body.checks.database).toEqual({ ok: true });
-      expect((await get(`${server.url}/health`)).status).toBe(200);
+      await expect
+        .poll(async () => (await (await get(`${server.url}/ready`)).json()).status, { timeout: 10_000 })
+        .toBe("degraded");
+      expect((await get(`${server.url}/ready`)).status).toBe(200);
       await redis.restart();
-      await expect.poll(async () => (await get(`${server.url}/ready`)).status, { timeout: 15_000 }).toBe(200);
+      await expect
+        .poll(async () => (await (await get(`${server.url}/ready`)).json()).status, { timeout: 15_000 })
+        .toBe("ready");
     } finally {
       await server.close();
       await redis.kill();

@@ -5,7 +5,8 @@
 // moving its updatedAt back, and sweeps are told what "now" is.
 import { describe, expect, it } from "vitest";
 import { graphql } from "../src/client/generated/index.js";
-import { startSweeper, sweepExpired } from "../src/services/retention.js";
+import { startSweeper } from "../src/history-writes/retention-sweeper.js";
+import { sweepExpired } from "../src/services/retention.js";
 import { configWith, prisma, storeWith } from "./support/database.js";
 import { createResponse, rowCounts, turn } from "./support/dialogs.js";
 import { importMessages } from "./support/formats.js";
@@ -106,7 +107,7 @@ describe("the retention sweeper", () => {
   it("runs in the background on its own timer, sweeping as of its clock", async () => {
     const idle = await turn(hello, app);
     // Nothing is idle yet; the sweeper's clock is two hours ahead.
-    const sweeper = startSweeper(store, { intervalMs: 20, clock: () => new Date(Date.now() + 2 * HOUR) })!;
+    const sweeper = startSweeper(app.writes, { intervalMs: 20, clock: () => new Date(Date.now() + 2 * HOUR) })!;
     try {
       for (let tries = 0; tries < 250 && (await exists(idle.dialogId)); tries++)
         await new Promise((r) => setTimeout(r, 20));
@@ -117,7 +118,7 @@ describe("the retention sweeper", () => {
   });
 
   it("is off for a store that keeps dialogs forever", () => {
-    expect(startSweeper(storeWith({ retentionMs: null }), { intervalMs: 20 })).toBeNull();
+    expect(startSweeper(appKeepingForever.writes, { intervalMs: 20 })).toBeNull();
   });
 
   it("deletes in bounded batches", async () => {

@@ -12,7 +12,7 @@ import { appendEvents, completeResponse } from "../src/services/response-lifecyc
 import { createResponse } from "../src/services/responses.js";
 import { sweepExpired } from "../src/services/retention.js";
 import { contextUsage, usageReport } from "../src/services/usage.js";
-import { deleteResponse } from "../src/responses-api/stored-responses.js";
+import { deleteResponse } from "../src/services/delete-response.js";
 import { database, storeWith } from "./support/database.js";
 
 const HOUR = 3_600_000;

@@ -20,6 +20,11 @@ export function viewerOf(request: object | undefined): Viewer {
   return viewer;
 }
 
+/** The caller of a request, if it was authenticated (an API request); undefined otherwise. */
+export function authenticatedViewerOf(request: object): Viewer | undefined {
+  return viewers.get(request);
+}
+
 export function setViewer(request: object, viewer: Viewer) {
   viewers.set(request, viewer);
 }
@@ -56,10 +61,6 @@ export async function admit(
   return viewer;
 }
 
-interface NodeServerContext {
-  req?: import("node:http").IncomingMessage;
-}
-
 export function useAccessControl(options: {
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
@@ -72,7 +73,7 @@ export function useAccessControl(options: {
     request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
 
   return {
-    async onRequest({ request, url, endResponse, serverContext }) {
+    async onRequest({ request, url, endResponse }) {
       if (request.method === "OPTIONS" || !isApi(url.pathname)) return;
       if (url.pathname === graphqlEndpoint && isGraphiQLPage(request)) return;
       let viewer: Viewer;
@@ -82,12 +83,6 @@ export function useAccessControl(options: {
         return endResponse(refusalResponse(refusal(error), url.pathname));
       }
       setViewer(request, viewer);
-      // An SSE subscription is a long-lived connection: close it if its key is revoked.
-      const nodeRequest = (serverContext as NodeServerContext | undefined)?.req;
-      if (viewer.keyId && nodeRequest && (request.headers.get("accept") ?? "").includes("text/event-stream")) {
-        const untrack = authenticator.trackConnection(viewer.keyId, () => nodeRequest.socket.destroy());
-        nodeRequest.socket.once("close", untrack);
-      }
     },
   };
 }

@@ -5,7 +5,7 @@
 // Per request this costs at most one cached lookup: a key's verification is kept in memory (by
 // the key's hash) until the key is revoked. Revocations reach every instance twice over: as a
 // notice on the live bus (at once, through Redis when there is one) and by polling the database
-// every few seconds (when the notice is lost, or comes from `npm run keys` without Redis). A
+// every second (when the notice is lost, or comes from `npm run keys` without Redis). A
 // revoked key's open WebSocket and SSE connections are closed.
 import { GraphQLError } from "graphql";
 import { LRUCache } from "lru-cache";
@@ -53,7 +53,7 @@ export function authError(message: string) {
   });
 }
 
-export function createAuthenticator({ mode, store, live, revocationPollMs = 5_000 }: AuthenticatorOptions) {
+export function createAuthenticator({ mode, store, live, revocationPollMs = 1_000 }: AuthenticatorOptions) {
   const verified = new LRUCache<string, Viewer>({ max: 10_000 });
   const unknown = new LRUCache<string, true>({ max: 10_000, ttl: UNKNOWN_KEY_TTL_MS });
   const openConnections = new Map<string, Set<() => void>>();

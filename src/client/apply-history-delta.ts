@@ -11,9 +11,11 @@ import {
   type TextDeltaLike,
 } from "./in-flight-text.js";
 
-/** The least an event needs for this helper: its dialog-wide seq. */
+/** The least an event needs for this helper: its dialog-wide seq (and its response, for deletions). */
 export interface SeqEvent {
   seq: number;
+  /** Select it (`response { id }`) to have a deleted response's events removed. */
+  response?: { id: string } | null;
 }
 
 /** The fields of a HistoryDelta this helper reads (select at least these). */
@@ -23,6 +25,8 @@ export interface HistoryDeltaLike<E extends SeqEvent = SeqEvent> {
   append: readonly E[];
   /** clearDialog: every event up to `seq` is gone (select `cleared` to have it handled). */
   cleared?: boolean | null;
+  /** DELETE /v1/responses/{id}: the response `responseId` and its events are gone (select it, and `responseId`). */
+  responseDeleted?: boolean | null;
   /** Select these (and responseId, status) to follow in-flight text. */
   responseId?: string | null;
   status?: string | null;
@@ -46,6 +50,11 @@ export type ApplyHistoryDeltaResult =
    * longer shows how far the client has seen.
    */
   | { status: "cleared"; removed: number; lastSeq: number }
+  /**
+   * The response `responseId` was deleted: its events (those whose `response.id` is it, `removed`
+   * of them) were removed from the list, and its in-flight text from `options.inFlight`.
+   */
+  | { status: "responseDeleted"; removed: number; lastSeq: number }
   /** A text delta, applied to `options.inFlight` (or not: see `text`); the events are unchanged. */
   | { status: "text"; lastSeq: number; text: ApplyTextDeltaResult };
 
@@ -74,6 +83,14 @@ export function applyHistoryDelta<E extends SeqEvent>(
       lastSeq,
       text: inFlight ? applyTextDelta(inFlight, delta.text) : { status: "duplicate", length: 0 },
     };
+  }
+  if (delta.responseDeleted && delta.responseId) {
+    const responseId = delta.responseId;
+    if (inFlight) delete inFlight[responseId];
+    const kept = history.filter((event) => event.response?.id !== responseId);
+    const removed = history.length - kept.length;
+    history.splice(0, history.length, ...kept);
+    return { status: "responseDeleted", removed, lastSeq };
   }
   if (inFlight && delta.cleared) for (const responseId of Object.keys(inFlight)) delete inFlight[responseId];
   if (inFlight && delta.responseId && delta.status) {

@@ -178,6 +178,9 @@ class HistoryFollower implements HistoryWatcher {
 
   private async apply(delta: HistoryDelta) {
     if (delta.text) return this.type(delta.text);
+    // A deleted response (DELETE /v1/responses/{id}) may have been the head or on the chain:
+    // read the dialog again rather than guess what is left.
+    if (delta.responseDeleted) return this.resync();
     const inFlight = { ...this.state.inFlight };
     const ended =
       delta.responseId != null &&

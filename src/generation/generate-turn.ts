@@ -13,6 +13,7 @@ import type { UsageInput } from "../services/responses.js";
 import { toModelMessages } from "./model-messages.js";
 import { type OutputItem, outputItemId, toEventInput } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
+import { describeUpstreamFailure, logUpstreamFailure } from "./upstream-errors.js";
 import type { BegunTurn, FinalStatus, TurnSink, TurnStart } from "./turn-sink.js";
 
 export interface FunctionTool {
@@ -226,6 +227,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   }
 
   const outcome = settle(items, abort.aborted, failure, finishReason, usage);
+  if (outcome.status === "FAILED") logUpstreamFailure(responseId, failure);
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);
   try {
@@ -250,9 +252,8 @@ function settle(
   const counts = usageOf(usage);
   if (aborted) return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
   if (failure !== undefined || !finishReason) {
-    const message =
-      failure instanceof Error ? failure.message : failure ? String(failure) : "the upstream stream ended early";
-    return { status: "FAILED", output, usage: counts, error: { code: "upstream_error", message }, completedAt };
+    // The tenant reads a safe description; the detail is logged (upstream-errors.ts).
+    return { status: "FAILED", output, usage: counts, error: describeUpstreamFailure(failure), completedAt };
   }
   if (finishReason === "length" || finishReason === "content-filter") {
     const code = finishReason === "length" ? "max_output_tokens" : "content_filter";

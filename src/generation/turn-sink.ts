@@ -1,21 +1,20 @@
-// Where a generated turn goes. A stored turn is written through the same service functions as
-// every other turn — createResponse (IN_PROGRESS, with its input), then the in-flight text layer
-// (src/live/in-flight-text.ts): each text and reasoning delta is appended as the model types it,
-// so subscribers watch the answer grow and can resume it mid-answer; at the end of a model step the
-// typed text is committed as one event together with the step's tool calls, and completeResponse
-// sets the final status and usage. Each committed write is published to the live bus. An unstored
-// turn (`store: false`) reads the context it continues and keeps nothing.
+// Where a generated turn goes. A stored turn is written through the app's history writes
+// (src/history-writes/), as every other turn is — createResponse (IN_PROGRESS, with its input),
+// then streamText: each text and reasoning delta is appended as the model types it, so subscribers
+// watch the answer grow and can resume it mid-answer; at the end of a model step the typed text is
+// committed as one event together with the step's tool calls, and completeResponse sets the final
+// status and usage. The history writes publish each committed write. An unstored turn
+// (`store: false`) reads the context it continues and keeps nothing.
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newResponseId } from "../ids.js";
-import type { InFlightText, InFlightType } from "../live/in-flight-text.js";
-import type { LiveBus } from "../live/live-bus.js";
+import type { HistoryWrites, InFlightType } from "../history-writes/history-writes.js";
 import { logger } from "../logger.js";
 import type { TenantScopes } from "../auth/tenant-scope.js";
 import { NotFoundError } from "../errors.js";
 import type { StoredEvent } from "../formats/stored-event.js";
 import { readModelContext } from "../services/context.js";
 import { type HistoryEventInput, parseEventInputs } from "../services/event-input.js";
-import { createResponse, type UsageInput } from "../services/responses.js";
+import type { UsageInput } from "../services/responses.js";
 import { chargeUnstoredTurn } from "../store/usage.js";
 import type { Store } from "../store/store.js";
 
@@ -52,19 +51,17 @@ export interface TurnSink {
   finish(responseId: string, status: FinalStatus, usage: UsageInput | null, error: unknown): Promise<void>;
 }
 
-/** What a stored turn writes through: the app's store, live bus, in-flight text and tenant cache. */
+/** What a stored turn writes through: the app's store, history writes and tenant cache. */
 export interface StoredTurnsDeps {
   store: Store;
-  live: LiveBus;
-  inFlight: InFlightText;
+  writes: HistoryWrites;
   tenants: TenantScopes;
 }
 
-export function storedTurns({ store, live, inFlight, tenants }: StoredTurnsDeps): TurnSink {
+export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSink {
   return {
     async begin(start) {
-      const write = await createResponse(
-        store,
+      const write = await writes.createResponse(
         {
           dialogId: start.dialogId,
           previousResponseId: start.previousResponseId,
@@ -76,7 +73,6 @@ export function storedTurns({ store, live, inFlight, tenants }: StoredTurnsDeps)
         start.apiKeyId ?? null,
       );
       tenants.rememberWrite(write, start.tenantId);
-      live.publish(write);
       const response =
         write.written?.response ?? (await store.prisma.response.findUniqueOrThrow({ where: { id: write.responseId } }));
       return {
@@ -88,25 +84,23 @@ export function storedTurns({ store, live, inFlight, tenants }: StoredTurnsDeps)
       };
     },
     textDelta(responseId, type, delta) {
-      // The in-flight layer serialises calls per response, so deltas, commits and the completion
+      // The history writes serialise calls per response, so deltas, commits and the completion
       // keep their order without being awaited here.
-      for (let at = 0; at < delta.length; at += inFlight.maxDeltaChars) {
-        inFlight
-          .appendTextDelta({ responseId, type, delta: delta.slice(at, at + inFlight.maxDeltaChars) })
+      for (let at = 0; at < delta.length; at += writes.maxDeltaChars) {
+        writes
+          .streamText({ responseId, type, delta: delta.slice(at, at + writes.maxDeltaChars) })
           .catch((error: Error) => logger.warn(`response ${responseId}: a text delta was refused: ${error.message}`));
       }
     },
     async append(responseId, events) {
-      // Text and reasoning were streamed into the in-flight layer, which commits them (reasoning
+      // Text and reasoning were streamed as in-flight text, which the writes commit (reasoning
       // when the answer starts, the answer together with the step's other events).
       const others = events.filter((event) => !event.ai && !event.reasoning);
-      const write = others.length
-        ? await inFlight.appendEvents({ responseId, events: others })
-        : await inFlight.commitText(responseId);
-      if (write) live.publish(write);
+      if (others.length) await writes.appendEvents({ responseId, events: others });
+      else await writes.commitText(responseId);
     },
     async finish(responseId, status, usage, error) {
-      live.publish(await inFlight.completeResponse({ responseId, status, usage, error: error ?? null }));
+      await writes.completeResponse({ responseId, status, usage, error: error ?? null });
     },
   };
 }

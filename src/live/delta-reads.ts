@@ -5,7 +5,7 @@
 import { NotFoundError } from "../errors.js";
 import type { Event, PrismaClient, Response } from "../generated/prisma/client.js";
 import type { Store } from "../store/store.js";
-import type { ClearedPayload, DeltaPayload } from "./live-bus.js";
+import type { ClearedPayload, DeltaPayload, ResponseDeletedPayload } from "./live-bus.js";
 
 /** A delta with what it shows: its events (in seq order) and its response. */
 export interface WriteDeltaView extends DeltaPayload {
@@ -22,7 +22,23 @@ export interface ClearedDeltaView extends ClearedPayload {
   events: [];
 }
 
-export type HistoryDeltaView = WriteDeltaView | ClearedDeltaView;
+/** A deleted response's delta: no response row, no events, no seq moved. */
+export interface ResponseDeletedView extends ResponseDeletedPayload {
+  cleared: false;
+  response: null;
+  status: null;
+  events: [];
+}
+
+export type HistoryDeltaView = WriteDeltaView | ClearedDeltaView | ResponseDeletedView;
+
+export const responseDeletedDelta = (payload: ResponseDeletedPayload): ResponseDeletedView => ({
+  ...payload,
+  cleared: false,
+  response: null,
+  status: null,
+  events: [],
+});
 
 export const clearedDelta = (dialogId: string, seq: number): ClearedDeltaView => ({
   dialogId,

@@ -5,14 +5,22 @@
 // commits, in either order) or not at all (a slow subscriber's buffer overflowed, Redis blinked):
 // a payload whose previousSeq is past what was sent shows a gap, which is read from the database.
 // A resync (Redis came back after an outage) reads everything committed since what was sent.
-// In-flight text (src/live/in-flight-text.ts) follows the replay: the text so far, then live text
+// In-flight text (src/history-writes/) follows the replay: the text so far, then live text
 // deltas, each character once (src/live/text-positions.ts).
 // A clear (clearDialog) moves no seq: it is sent once, as a cleared delta at the dialog's seq, and
 // a catch-up that spans one (the dialog's clearedAtSeq) sends it before the events after it.
-import { clearedDelta, readDeltasBetween, type HistoryDeltaView } from "./delta-reads.js";
+import { clearedDelta, type HistoryDeltaView, readDeltasBetween, responseDeletedDelta } from "./delta-reads.js";
 import type { Store } from "../store/store.js";
-import type { InFlightText } from "./in-flight-text.js";
-import { type DeltaPayload, isCleared, isDeleted, isResync, isText, type LiveBus } from "./live-bus.js";
+import type { InFlightState } from "./in-flight-store.js";
+import {
+  type DeltaPayload,
+  isCleared,
+  isDeleted,
+  isResponseDeleted,
+  isResync,
+  isText,
+  type LiveBus,
+} from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
 import type { DirectDelivery, DirectLane } from "./direct-delivery.js";
 import { type TextDeltaView, type TextOffset, TextPositions } from "./text-positions.js";
@@ -20,10 +28,16 @@ import { type TextDeltaView, type TextOffset, TextPositions } from "./text-posit
 /** A payload still to be read (resolved in the schema), or a delta already read. */
 export type DeltaItem = DeltaPayload | HistoryDeltaView | TextDeltaView;
 
+/** What the stream reads of the text being typed (src/history-writes/ holds it). */
+export interface InFlightTexts {
+  textOf(responseId: string): Promise<InFlightState | null>;
+  textsOfDialog(dialogId: string): Promise<InFlightState[]>;
+}
+
 export function historyDeltaStream(
   store: Store,
   live: LiveBus,
-  inFlight: InFlightText,
+  inFlight: InFlightTexts,
   dialogId: string,
   afterSeq: number | null,
   textOffsets: readonly TextOffset[] = [],
@@ -101,6 +115,7 @@ export function historyDeltaStream(
         };
         updates.takeDirectly((update, release) => {
           if (isResync(update) || isDeleted(update) || isCleared(update) || isText(update)) return false;
+          if (isResponseDeleted(update)) return false;
           if (update.previousSeq !== sent || update.seq === update.previousSeq || signal.aborted) return false;
           delivery.payload = update;
           delivery.release = release;
@@ -124,6 +139,13 @@ export function historyDeltaStream(
         if (isCleared(update)) {
           // The events between what was sent and the clear are gone: nothing to repair.
           if (!clearsSent.has(update.seq)) yield clearAt(update.seq);
+          continue;
+        }
+        if (isResponseDeleted(update)) {
+          // Sent as it comes (a deletion moves no seq, so there is no gap to read before it); a
+          // subscriber that was away when it happened re-reads a page of history to notice it.
+          texts.onResponseDeleted(update.responseId);
+          yield responseDeletedDelta(update);
           continue;
         }
         if (isText(update)) {

@@ -18,11 +18,11 @@ export interface DeltaPayload {
   seq: number;
   /** The response's status once the write committed. */
   status: ResponseStatus;
-  /** The write committed or dropped the response's in-flight text of this part (src/live/in-flight-text.ts). */
+  /** The write committed or dropped the response's in-flight text of this part (src/history-writes/). */
   endsTextPart?: number;
 }
 
-/** Text appended to an in-flight AI or reasoning event (src/live/in-flight-text.ts). */
+/** Text appended to an in-flight AI or reasoning event (src/history-writes/). */
 export interface TextPayload {
   dialogId: string;
   responseId: string;
@@ -49,6 +49,19 @@ export interface ClearedPayload {
   seq: number;
 }
 
+/**
+ * A response was deleted (the Responses API's DELETE /v1/responses/{id}; only a response nobody
+ * continues can be): it and its events are gone. No seq moves (previousSeq = seq = the dialog's
+ * last seq). A client drops the response's events and its in-flight text.
+ */
+export interface ResponseDeletedPayload {
+  dialogId: string;
+  responseId: string;
+  responseDeleted: true;
+  previousSeq: number;
+  seq: number;
+}
+
 /** deleteDialog committed: the dialog's streams end. */
 export interface DeletedPayload {
   dialogId: string;
@@ -59,12 +72,18 @@ export const isDeleted = (message: LiveMessage): message is DeletedPayload => "d
 
 export const isCleared = (message: LiveMessage): message is ClearedPayload => "cleared" in message;
 
+export const isResponseDeleted = (message: LiveMessage): message is ResponseDeletedPayload =>
+  "responseDeleted" in message;
+
 /** Payloads may have been lost (Redis was away): re-read the current state from the database. */
 export interface Resync {
   resync: true;
 }
 
-export type LiveMessage = DeltaPayload | ClearedPayload | DeletedPayload | Resync | TextMessage;
+/** What a committed write publishes (src/history-writes/ is the one caller of publish). */
+export type CommittedPayload = DeltaPayload | ClearedPayload | DeletedPayload | ResponseDeletedPayload;
+
+export type LiveMessage = CommittedPayload | Resync | TextMessage;
 
 export const isResync = (message: LiveMessage): message is Resync => "resync" in message;
 export const isText = (message: LiveMessage): message is TextMessage => "text" in message;
@@ -79,7 +98,7 @@ export type NoticeHandler = (notice: unknown) => void;
 
 export interface LiveBus {
   /** Call only after the write committed. */
-  publish(write: DeltaPayload | ClearedPayload | DeletedPayload): void;
+  publish(write: CommittedPayload): void;
   /** Text appended to an in-flight event; call only after the store took it. */
   publishText(text: TextPayload): void;
   /**
@@ -143,6 +162,12 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
           dialogId: write.dialogId,
           deleted: true,
         } satisfies DeletedPayload);
+      }
+      if ("responseDeleted" in write) {
+        const { dialogId, responseId, previousSeq, seq } = write;
+        const payload: ResponseDeletedPayload = { dialogId, responseId, responseDeleted: true, previousSeq, seq };
+        send(`historyDelta:${dialogId}`, payload);
+        return send(`responseUpdated:${responseId}`, payload);
       }
       if ("cleared" in write) {
         const { dialogId, previousSeq, seq } = write;

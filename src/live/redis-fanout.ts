@@ -17,6 +17,7 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { logger } from "../logger.js";
+import { reportRedisConnection } from "../metrics.js";
 
 export interface RedisFanoutOptions {
   /** How long any Redis command may take before it fails (and the connection counts as lost). */
@@ -47,6 +48,7 @@ export function createRedisFanout(
   };
   const publisher = new Redis(url, options);
   const subscriber = new Redis(url, options);
+  const unreport = reportRedisConnection(() => publisher.status === "ready" && subscriber.status === "ready");
 
   // A subscription Redis does not acknowledge within the command timeout is treated like one made
   // while Redis is down: it is made again, followed by a resync, when the connection is ready again.
@@ -163,6 +165,7 @@ export function createRedisFanout(
 
     async close() {
       clearInterval(heartbeat);
+      unreport();
       await Promise.all(
         [publisher, subscriber].map((client) =>
           client.status === "ready" ? client.quit().catch(() => client.disconnect()) : client.disconnect(),

@@ -3,7 +3,7 @@
 // the response for each, so a repeated or late payload only shows the current state again. After a
 // resync (Redis was away) it shows the current state too, and ends if the response finished.
 import type { Store } from "../store/store.js";
-import { isCleared, isDeleted, isResync, isText, type LiveBus } from "./live-bus.js";
+import { isCleared, isDeleted, isResponseDeleted, isResync, isText, type LiveBus } from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
 
 export function responseUpdatesStream({ prisma }: Store, live: LiveBus, responseId: string) {
@@ -21,7 +21,9 @@ export function responseUpdatesStream({ prisma }: Store, live: LiveBus, response
       for await (const update of updates) {
         if (isText(update)) continue; // text goes to historyDelta only
         const statusNow =
-          isResync(update) || isCleared(update) || isDeleted(update) ? await readStatus() : update.status;
+          isResync(update) || isCleared(update) || isDeleted(update) || isResponseDeleted(update)
+            ? await readStatus()
+            : update.status;
         if (!statusNow) break; // deleted
         yield responseId;
         if (statusNow !== "IN_PROGRESS") break;

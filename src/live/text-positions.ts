@@ -92,6 +92,12 @@ export class TextPositions {
     this.#has.clear();
   }
 
+  /** deleteResponse: the response, with its text, is gone. */
+  onResponseDeleted(responseId: string) {
+    this.#endedBelow.set(responseId, Infinity);
+    this.#has.delete(responseId);
+  }
+
   /** A committed write: texts it committed or dropped are over for this subscriber. */
   onCommitted(delta: DeltaPayload & { response?: Response | null }) {
     let endedBelow = delta.endsTextPart == null ? 0 : delta.endsTextPart + 1;

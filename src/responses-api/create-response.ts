@@ -9,7 +9,7 @@ import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-req
 import { ECHOED_PARAMS_KEY, type ResponseView, toResponseObject } from "./response-object.js";
 import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
 
-/** What the Responses API works with: the app's store, live bus, in-flight text, tenant cache and model loop. */
+/** What the Responses API works with: the app's store, history writes, tenant cache and model loop. */
 export interface ResponsesDeps extends StoredTurnsDeps {
   generator: Generator;
 }

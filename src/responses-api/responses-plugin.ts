@@ -6,12 +6,11 @@ import { viewerOf } from "../auth/access-control.js";
 import type { TenantScope } from "../auth/tenant-scope.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "../server/request-id.js";
-import { completeResponse } from "../services/response-lifecycle.js";
 import { ApiError, errorResponse, json, toApiError } from "./api-errors.js";
 import { handleCompact } from "./compact.js";
 import { handleCreate, type ResponsesDeps } from "./create-response.js";
 import { toResponseObject } from "./response-object.js";
-import { deleteResponse, listInputItems, readResponseView } from "./stored-responses.js";
+import { listInputItems, readResponseView } from "./stored-responses.js";
 
 const responseRoute = /^\/v1\/responses\/([^/]+)(\/input_items|\/cancel)?\/?$/;
 
@@ -46,21 +45,27 @@ async function route(request: Request, url: URL, scope: TenantScope, deps: Respo
   const action = match[2];
   const { dialogId } = await scope.response(id, ApiError.responseNotFound);
   if (!action && method === "GET") return json(200, toResponseObject(await readResponseView(deps.store, id)));
-  if (!action && method === "DELETE") return json(200, await deleteResponse(deps.store, id, dialogId));
+  if (!action && method === "DELETE") {
+    await deps.writes.deleteResponse(id, dialogId);
+    return json(200, { id, object: "response", deleted: true });
+  }
   if (action === "/cancel" && method === "POST") return json(200, toResponseObject(await cancel(id, deps)));
   if (action === "/input_items" && method === "GET")
     return json(200, await listInputItems(deps.store, id, inputItemsPage(url)));
   return notAllowed(method, url);
 }
 
-/** Stops the turn if this process runs it; an IN_PROGRESS turn nobody runs (a crash) is closed here. */
+/**
+ * Stops the turn if this process runs it; an IN_PROGRESS turn nobody here runs (an agent streaming
+ * it, or a turn whose process is gone) is cancelled here, its in-flight text ended as
+ * interruptResponse ends it.
+ */
 async function cancel(id: string, deps: ResponsesDeps) {
   const outcome = deps.generator.cancel(id);
   if (outcome) await outcome;
   else {
     const view = await readResponseView(deps.store, id);
-    if (view.status === "IN_PROGRESS")
-      deps.live.publish(await completeResponse(deps.store, { responseId: id, status: "CANCELLED" }));
+    if (view.status === "IN_PROGRESS") await deps.writes.cancelResponse(id);
   }
   return readResponseView(deps.store, id);
 }

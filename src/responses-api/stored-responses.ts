@@ -1,9 +1,9 @@
-// Reading, listing the input of, and deleting stored responses for the Responses API. Tenant
-// checks happen before these are called (src/auth/tenant-scope.ts).
-import { ConflictError, NotFoundError } from "../errors.js";
+// Reading and listing the input of stored responses for the Responses API (deleting one is a
+// history write: src/history-writes/). Tenant checks happen before these are called
+// (src/auth/tenant-scope.ts).
+import { NotFoundError } from "../errors.js";
 import { toResponsesItems } from "../formats/openai-responses.js";
 import { itemsFromEvents } from "../generation/output-items.js";
-import { writeDialog } from "../store/dialog-write.js";
 import type { Store } from "../store/store.js";
 import type { ResponseView } from "./response-object.js";
 
@@ -48,18 +48,4 @@ export async function listInputItems({ prisma }: Store, responseId: string, page
     last_id: data[data.length - 1]?.id ?? null,
     has_more: start + page.limit < items.length,
   };
-}
-
-/**
- * Deletes a response with its events. A response that others continue is kept (deleting it would
- * take their context away); when it was its dialog's head, the head moves back to its parent.
- */
-export async function deleteResponse(store: Store, id: string, dialogId: string) {
-  const { value } = await writeDialog(store, { id: dialogId, whenMissing: () => NotFoundError.response(id) }, (write) =>
-    write.removeLeafResponse(id),
-  );
-  if (value === "not-found") throw NotFoundError.response(id);
-  if (value === "continued")
-    throw new ConflictError(`Response ${id} is continued by other responses; delete those first`);
-  return { id, object: "response" as const, deleted: true };
 }

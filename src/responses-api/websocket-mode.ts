@@ -1,8 +1,11 @@
 // The Responses API's WebSocket mode on /v1/responses: the client keeps one socket open and sends
 // `{"type": "response.create", …create parameters}` messages (the parameters may also sit under
 // `response`); each turn's events come back as JSON messages, the same events `stream: true`
-// sends, and a refused request as `{"type": "error", "error": {…}}`. The API key is checked once,
-// at the upgrade (Authorization header); each request counts against its rate limit.
+// sends, and a refused request as `{"type": "error", "error": {…}}`. The API key is checked at the
+// upgrade (Authorization header), and the socket is admitted by the connection policy like every
+// long-lived connection (src/server/connection-policy.ts: counted per key, tenant and instance,
+// bounded in unsent bytes, closed when its key is revoked); each request counts against the key's
+// rate limit, and one socket runs at most MAX_SUBSCRIPTIONS_PER_CONNECTION turns at once.
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
@@ -10,6 +13,7 @@ import type { Viewer } from "../auth/authenticator.js";
 import { refusal } from "../auth/access-control.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
 import type { App } from "../server/app.js";
+import { KEY_REVOKED } from "../server/connection-policy.js";
 import { logger } from "../logger.js";
 import { ApiError, errorBody, toApiError } from "./api-errors.js";
 import { InvalidRequest, parseCreateBody } from "./create-request.js";
@@ -32,7 +36,28 @@ export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
       );
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => serve(ws, viewer));
+    let revoked = false;
+    let opened: WebSocket | undefined;
+    const refused = yoga.connections.admit(viewer, "responses-ws", request.socket, () => {
+      revoked = true;
+      if (opened) opened.close(KEY_REVOKED, "API key revoked");
+      else socket.destroy();
+    });
+    if (refused) {
+      const body = {
+        error: { message: refused.message, type: "rate_limit_error", param: null, code: "too_many_connections" },
+      };
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify(body)}`,
+      );
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      opened = ws;
+      // Revoked while the upgrade was being completed.
+      if (revoked) return ws.close(KEY_REVOKED, "API key revoked");
+      serve(ws, viewer);
+    });
   }
 
   function serve(ws: WebSocket, viewer: Viewer) {
@@ -40,7 +65,14 @@ export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
     const refuse = (error: ApiError) => send({ type: "error", ...errorBody(error) });
+    const atOnce = yoga.limits.subscriptionsPerConnection;
+    let running = 0;
     ws.on("message", async (data) => {
+      if (running >= atOnce) {
+        const message = `At most ${atOnce} responses may run at once on one connection`;
+        return refuse(new ApiError(429, message, "rate_limit_error", null, "too_many_operations"));
+      }
+      running++;
       try {
         if (viewer.keyId) {
           const decision = await yoga.rateLimiter.consume(viewer.keyId);
@@ -60,6 +92,8 @@ export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
         const known = toApiError(error);
         if (!known) logger.error("Responses WebSocket request failed", error);
         refuse(known ?? new ApiError(500, "Internal server error", "server_error"));
+      } finally {
+        running--;
       }
     });
   }

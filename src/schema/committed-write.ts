@@ -1,22 +1,21 @@
-// What a mutation does around a write, in one place: the service writes (and returns only after
-// the commit), the written ids are remembered for later tenant checks, the delta is published
-// (after the commit, never inside it), and the answer is the written rows when they suffice. The
+// What a mutation does around a write, in one place: the write goes through the app's one door
+// (`ctx.writes`, src/history-writes/, which publishes it after the commit), the written ids are
+// remembered for later tenant checks, and the answer is the written rows when they suffice. The
 // ids the caller named were checked to be its tenant's before the resolver ran, by the field's
-// declared rule (src/schema/tenant-scope-plugin.ts). Resolvers say which service call to make.
+// declared rule (src/schema/tenant-scope-plugin.ts). Resolvers say which write to make.
 import type { PrismaQuery } from "./own-columns.js";
 import type { Prisma } from "../generated/prisma/client.js";
-import type { ClearedPayload, DeletedPayload, DeltaPayload } from "../live/live-bus.js";
+import type { ClearedPayload, DeletedPayload } from "../live/live-bus.js";
 import type { Context } from "../server/context.js";
 import type { WriteResult } from "../services/write-result.js";
 import { answerFromWrite } from "./answer-from-write.js";
 
 type Committed = WriteResult | (ClearedPayload & { responseId: null }) | DeletedPayload;
 
-/** Runs `write`, remembers and publishes what it committed, and returns it. */
+/** Runs `write` (which publishes), remembers what it committed for tenant checks, and returns it. */
 export async function committedWrite<W extends Committed>(ctx: Context, write: () => Promise<W>): Promise<W> {
   const written = await write();
   if (!("deleted" in written)) ctx.scope.remember(written);
-  ctx.live.publish(written as DeltaPayload | ClearedPayload | DeletedPayload);
   return written;
 }
 

@@ -3,8 +3,6 @@ import { NotFoundError } from "../errors.js";
 import { DEFAULT_TRANSCRIPT_CONTENT_LENGTH } from "../formats/transcript.js";
 import { countContext, readContextPage } from "../services/context.js";
 import { transcriptOf } from "../services/context-views.js";
-import { clearDialog, createDialog, deleteDialog, updateDialog } from "../services/dialogs.js";
-import { forkDialog } from "../services/fork.js";
 import { expiresAt } from "../services/retention.js";
 import type { Context } from "../server/context.js";
 import { builder } from "./builder.js";
@@ -186,8 +184,8 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateDialogInput, required: true }) },
     // The new dialog is the caller's tenant's.
     tenant: "caller",
-    resolve: async (query, _root, { input }, { scope, store }) => {
-      const { id } = await createDialog(store, input, scope.tenantId);
+    resolve: async (query, _root, { input }, { scope, store, writes }) => {
+      const { id } = await writes.createDialog(input, scope.tenantId);
       return store.prisma.dialog.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -196,8 +194,8 @@ builder.mutationFields((t) => ({
     errors: { types: writeErrors },
     args: { input: t.arg({ type: UpdateDialogInput, required: true }) },
     tenant: { dialogs: ["input.id"] },
-    resolve: async (query, _root, { input: { id, ...fields } }, { store }) => {
-      await updateDialog(store, String(id), fields);
+    resolve: async (query, _root, { input: { id, ...fields } }, { store, writes }) => {
+      await writes.updateDialog(String(id), fields);
       return store.prisma.dialog.findUniqueOrThrow({ ...query, where: { id: String(id) } });
     },
   }),
@@ -210,7 +208,7 @@ builder.mutationFields((t) => ({
     tenant: { dialogs: ["input.id"] },
     resolve: async (query, _root, { input }, ctx) => {
       const dialogId = String(input.id);
-      return answerWithDialog(ctx, await committedWrite(ctx, () => clearDialog(ctx.store, dialogId)), query);
+      return answerWithDialog(ctx, await committedWrite(ctx, () => ctx.writes.clearDialog(dialogId)), query);
     },
   }),
   forkDialog: t.prismaField({
@@ -222,7 +220,7 @@ builder.mutationFields((t) => ({
     tenant: { chainedTo: ["input.responseId"] },
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);
-      const fork = () => forkDialog(ctx.store, { responseId, title: input.title });
+      const fork = () => ctx.writes.forkDialog({ responseId, title: input.title });
       return answerWithDialog(ctx, await committedWrite(ctx, fork), query);
     },
   }),
@@ -233,7 +231,7 @@ builder.mutationFields((t) => ({
     tenant: { dialogs: ["input.id"] },
     resolve: async (_root, { input }, ctx) => {
       const dialogId = String(input.id);
-      return committedWrite(ctx, () => deleteDialog(ctx.store, dialogId));
+      return committedWrite(ctx, () => ctx.writes.deleteDialog(dialogId));
     },
   }),
 }));

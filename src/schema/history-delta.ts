@@ -45,7 +45,15 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("Histor
       description:
         "clearDialog: every event of the dialog up to `seq` is gone. Drop what you hold and continue after `seq`; responseId, response and status are null and append is empty.",
     }),
-    responseId: t.exposeID("responseId", { nullable: true, description: "The response written (null for a clear)." }),
+    responseId: t.exposeID("responseId", {
+      nullable: true,
+      description: "The response written, or deleted (null for a clear).",
+    }),
+    responseDeleted: t.boolean({
+      description:
+        "The response `responseId` was deleted (DELETE /v1/responses/{id}), with its events: drop them and its in-flight text. No seq moves (previousSeq = seq); response and status are null and append is empty.",
+      resolve: (delta) => "responseDeleted" in delta,
+    }),
     response: t.field({
       type: Response,
       nullable: true,
@@ -67,7 +75,7 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("Histor
       description:
         "In-flight text of this response with a part up to this one is over: committed as an event this write (or an earlier one) appended, or dropped. Clients drop that text; the event replaces it. (A finished response has no in-flight text either, and a clear drops all.)",
       resolve: (delta) => {
-        if ("text" in delta || delta.cleared) return null;
+        if ("text" in delta || "responseDeleted" in delta || delta.cleared) return null;
         if (delta.endsTextPart != null) return delta.endsTextPart;
         // A replayed write does not know what it ended; the response's event count says the same.
         return delta.events.length ? eventCountOf(delta.response) - 1 : null;
@@ -119,7 +127,7 @@ builder.subscriptionField("historyDelta", (t) =>
       if (offsets.some((at) => at.part < 0 || at.offset < 0)) {
         throw ValidationError.at(["textOffsets"], "part and offset must be 0 or more");
       }
-      return historyDeltaStream(ctx.store, ctx.live, ctx.inFlight, id, afterSeq ?? null, offsets, directLaneOf(ctx));
+      return historyDeltaStream(ctx.store, ctx.live, ctx.writes, id, afterSeq ?? null, offsets, directLaneOf(ctx));
     },
     // Live payloads carry ids and seqs only; replayed deltas were read in batches already.
     resolve: (item, _args, ctx) => {

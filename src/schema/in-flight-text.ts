@@ -1,7 +1,7 @@
 // Token streaming for agents that call their own model: streamText grows the open AI or reasoning
-// event of an IN_PROGRESS response, commitText ends the step (src/live/in-flight-text.ts decides).
+// event of an IN_PROGRESS response, commitText ends the step (src/history-writes/ decides).
 import { TextOffsetError } from "../errors.js";
-import type { TextPosition } from "../live/in-flight-text.js";
+import type { TextPosition } from "../history-writes/history-writes.js";
 import { builder } from "./builder.js";
 import { writeErrors } from "./errors.js";
 import { HistoryEventTypeEnum } from "./history-event.js";
@@ -43,7 +43,7 @@ builder.mutationFields((t) => ({
     // The in-flight layer checks the response's tenant itself: a delta must not cost a query.
     tenant: "caller",
     resolve: (_root, { input }, ctx) =>
-      ctx.inFlight.appendTextDelta(
+      ctx.writes.streamText(
         { ...input, responseId: String(input.responseId), type: input.type as "AI" },
         ctx.scope.tenantId,
       ),
@@ -57,8 +57,7 @@ builder.mutationFields((t) => ({
     tenant: { responses: ["responseId"] },
     resolve: async (query, _root, { responseId }, ctx) => {
       const id = String(responseId);
-      const write = await ctx.inFlight.commitText(id);
-      if (write) ctx.live.publish(write);
+      await ctx.writes.commitText(id);
       return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

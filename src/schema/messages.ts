@@ -4,7 +4,6 @@
 import { messageFormats } from "../formats/index.js";
 import { tokenizerNames } from "../formats/token-budget.js";
 import { exportMessages, fitMessages, tokenCountOf } from "../services/context-views.js";
-import { importMessages } from "../services/import-messages.js";
 import { builder } from "./builder.js";
 import { contextTip, Dialog } from "./dialog.js";
 import { answerWithResponse, committedWrite, idOrNull } from "./committed-write.js";
@@ -148,7 +147,7 @@ builder.mutationField("importMessages", (t) =>
         messages: input.messages,
         tenantId: ctx.scope.tenantId,
       };
-      const written = await committedWrite(ctx, () => importMessages(ctx.store, request));
+      const written = await committedWrite(ctx, () => ctx.writes.importMessages(request));
       return answerWithResponse(ctx, written, query);
     },
   }),

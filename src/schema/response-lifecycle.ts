@@ -59,8 +59,8 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);
       const written = await committedWrite(ctx, () =>
-        // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
-        ctx.inFlight.appendEvents({ ...input, responseId }),
+        // The response's in-flight text goes with the write (src/history-writes/lifecycle-writes.ts).
+        ctx.writes.appendEvents({ ...input, responseId }),
       );
       return answerWithResponse(ctx, written, query);
     },
@@ -74,8 +74,8 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);
       const written = await committedWrite(ctx, () =>
-        // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
-        ctx.inFlight.completeResponse({ ...input, responseId }),
+        // The response's in-flight text goes with the write (src/history-writes/lifecycle-writes.ts).
+        ctx.writes.completeResponse({ ...input, responseId }),
       );
       return answerWithResponse(ctx, written, query);
     },
@@ -89,8 +89,8 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { input }, ctx) => {
       const responseId = String(input.responseId);
       const written = await committedWrite(ctx, () =>
-        // The response's in-flight text goes with the write (src/live/in-flight-text.ts).
-        ctx.inFlight.interruptResponse({ ...input, responseId }),
+        // The response's in-flight text goes with the write (src/history-writes/lifecycle-writes.ts).
+        ctx.writes.interruptResponse({ ...input, responseId }),
       );
       return answerWithResponse(ctx, written, query);
     },

@@ -1,7 +1,6 @@
 // Response: one turn. Its queries and the mutations that write it.
 import { NotFoundError } from "../errors.js";
 import { ResponseStatus } from "../generated/prisma/enums.js";
-import { createResponse } from "../services/responses.js";
 import { expiresAt } from "../services/retention.js";
 import { answerWithResponse, committedWrite, idOrNull } from "./committed-write.js";
 import { builder } from "./builder.js";
@@ -173,7 +172,9 @@ builder.mutationField("createResponse", (t) =>
         dialogId: idOrNull(input.dialogId),
         previousResponseId: idOrNull(input.previousResponseId),
       };
-      const written = await committedWrite(ctx, () => createResponse(ctx.store, request, ctx.scope.tenantId));
+      const written = await committedWrite(ctx, () =>
+        ctx.writes.createResponse(request, ctx.scope.tenantId, ctx.viewer.keyId),
+      );
       return answerWithResponse(ctx, written, query);
     },
   }),

@@ -15,7 +15,7 @@ import { useAccessControl } from "../auth/access-control.js";
 import { type AuthMode, createAuthenticator } from "../auth/authenticator.js";
 import { createRateLimiter } from "../auth/rate-limit.js";
 import { createTenantScopes } from "../auth/tenant-scope.js";
-import { createInFlightText, type InFlightOptions, inFlightOptionsFrom } from "../live/in-flight-text.js";
+import { createHistoryWrites, type InFlightOptions, inFlightOptionsFrom } from "../history-writes/history-writes.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
 import { checkBudgets } from "../services/budgets.js";
@@ -38,6 +38,7 @@ import { useRequestLog } from "./request-log.js";
 import { useStorableTextOnly } from "./storable-text.js";
 import { useCompiledQueries } from "./compiled-queries.js";
 import { createLargeAnswers } from "./large-answers.js";
+import { createConnectionPolicy, useLongLivedConnections } from "./connection-policy.js";
 import type { Store } from "../store/store.js";
 
 export interface AppOptions {
@@ -83,17 +84,19 @@ export function buildApp(options: AppOptions) {
     models: options.models ?? createModelCatalog(config),
     admit: (caller) => checkBudgets(store, caller),
   });
-  const inFlight = createInFlightText(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
+  const writes = createHistoryWrites(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
-  const services = { store, live, inFlight, tenants, generator, limits };
+  const services = { store, live, writes, tenants, generator, limits };
   const largeAnswers = createLargeAnswers(limits);
+  const connections = createConnectionPolicy(limits, authenticator);
   const yoga = createYoga({
     schema,
     context: contextFactory(services, largeAnswers),
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    // Liveness: 200 while the process answers (readiness is /ready, src/server/operations-endpoints.ts).
-    healthCheckEndpoint: "/health",
+    // /health (liveness, with what is degraded) and /ready are src/server/operations-endpoints.ts;
+    // Yoga's own bare check stays on a path of its own, since it would answer /health first.
+    healthCheckEndpoint: "/health/yoga",
     logging: yogaLogger,
     // GraphiQL's scripts and styles come inline from the npm package, not from a CDN: a
     // self-hosted service on a closed network must still show it.
@@ -110,6 +113,7 @@ export function buildApp(options: AppOptions) {
       useOperationsEndpoints({ database: async () => store.database, live }),
       useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
+      useLongLivedConnections(connections),
       useRestEndpoints(store),
       useResponsesApi(services),
       // Browsers send a cross-site form or a plain GET without a preflight; requiring a JSON body
@@ -126,12 +130,13 @@ export function buildApp(options: AppOptions) {
     ],
   });
 
-  /** Ends the app's timers (revocation poll, idle sweep); the store and the live bus stay open. */
+  /** Ends the app's timers (revocation poll, idle sweep, slow-reader watch); the store and the live bus stay open. */
   const stop = () => {
     authenticator.close();
-    inFlight.close();
+    connections.close();
+    writes.close();
   };
-  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, stop });
+  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, connections, stop });
 }
 
 export type App = ReturnType<typeof buildApp>;

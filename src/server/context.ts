@@ -1,10 +1,10 @@
-// Per-request context: the app's store (every read and write goes through it), the live bus
-// subscriptions listen on and mutations publish to, the in-flight text, the caller's tenant scope,
+// Per-request context: the app's store (every read goes through it), the history writes (every
+// write goes through them, and they publish), the live bus subscriptions listen on, the caller's tenant scope,
 // and loaders that batch what many fields of one response ask for.
 import DataLoader from "dataloader";
 import type { Event, Response } from "../generated/prisma/client.js";
 import type { Generator } from "../generation/generate-turn.js";
-import type { InFlightText } from "../live/in-flight-text.js";
+import type { HistoryWrites } from "../history-writes/history-writes.js";
 import type { LiveBus } from "../live/live-bus.js";
 import { viewerOf } from "../auth/access-control.js";
 import type { Viewer } from "../auth/authenticator.js";
@@ -18,8 +18,10 @@ import { requestIdOf } from "./request-id.js";
 /** What every request of one app shares (made by buildApp). */
 export interface AppServices {
   store: Store;
+  /** What subscriptions listen on (publishing is the writes' job). */
   live: LiveBus;
-  inFlight: InFlightText;
+  /** The one door for every history write (src/history-writes/): it publishes after the commit. */
+  writes: HistoryWrites;
   /** The tenant checks and their cache (src/auth/tenant-scope.ts). */
   tenants: TenantScopes;
   /** Runs model turns (src/generation). */

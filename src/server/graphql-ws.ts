@@ -1,10 +1,10 @@
 // graphql-ws on the GraphQL path. Operations run through `yoga.getEnveloped`, so WebSocket and
 // HTTP share plugins, context, limits and error masking. What is particular to a socket lives
 // here: the API key is checked once, at connection_init (connectionParams `authorization:
-// "Bearer <key>"` or `apiKey`, else the upgrade request's Authorization header), and a revoked
-// key's sockets are closed; each operation counts against the key's rate limit; and the socket
-// limits: the largest message, the time allowed before connection_init, and how many operations
-// one connection may run at once.
+// "Bearer <key>"` or `apiKey`, else the upgrade request's Authorization header) and the connection
+// admitted by the connection policy (connection-policy.ts: caps, unsent bytes, revocation); each
+// operation counts against the key's rate limit; and the socket limits: the largest message, the
+// time allowed before connection_init, and how many operations one connection may run at once.
 import type { Server } from "node:http";
 import type { ExecutionArgs, ExecutionResult } from "graphql";
 import { GraphQLError } from "graphql";
@@ -18,6 +18,7 @@ import { sendAsNextMessages } from "./graphql-ws-next-messages.js";
 import { directLaneOf } from "../live/direct-delivery.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "./request-id.js";
+import { KEY_REVOKED, TOO_MANY_CONNECTIONS } from "./connection-policy.js";
 
 // graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
 // same envelop pipeline (plugins, context, error masking) as HTTP ones.
@@ -27,19 +28,13 @@ interface EnvelopedArgs extends ExecutionArgs {
 
 export interface GraphqlWsOptions {
   keepAliveMs: number;
-  /** Called for each accepted WebSocket (to watch it for slow reading). */
-  onSocket?: (socket: import("node:net").Socket) => void;
 }
 
 export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOptions) {
   const { limits } = yoga;
   const sockets = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: limits.bodyBytes });
-  sockets.on("connection", (socket, request) => {
-    options.onSocket?.(request.socket);
-    quietOversizedMessages(socket, limits.bodyBytes);
-  });
+  sockets.on("connection", (socket) => quietOversizedMessages(socket, limits.bodyBytes));
 
-  const connections = connectionCounts(limits.connectionsPerKey, limits.connectionsPerTenant);
   const graphqlWs = useServer(
     {
       connectionInitWaitTimeout: limits.wsConnectionInitTimeoutMs,
@@ -47,20 +42,16 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         const { request, socket } = ctx.extra;
         try {
           const viewer = await yoga.authenticator.authenticate(credentialOf(ctx.connectionParams, request));
-          const over = connections.admit(viewer);
-          if (over) {
-            socket.close(TOO_MANY_CONNECTIONS, over);
+          // Counted, capped, watched for unsent bytes and closed on revocation (connection-policy.ts).
+          const refused = yoga.connections.admit(viewer, "graphql-ws", request.socket, () =>
+            socket.close(KEY_REVOKED, "API key revoked"),
+          );
+          if (refused) {
+            socket.close(TOO_MANY_CONNECTIONS, refused.message);
             return false;
           }
-          socket.once("close", () => connections.release(viewer));
           setViewer(request, viewer);
           setViewer(operationRequestOf(request), viewer);
-          if (viewer.keyId) {
-            const untrack = yoga.authenticator.trackConnection(viewer.keyId, () =>
-              socket.close(4403, "API key revoked"),
-            );
-            socket.once("close", untrack);
-          }
           return true;
         } catch (error) {
           const refused = refusal(error);
@@ -189,33 +180,4 @@ function quietOversizedMessages(socket: WebSocket, limit: number) {
     }
     return emit(event, ...args);
   }) as typeof socket.emit;
-}
-
-/** Close code of a WebSocket refused for too many connections of its API key or tenant. */
-export const TOO_MANY_CONNECTIONS = 4429;
-
-/** Open connections per API key and per tenant; admit() says why not when one is over. */
-function connectionCounts(perKey: number, perTenant: number) {
-  const byKey = new Map<string, number>();
-  const byTenant = new Map<string, number>();
-  const add = (map: Map<string, number>, id: string, by: number) => {
-    const count = (map.get(id) ?? 0) + by;
-    if (count > 0) map.set(id, count);
-    else map.delete(id);
-  };
-  return {
-    admit(viewer: { keyId: string | null; tenantId: string }): string | null {
-      if (viewer.keyId && (byKey.get(viewer.keyId) ?? 0) >= perKey)
-        return `Too many connections for this API key (at most ${perKey})`;
-      if ((byTenant.get(viewer.tenantId) ?? 0) >= perTenant)
-        return `Too many connections for this tenant (at most ${perTenant})`;
-      if (viewer.keyId) add(byKey, viewer.keyId, 1);
-      add(byTenant, viewer.tenantId, 1);
-      return null;
-    },
-    release(viewer: { keyId: string | null; tenantId: string }) {
-      if (viewer.keyId) add(byKey, viewer.keyId, -1);
-      add(byTenant, viewer.tenantId, -1);
-    },
-  };
 }

@@ -5,13 +5,13 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Authenticator } from "../auth/authenticator.js";
-import type { InFlightText } from "../live/in-flight-text.js";
+import type { HistoryWrites } from "../history-writes/history-writes.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createResponsesWebSocket, RESPONSES_WEBSOCKET_PATH } from "../responses-api/websocket-mode.js";
 import { type AppOptions, buildApp } from "./app.js";
+import type { ConnectionPolicy } from "./connection-policy.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
 import { createDrain } from "./shutdown.js";
-import { createSlowConsumerWatchdog } from "./slow-consumers.js";
 
 /** buildApp's options (store, config and overrides), and the network's. */
 export interface ServerOptions extends Omit<AppOptions, "live"> {
@@ -32,8 +32,11 @@ export interface RunningServer {
   url: string;
   port: number;
   live: LiveBus;
-  inFlight: InFlightText;
+  /** The app's history writes (src/history-writes/): tests end idle responses and read in-flight text through them. */
+  writes: HistoryWrites;
   authenticator: Authenticator;
+  /** The long-lived connections' policy (counts, caps, unsent bytes, revocation). */
+  connections: ConnectionPolicy;
   /**
    * Graceful: stops accepting (requests on kept-alive connections are answered 503 SHUTTING_DOWN),
    * ends every subscription (SSE streams send `complete`, WebSockets close with 1001), waits up to
@@ -50,23 +53,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // The server ends idle streaming responses; a bare app (tests) does not unless asked.
   const yoga = buildApp({ ...options, live, inFlight: { sweep: true, ...options.inFlight } });
-  const { inFlight } = yoga;
+  const { writes } = yoga;
   const host = options.host ?? "127.0.0.1";
-  const watchdog = createSlowConsumerWatchdog({
-    timeoutMs: yoga.limits.slowSubscriberTimeoutMs,
-    maxQueuedBytes: yoga.limits.queuedBytesPerConnection,
-  });
   const drain = createDrain();
   const server = createServer((request, response) =>
-    drain.handle(request, response, () => {
-      // SSE subscriptions stream for as long as the client reads; watch that it does.
-      if (request.headers.accept?.includes("text/event-stream")) watchdog.watch(request.socket);
-      return yoga(request, response);
-    }),
+    // Long-lived ones (SSE) are admitted by the app's connection policy (connection-policy.ts).
+    drain.handle(request, response, () => yoga(request, response)),
   );
   const graphqlWs = attachGraphqlWs(server, yoga, {
     keepAliveMs: options.keepAliveMs ?? 12_000,
-    onSocket: (socket) => watchdog.watch(socket),
   });
   const responsesWs = routeResponsesWebSocket(server, createResponsesWebSocket(yoga, yoga));
 
@@ -81,8 +76,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${host !== "0.0.0.0" ? host : "127.0.0.1"}:${port}`,
     port,
     live,
-    inFlight,
+    writes,
     authenticator: yoga.authenticator,
+    connections: yoga.connections,
     close: () =>
       (closing ??= (async () => {
         await drain.drain(server, options.drainMs ?? config.SHUTDOWN_DRAIN_MS, async () => {
@@ -91,7 +87,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           await graphqlWs.dispose();
           responsesWs.close();
         });
-        watchdog.close();
         yoga.stop();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));

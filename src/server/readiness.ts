@@ -1,13 +1,26 @@
-// What /ready checks: the database answers, every migration in prisma/migrations is applied, and
-// Redis (when REDIS_URL is set) is connected. A load balancer sends traffic only to an instance
-// whose answer is 200; each check says what is wrong when it is not.
+// What /ready and /health say. An instance is ready (send it traffic) when the database answers
+// and every migration in prisma/migrations is applied: without those it cannot serve a request.
+// Redis is not needed to serve: while it is away, rate limits count in memory and live history is
+// delivered to this instance's subscribers and resynced later (docs/production.md). So Redis down
+// makes the instance degraded, not unready — taking every instance out of the load balancer on a
+// Redis blip would turn a partial loss into a total one. Degraded is reported in both answers
+// (`/ready`'s `degraded`, `/health`'s `status: "degraded"`) and by `dialogql_redis_connected` (0).
 import type { Database } from "../db/database.js";
 import { listMigrations } from "../db/migration-files.js";
 import type { LiveBus } from "../live/live-bus.js";
 
+export interface Check {
+  ok: boolean;
+  detail?: string;
+  /** false: the instance serves without it (degraded). */
+  required?: false;
+}
+
 export interface Readiness {
   ready: boolean;
-  checks: Record<string, { ok: boolean; detail?: string }>;
+  /** The optional checks that fail: the instance serves, with less. */
+  degraded: string[];
+  checks: Record<string, Check>;
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -24,11 +37,33 @@ export async function checkReadiness(database: Database, live: LiveBus): Promise
       checks.migrations = { ok: false, detail: "unknown while the database cannot be reached" };
     },
   );
-  if (live.redis) {
-    const status = live.redis.status;
-    checks.redis = status === "ready" ? { ok: true } : { ok: false, detail: `connection is ${status}` };
-  }
-  return { ready: Object.values(checks).every((check) => check.ok), checks };
+  const redis = redisCheck(live);
+  if (redis) checks.redis = redis;
+  const entries = Object.entries(checks);
+  return {
+    ready: entries.every(([, check]) => check.ok || check.required === false),
+    degraded: entries.filter(([, check]) => !check.ok && check.required === false).map(([name]) => name),
+    checks,
+  };
+}
+
+/** Liveness with what is missing: the process serves (200) whatever this says. */
+export function checkHealth(live: LiveBus): { status: "ok" | "degraded"; degraded?: Record<string, string> } {
+  const redis = redisCheck(live);
+  if (redis && !redis.ok) return { status: "degraded", degraded: { redis: redis.detail! } };
+  return { status: "ok" };
+}
+
+function redisCheck(live: LiveBus): Check | undefined {
+  if (!live.redis) return undefined;
+  const status = live.redis.status;
+  return status === "ready"
+    ? { ok: true }
+    : {
+        ok: false,
+        required: false,
+        detail: `connection is ${status}: live history is delivered on this instance only (resynced when Redis is back), rate limits count in memory`,
+      };
 }
 
 async function pendingMigrations(database: Database): Promise<string[]> {

@@ -1,4 +1,4 @@
-// Checkpoints of in-flight text on the response row (src/live/in-flight-text.ts holds the live
+// Checkpoints of in-flight text on the response row (src/history-writes/ holds the live
 // text). A checkpoint only ever touches an IN_PROGRESS response and is read back only while its
 // part still matches the response's event count: text committed or dropped since is never revived.
 import { Prisma, type Response } from "../generated/prisma/client.js";

@@ -91,6 +91,22 @@ export async function interruptResponse(store: Store, input: InterruptResponseIn
   });
 }
 
+/**
+ * The Responses API's cancel: the answer typed so far, when there is one, is kept as a plain AI
+ * message (as SAVE_PARTIAL keeps it), and the response ends CANCELLED either way.
+ */
+export async function cancelResponse(
+  store: Store,
+  input: { responseId: string; partialText: string | null },
+): Promise<WriteResult> {
+  const partial = input.partialText ? [partialAnswer(store.writeLimits, { ...input, behavior: "SAVE_PARTIAL" })] : [];
+  return writeToInProgress(store, input.responseId, async (write) => {
+    await write.appendEvents(input.responseId, partial);
+    await write.changeResponse(input.responseId, { status: "CANCELLED" });
+    return "CANCELLED";
+  });
+}
+
 function partialAnswer(limits: WriteLimits, { behavior, partialText }: InterruptResponseInput): NewEvent {
   if (partialText == null) {
     throw ValidationError.at(["partialText"], `${behavior} needs the partial text (use DISCARD to keep nothing)`);

@@ -3,7 +3,7 @@
 import OpenAI from "openai";
 import { atEveryFileEnd } from "./file-scope.js";
 import { createModelCatalog, type ProviderSettings } from "../../src/generation/providers.js";
-import { type RunningServer, startServer } from "../../src/server/http-server.js";
+import { type RunningServer, type ServerOptions, startServer } from "../../src/server/http-server.js";
 import { store, testConfig } from "./database.js";
 import { tenantKey } from "./tenants.js";
 import { startUpstreamStandIn, type UpstreamStandIn } from "./upstream-stand-in.js";
@@ -25,6 +25,7 @@ export interface GeneratingServer {
 export async function startGeneratingServer(
   settings: Partial<ProviderSettings> = {},
   tenantId = "tenant-a",
+  serverOptions: Partial<ServerOptions> = {},
 ): Promise<GeneratingServer> {
   const upstream = await startUpstreamStandIn();
   const models = createModelCatalog({
@@ -40,6 +41,7 @@ export async function startGeneratingServer(
     port: 0,
     redisUrl: process.env.TEST_REDIS_URL ?? null,
     models,
+    ...serverOptions,
   });
   cleanups.push(
     () => server.close(),

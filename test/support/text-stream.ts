@@ -46,6 +46,7 @@ export const TEXT_DELTAS = graphql(`
       status
       endsTextPart
       cleared
+      responseDeleted
       text {
         responseId
         part
@@ -59,6 +60,9 @@ export const TEXT_DELTAS = graphql(`
           id
           seq
           metadata
+          response {
+            id
+          }
         }
         ... on AiEvent {
           content
@@ -84,6 +88,7 @@ export interface SeenEvent {
   seq: number;
   content?: string;
   metadata: Record<string, unknown>;
+  response?: { id: string };
 }
 
 /** One historyDelta subscription's view: committed events, in-flight text, and every raw delta. */

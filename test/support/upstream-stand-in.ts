@@ -14,6 +14,8 @@ export type ScriptedOutput =
 export interface ScriptedReply {
   output: ScriptedOutput[];
   usage?: { input: number; output: number; reasoning?: number };
+  /** Characters of text per streamed chunk (8 when not given, as models stream a few at a time). */
+  chunkChars?: number;
   /** Pause between streamed chunks, in ms (a slow model). */
   chunkDelayMs?: number;
   /** Answer this HTTP status with an OpenAI-shaped error instead. */
@@ -84,7 +86,7 @@ export interface UpstreamStandIn {
 
 /** Text is streamed a few characters at a time, as models do. */
 const CHUNK_CHARS = 8;
-const chunksOf = (text: string) => text.match(new RegExp(`[\\s\\S]{1,${CHUNK_CHARS}}`, "g")) ?? [""];
+const chunksOf = (text: string, size = CHUNK_CHARS) => text.match(new RegExp(`[\\s\\S]{1,${size}}`, "g")) ?? [""];
 
 export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
   const queue: ScriptedReply[] = [];
@@ -236,8 +238,9 @@ const chatWire = {
     yield delta({ role: "assistant", content: "" });
     let toolIndex = 0;
     for (const [index, out] of reply.output.entries()) {
-      if ("text" in out) for (const piece of chunksOf(out.text)) yield delta({ content: piece });
-      if ("reasoning" in out) for (const piece of chunksOf(out.reasoning)) yield delta({ reasoning_content: piece });
+      if ("text" in out) for (const piece of chunksOf(out.text, reply.chunkChars)) yield delta({ content: piece });
+      if ("reasoning" in out)
+        for (const piece of chunksOf(out.reasoning, reply.chunkChars)) yield delta({ reasoning_content: piece });
       if ("toolCall" in out) {
         const id = out.toolCall.id ?? `call_${index}`;
         const at = toolIndex++;
@@ -323,7 +326,7 @@ const responsesWire = {
           output_index: index,
           item: { ...item, status: "in_progress", content: [] },
         });
-        for (const piece of chunksOf((out as { text: string }).text)) {
+        for (const piece of chunksOf((out as { text: string }).text, reply.chunkChars)) {
           yield event("response.output_text.delta", {
             item_id: item.id,
             output_index: index,
@@ -334,7 +337,7 @@ const responsesWire = {
         }
       } else if (item.type === "reasoning") {
         yield event("response.output_item.added", { output_index: index, item: { ...item, summary: [] } });
-        for (const piece of chunksOf((out as { reasoning: string }).reasoning)) {
+        for (const piece of chunksOf((out as { reasoning: string }).reasoning, reply.chunkChars)) {
           yield event("response.reasoning_summary_text.delta", {
             item_id: item.id,
             output_index: index,

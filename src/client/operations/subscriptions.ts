@@ -6,6 +6,7 @@ export const HistoryDeltaDocument = graphql(`
     historyDelta(dialogId: $dialogId, afterSeq: $afterSeq, textOffsets: $textOffsets) {
       dialogId
       cleared
+      responseDeleted
       responseId
       seq
       previousSeq

@@ -1,10 +1,10 @@
-// What the in-flight text module (src/live/in-flight-text.ts) takes and answers, and how it checks
-// a delta before touching anything.
+// What the in-flight text writes (text-writes.ts, lifecycle-writes.ts) take and answer, and how
+// a delta is checked before anything is touched.
 import type { Config } from "../config.js";
 import { ValidationError } from "../errors.js";
 import type { HistoryEventInput } from "../services/event-input.js";
 import type { WriteResult } from "../services/write-result.js";
-import type { InFlightState, InFlightType } from "./in-flight-store.js";
+import type { InFlightState, InFlightType } from "../live/in-flight-store.js";
 
 export interface InFlightOptions {
   /** Milliseconds now; tests move it by hand. */

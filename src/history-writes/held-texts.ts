@@ -1,0 +1,149 @@
+// The open text of IN_PROGRESS responses as this app holds it: in `texts` (this process, or Redis
+// with REDIS_URL, where it survives a restart of any instance), or after a restart without Redis
+// in the checkpoint on the response row. These functions find, open and forget it; what a write
+// does with it is in text-writes.ts and lifecycle-writes.ts.
+import { ConflictError, NotFoundError } from "../errors.js";
+import {
+  type InFlightState,
+  type InFlightStore,
+  memoryInFlightStore,
+  redisInFlightStore,
+  withLocalFallback,
+} from "../live/in-flight-store.js";
+import type { LiveBus } from "../live/live-bus.js";
+import { logger } from "../logger.js";
+import {
+  checkpointOf,
+  clearCheckpoint,
+  eventCountOf,
+  inProgressResponses,
+  readResponseForText,
+  responsesWithCheckpoints,
+} from "../services/in-flight-checkpoints.js";
+import type { WriteResult } from "../services/write-result.js";
+import type { Store } from "../store/store.js";
+import type { EndingWrite, InFlightOptions, TextDeltaInput } from "./in-flight-input.js";
+import { KeyedQueue } from "./keyed-queue.js";
+
+export interface HeldTexts {
+  store: Store;
+  live: LiveBus;
+  options: InFlightOptions;
+  /** Milliseconds now (options.clock, or Date.now). */
+  clock: () => number;
+  texts: InFlightStore;
+  /** responseId → when and at what length this instance last checkpointed it. */
+  checkpoints: Map<string, { at: number; length: number }>;
+  /** One operation per response at a time in this instance. */
+  queue: KeyedQueue;
+  /**
+   * Responses that had text in flight when this process started (it may have restarted): only
+   * their checkpoints are worth a read when `texts` has nothing, so a write to any other response
+   * costs no extra query. Read once, on first need.
+   */
+  recoverable: Promise<Set<string>> | null;
+}
+
+export function createHeldTexts(store: Store, live: LiveBus, options: InFlightOptions): HeldTexts {
+  const texts: InFlightStore = live.redis
+    ? withLocalFallback(redisInFlightStore(live.redis), memoryInFlightStore(), (error) =>
+        logger.warn(`[live] in-flight text held in this process: Redis did not answer (${error.message})`),
+      )
+    : memoryInFlightStore();
+  return {
+    store,
+    live,
+    options,
+    clock: options.clock ?? Date.now,
+    texts,
+    checkpoints: new Map(),
+    queue: new KeyedQueue(),
+    recoverable: null,
+  };
+}
+
+async function mayHaveCheckpoint(held: HeldTexts, responseId: string) {
+  held.recoverable ??= responsesWithCheckpoints(held.store).then((ids) => new Set(ids));
+  return (await held.recoverable).has(responseId);
+}
+
+/** The open text: held in `texts`, or after a restart without Redis the checkpoint's. */
+export async function heldText(held: HeldTexts, responseId: string): Promise<InFlightState | null> {
+  const text = await held.texts.get(responseId);
+  if (text) return text;
+  if (!(await mayHaveCheckpoint(held, responseId))) return null;
+  const row = await readResponseForText(held.store, responseId);
+  if (!row?.checkpoint) return null;
+  await held.texts.put(row.checkpoint);
+  return row.checkpoint;
+}
+
+export async function forget(held: HeldTexts, text: InFlightState) {
+  await held.texts.delete(text.responseId, text.part);
+  (await held.recoverable)?.delete(text.responseId);
+  held.checkpoints.delete(text.responseId);
+  await clearCheckpoint(held.store, text.responseId, held.clock());
+}
+
+/** The response is gone (deleted with its row and checkpoint): its held text goes too. */
+export async function dropText(held: HeldTexts, responseId: string) {
+  const text = await held.texts.get(responseId);
+  if (text) await held.texts.delete(responseId, text.part);
+  (await held.recoverable)?.delete(responseId);
+  held.checkpoints.delete(responseId);
+}
+
+/** A response that was finished meanwhile keeps no open text. */
+export const forgetIfFinished = (held: HeldTexts, text: InFlightState) => async (error: unknown) => {
+  if (error instanceof ConflictError || error instanceof NotFoundError) await forget(held, text);
+  throw error;
+};
+
+/** A write that ended the open text says so, for subscribers to drop it. */
+export const ending = (write: WriteResult, part: number | undefined): EndingWrite =>
+  part == null ? write : { ...write, endsTextPart: part };
+
+export const notInProgress = (responseId: string, status: string) =>
+  new ConflictError(`Response ${responseId} is ${status}; only an IN_PROGRESS response takes text`);
+
+/** Opens a text for the response's next event (or takes up its checkpoint). */
+export async function openText(
+  held: HeldTexts,
+  input: TextDeltaInput,
+  tenantId: string | undefined,
+): Promise<InFlightState> {
+  const row = await readResponseForText(held.store, input.responseId);
+  if (!row || (tenantId != null && row.tenantId !== tenantId)) throw NotFoundError.response(input.responseId);
+  if (row.response.status !== "IN_PROGRESS") throw notInProgress(input.responseId, row.response.status);
+  if (row.checkpoint) {
+    await held.texts.put(row.checkpoint);
+    return row.checkpoint;
+  }
+  const state: InFlightState = {
+    dialogId: row.response.dialogId,
+    responseId: input.responseId,
+    tenantId: row.tenantId,
+    part: eventCountOf(row.response),
+    type: input.type,
+    text: "",
+    at: held.clock(),
+  };
+  await held.texts.put(state);
+  return state;
+}
+
+/** The text so far of one response (held, or checkpointed). */
+export async function textOf(held: HeldTexts, responseId: string): Promise<InFlightState | null> {
+  return (await held.texts.get(responseId)) ?? (await readResponseForText(held.store, responseId))?.checkpoint ?? null;
+}
+
+/** The text in flight in a dialog now (held in `texts`, or from checkpoints after a restart). */
+export async function textsOfDialog(held: HeldTexts, dialogId: string): Promise<InFlightState[]> {
+  const responses = await inProgressResponses(held.store, dialogId);
+  const found = await Promise.all(
+    responses.map(
+      async (response) => (await held.texts.get(response.id)) ?? checkpointOf(response, response.dialog.tenantId),
+    ),
+  );
+  return found.filter((text): text is InFlightState => text != null && text.text.length > 0);
+}

@@ -1,0 +1,112 @@
+// The one door for every change a watcher should see. GraphQL resolvers, REST, the Responses API
+// at /v1, the model loop (src/generation/turn-sink.ts) and the retention sweeper call these;
+// nothing else publishes to the live bus. Each write is made by the services (the rules) through
+// the store's write primitive, and published here after its commit, never inside it; publishing
+// sends ids and seqs, which subscribers re-read (src/live/).
+//
+// The lifecycle of an IN_PROGRESS response is text-aware: the open text being typed into it
+// (held-texts.ts) is committed, kept or dropped by the write that ends it (lifecycle-writes.ts),
+// and a text delta is published at once with no seq (text-writes.ts). One instance per app, made
+// by buildApp and reached as `ctx.writes`; every call is safe from any instance.
+import type { LiveBus } from "../live/live-bus.js";
+import { logger } from "../logger.js";
+import { deleteResponse } from "../services/delete-response.js";
+import * as dialogs from "../services/dialogs.js";
+import { forkDialog, type ForkDialogInput } from "../services/fork.js";
+import { importMessages, type ImportMessagesInput } from "../services/import-messages.js";
+import type {
+  AppendEventsInput,
+  CompleteResponseInput,
+  InterruptResponseInput,
+} from "../services/response-lifecycle.js";
+import { createResponse } from "../services/responses.js";
+import { sweepExpired, type SweepOptions } from "../services/retention.js";
+import type { CreateResponseInput } from "../services/write-result.js";
+import type { Store } from "../store/store.js";
+import { createHeldTexts, dropText, textOf, textsOfDialog } from "./held-texts.js";
+import type { InFlightOptions, TextDeltaInput } from "./in-flight-input.js";
+import * as lifecycle from "./lifecycle-writes.js";
+import { appendTextDelta } from "./text-writes.js";
+
+export type { InFlightState, InFlightType } from "../live/in-flight-store.js";
+export type { EndingWrite, InFlightOptions, TextDeltaInput, TextPosition } from "./in-flight-input.js";
+export { inFlightOptionsFrom } from "./in-flight-input.js";
+
+export type HistoryWrites = ReturnType<typeof createHistoryWrites>;
+
+export function createHistoryWrites(store: Store, live: LiveBus, options: InFlightOptions) {
+  const held = createHeldTexts(store, live, options);
+  /** Publishes what `write` committed, once it has, and answers it. */
+  async function committed<W extends Parameters<LiveBus["publish"]>[0]>(write: Promise<W>): Promise<W> {
+    const written = await write;
+    live.publish(written);
+    return written;
+  }
+
+  const sweeper =
+    options.sweep &&
+    setInterval(() => {
+      lifecycle
+        .endIdleResponses(held)
+        .catch((error: Error) => logger.warn(`[in-flight] idle sweep failed: ${error.message}`));
+    }, options.sweepIntervalMs);
+  if (sweeper) sweeper.unref();
+
+  return {
+    /** The longest delta streamText takes (MAX_TEXT_DELTA_CHARS). */
+    maxDeltaChars: options.maxDeltaChars,
+
+    // Dialogs. createDialog and updateDialog change no history and publish nothing.
+    createDialog: (input: dialogs.DialogFieldsInput, tenantId: string) => dialogs.createDialog(store, input, tenantId),
+    updateDialog: (id: string, input: dialogs.DialogFieldsInput) => dialogs.updateDialog(store, id, input),
+    clearDialog: (id: string) => committed(dialogs.clearDialog(store, id)),
+    deleteDialog: (id: string) => committed(dialogs.deleteDialog(store, id)),
+    forkDialog: (input: ForkDialogInput) => committed(forkDialog(store, input)),
+    importMessages: (input: ImportMessagesInput) => committed(importMessages(store, input)),
+
+    // Responses.
+    /** The turn's usage is charged to `apiKeyId` (docs/usage.md). */
+    createResponse: (input: CreateResponseInput, tenantId: string, apiKeyId: string | null = null) =>
+      committed(createResponse(store, input, tenantId, apiKeyId)),
+    /** A response nobody continues, with its events; its open text is dropped. */
+    deleteResponse: (id: string, dialogId: string) =>
+      held.queue.run(id, async () => {
+        const deleted = await committed(deleteResponse(store, id, dialogId));
+        await dropText(held, id);
+        return deleted;
+      }),
+
+    // The lifecycle of an IN_PROGRESS response, and the text typed into it.
+    /**
+     * Appends to the response's open text, opening one when there is none. `offset` (UTF-16 code
+     * units) must be where the text ends, or a TextOffsetError says where it does; omitted, the
+     * delta is appended at the end. A delta of the other type first commits the open text. With
+     * `tenantId`, another tenant's response is NOT_FOUND.
+     */
+    streamText: (input: TextDeltaInput, tenantId?: string) => appendTextDelta(held, input, tenantId),
+    commitText: (responseId: string) => lifecycle.commitText(held, responseId),
+    appendEvents: (input: AppendEventsInput) => lifecycle.appendEvents(held, input),
+    completeResponse: (input: CompleteResponseInput) => lifecycle.completeResponse(held, input),
+    interruptResponse: (input: InterruptResponseInput) => lifecycle.interruptResponse(held, input),
+    cancelResponse: (responseId: string) => lifecycle.cancelResponse(held, responseId),
+    /** Ends responses whose agent sent nothing for IN_FLIGHT_IDLE_TIMEOUT (run every sweepIntervalMs with `sweep`). */
+    endIdleResponses: () => lifecycle.endIdleResponses(held),
+
+    /** RETENTION of the store (null: dialogs are kept forever). */
+    retentionMs: store.retentionMs,
+    /** Retention: deletes every dialog expired at `now`; each one's streams end. */
+    async sweepExpired(sweep: SweepOptions = {}) {
+      const swept = await sweepExpired(store, sweep);
+      for (const id of swept.deletedDialogIds) live.publish({ dialogId: id, deleted: true });
+      return swept;
+    },
+
+    // What subscribers read of the open texts.
+    textOf: (responseId: string) => textOf(held, responseId),
+    textsOfDialog: (dialogId: string) => textsOfDialog(held, dialogId),
+
+    close() {
+      if (sweeper) clearInterval(sweeper);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// The lifecycle writes of an IN_PROGRESS response, aware of its open text (held-texts.ts), each
+// published after its commit. appendEvents and completeResponse commit the open text first (in
+// the same write for appendEvents); interruptResponse and cancelResponse keep it as the partial
+// answer (or drop it, for DISCARD); every write that ends the open text says so (`endsTextPart`),
+// so subscribers drop the text the event replaces.
+import { ConflictError, NotFoundError } from "../errors.js";
+import type { InFlightState } from "../live/in-flight-store.js";
+import { idleStreamingResponses } from "../services/in-flight-checkpoints.js";
+import * as lifecycle from "../services/response-lifecycle.js";
+import { ending, forget, forgetIfFinished, type HeldTexts, heldText } from "./held-texts.js";
+import { type EndingWrite, eventOf } from "./in-flight-input.js";
+
+function published<W extends EndingWrite | null>(held: HeldTexts, write: W): W {
+  if (write) held.live.publish(write);
+  return write;
+}
+
+/** Commits the open text as its event; the write is returned unpublished. */
+async function commitHeld(held: HeldTexts, text: InFlightState | null): Promise<EndingWrite | null> {
+  if (!text) return null;
+  if (!text.text) {
+    await forget(held, text);
+    return null;
+  }
+  const write = await lifecycle
+    .appendEvents(held.store, { responseId: text.responseId, events: [eventOf(text)] })
+    .catch(forgetIfFinished(held, text));
+  await forget(held, text);
+  return ending(write, text.part);
+}
+
+/** Commits the open text and publishes the write. */
+export async function commitAndPublish(held: HeldTexts, text: InFlightState | null) {
+  return published(held, await commitHeld(held, text));
+}
+
+/** Ends the step: the open text becomes one AI/REASONING event with its seq. */
+export const commitText = (held: HeldTexts, responseId: string) =>
+  held.queue.run(responseId, async () => commitAndPublish(held, await heldText(held, responseId)));
+
+export const appendEvents = (held: HeldTexts, input: lifecycle.AppendEventsInput) =>
+  held.queue.run(input.responseId, async () => {
+    const text = await heldText(held, input.responseId);
+    if (!text?.text) {
+      const write = await lifecycle.appendEvents(held.store, input);
+      if (text) await forget(held, text);
+      return published(held, ending(write, text?.part));
+    }
+    // The streamed text is the step before these events: one write, one delta.
+    const events = [eventOf(text), ...input.events];
+    const write = await lifecycle.appendEvents(held.store, { ...input, events }).catch(forgetIfFinished(held, text));
+    await forget(held, text);
+    return published(held, ending(write, text.part));
+  });
+
+export const completeResponse = (held: HeldTexts, input: lifecycle.CompleteResponseInput) =>
+  held.queue.run(input.responseId, async () => {
+    const text = await heldText(held, input.responseId);
+    // A call completeResponse refuses anyway must not commit the text first.
+    if (input.status !== "IN_PROGRESS") await commitAndPublish(held, text);
+    return published(held, ending(await lifecycle.completeResponse(held.store, input), text?.part));
+  });
+
+export const interruptResponse = (held: HeldTexts, input: lifecycle.InterruptResponseInput) =>
+  held.queue.run(input.responseId, async () => {
+    const text = await heldText(held, input.responseId);
+    const keepsText = input.behavior !== "DISCARD" && input.partialText == null;
+    if (keepsText && text?.type === "REASONING" && text.text) {
+      return endAfterThought(held, text, "INCOMPLETE");
+    }
+    const partialText = keepsText && text?.type === "AI" ? text.text : input.partialText;
+    const write = await lifecycle.interruptResponse(held.store, { ...input, partialText });
+    if (text) await forget(held, text);
+    return published(held, ending(write, text?.part));
+  });
+
+/**
+ * The Responses API's cancel of a turn nobody in this process runs (an agent streaming it, or a
+ * turn whose process is gone): the open text ends as interruptResponse ends it — an answer typed
+ * so far is kept as the answer, a thought is committed — and the response ends CANCELLED.
+ */
+export const cancelResponse = (held: HeldTexts, responseId: string) =>
+  held.queue.run(responseId, async () => {
+    const text = await heldText(held, responseId);
+    if (text?.type === "REASONING" && text.text) return endAfterThought(held, text, "CANCELLED");
+    const partialText = text?.type === "AI" && text.text ? text.text : null;
+    const write = await lifecycle.cancelResponse(held.store, { responseId, partialText });
+    if (text) await forget(held, text);
+    return published(held, ending(write, text?.part));
+  });
+
+/** Interrupted while thinking: the thought is kept, then the response ends with `status`. */
+async function endAfterThought(held: HeldTexts, text: InFlightState, status: "INCOMPLETE" | "CANCELLED") {
+  await commitAndPublish(held, text);
+  const write = await lifecycle.completeResponse(held.store, { responseId: text.responseId, status });
+  return published(held, ending(write, text.part));
+}
+
+/**
+ * Responses whose agent sent nothing for `idleTimeoutMs` end INCOMPLETE with their text so far;
+ * answers their ids.
+ */
+export async function endIdleResponses(held: HeldTexts): Promise<string[]> {
+  const now = held.clock();
+  const { idleTimeoutMs } = held.options;
+  const ended: string[] = [];
+  for (const { id } of await idleStreamingResponses(held.store, new Date(now - idleTimeoutMs))) {
+    await held.queue.run(id, async () => {
+      const text = await heldText(held, id);
+      if (text && now - text.at < idleTimeoutMs) return; // a delta came after the checkpoint
+      try {
+        await commitAndPublish(held, text);
+        const write = await lifecycle.completeResponse(held.store, { responseId: id, status: "INCOMPLETE" });
+        published(held, ending(write, text?.part));
+        ended.push(id);
+      } catch (error) {
+        if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
+      }
+    });
+  }
+  return ended;
+}

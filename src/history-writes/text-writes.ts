@@ -1,0 +1,75 @@
+// A text delta (streamText, or the model loop typing): appended to the response's open text,
+// published at once (no seq moves), and checkpointed on the response row at most `checkpointMs`
+// or `checkpointChars` after the text grew, before the delta that crossed the bound is
+// acknowledged. After a restart without Redis the text so far is the checkpoint: at most
+// checkpointMs of deltas, and fewer than checkpointChars characters, are lost, and the agent's
+// next delta gets a TextOffsetError telling it where to resend from.
+import { NotFoundError, TextOffsetError } from "../errors.js";
+import type { InFlightState } from "../live/in-flight-store.js";
+import { readResponseForText, saveCheckpoint } from "../services/in-flight-checkpoints.js";
+import { forget, type HeldTexts, notInProgress, openText } from "./held-texts.js";
+import { checkDelta, checkSize, type TextDeltaInput, type TextPosition } from "./in-flight-input.js";
+import { commitAndPublish } from "./lifecycle-writes.js";
+
+export function appendTextDelta(held: HeldTexts, input: TextDeltaInput, tenantId?: string): Promise<TextPosition> {
+  checkDelta(input, held.options.maxDeltaChars);
+  return held.queue.run(input.responseId, async () => {
+    const text = await textTakingDelta(held, input, tenantId);
+    const offset = input.offset ?? text.text.length;
+    checkSize(text, input.delta, held.store.writeLimits.eventBytes);
+    const now = held.clock();
+    const due = checkpointDue(held, text, text.text.length + input.delta.length, now);
+    if (due) await checkStillInProgress(held, text);
+    const at = { part: text.part, type: text.type, offset };
+    const outcome = await held.texts.append(input.responseId, at, input.delta, now);
+    if (!outcome.appended) {
+      throw new TextOffsetError(outcome.held?.text.length ?? 0, outcome.held?.part ?? null, offset);
+    }
+    const { dialogId, responseId, part, type } = text;
+    held.live.publishText({ dialogId, responseId, part, type, offset, delta: input.delta });
+    if (due) await checkpoint(held, text, outcome.length, now);
+    return { responseId, part, type, offset, length: outcome.length };
+  });
+}
+
+/** The open text the delta goes to: held, or opened; of the delta's type. */
+async function textTakingDelta(held: HeldTexts, input: TextDeltaInput, tenantId?: string) {
+  let text = await held.texts.get(input.responseId);
+  if (text && tenantId != null && text.tenantId !== tenantId) throw NotFoundError.response(input.responseId);
+  text ??= await openText(held, input, tenantId);
+  if (text.type === input.type) return text;
+  // Reasoning ends where the answer starts (and the other way round): the open text is a step.
+  if (text.text) {
+    await commitAndPublish(held, text);
+    return openText(held, input, tenantId);
+  }
+  const retyped = { ...text, type: input.type };
+  await held.texts.put(retyped);
+  return retyped;
+}
+
+function checkpointDue(held: HeldTexts, text: InFlightState, length: number, now: number) {
+  const last = held.checkpoints.get(text.responseId);
+  const { checkpointMs, checkpointChars } = held.options;
+  return !last || now - last.at >= checkpointMs || length - last.length >= checkpointChars;
+}
+
+async function checkpoint(held: HeldTexts, text: InFlightState, length: number, now: number) {
+  held.checkpoints.set(text.responseId, { at: now, length });
+  const state = await held.texts.get(text.responseId);
+  if (state?.part === text.part) await saveCheckpoint(held.store, state);
+}
+
+/**
+ * Held text of a response that clearDialog, deleteDialog or retention removed (they delete rows
+ * without looking for open text), or that another instance finished without Redis, is noticed
+ * when its next checkpoint is due, before the delta is taken: the text is forgotten and the delta
+ * refused.
+ */
+async function checkStillInProgress(held: HeldTexts, text: InFlightState) {
+  const row = await readResponseForText(held.store, text.responseId);
+  if (row?.response.status === "IN_PROGRESS") return;
+  await forget(held, text);
+  if (!row) throw NotFoundError.response(text.responseId);
+  throw notInProgress(text.responseId, row.response.status);
+}
