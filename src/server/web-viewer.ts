@@ -63,7 +63,8 @@ export async function serveViewer(root: string, pathname: string): Promise<Respo
 }
 
 /** The client-side routes of web/src/hooks/use-route.ts. */
-const isViewerRoute = (pathname: string) => pathname === "/" || /^\/dialogs\/[^/]+\/?$/.test(pathname);
+const isViewerRoute = (pathname: string) =>
+  pathname === "/" || /^\/usage\/?$/.test(pathname) || /^\/dialogs\/[^/]+\/?$/.test(pathname);
 
 const notFound = () =>
   new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });

@@ -3,6 +3,7 @@ import { DialogView } from "./components/DialogView.js";
 import { Welcome } from "./components/Welcome.js";
 import { CompareView } from "./components/workbench/CompareView.js";
 import { SearchPanel } from "./components/workbench/SearchPanel.js";
+import { UsagePage } from "./components/usage/UsagePage.js";
 import { useRoute } from "./hooks/use-route.js";
 
 interface Props {
@@ -11,13 +12,16 @@ interface Props {
 }
 
 export function App({ onForgetKey }: Props) {
-  const { dialogId, responseId, eventSeq, compare } = useRoute();
+  const { dialogId, responseId, eventSeq, compare, usage } = useRoute();
   return (
     <div className="app">
       <aside className="sidebar">
         <header className="brand">
           <a href="/">dialogql</a>
           <span className="brand-links">
+            <a className="usage-link" href="/usage">
+              Usage
+            </a>
             <a className="graphiql-link" href="/graphql">
               GraphiQL
             </a>
@@ -41,6 +45,8 @@ export function App({ onForgetKey }: Props) {
           <CompareView key={compare.join()} dialogId={dialogId} a={compare[0]} b={compare[1]} />
         ) : dialogId ? (
           <DialogView key={dialogId} dialogId={dialogId} responseId={responseId} eventSeq={eventSeq} />
+        ) : usage ? (
+          <UsagePage />
         ) : (
           <Welcome />
         )}

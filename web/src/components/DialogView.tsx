@@ -11,6 +11,7 @@ import { Composer } from "./Composer.js";
 import { DialogHeader } from "./DialogHeader.js";
 import { NotFound } from "./NotFound.js";
 import { Timeline } from "./Timeline.js";
+import { UsageTotals } from "./usage/UsageTotals.js";
 import { BranchTree } from "./workbench/BranchTree.js";
 import { DialogActions } from "./workbench/DialogActions.js";
 
@@ -47,6 +48,7 @@ export function DialogView({ dialogId, responseId, eventSeq = null }: Props) {
         pinned={Boolean(responseId)}
         preview={details?.dialog?.preview}
       />
+      <UsageTotals dialogId={dialogId} responseId={history.responseId} version={version} />
       {details?.dialog && (
         <>
           <DialogActions

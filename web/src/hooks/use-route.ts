@@ -11,12 +11,17 @@ export interface Route {
   eventSeq: number | null;
   /** Two responses whose branches are compared. */
   compare: [string, string] | null;
+  /** The usage page (/usage). */
+  usage?: boolean;
 }
 
 export function parseRoute(location: { pathname: string; search: string }): Route {
   const match = /^\/dialogs\/([^/]+)\/?$/.exec(location.pathname);
   const params = new URLSearchParams(location.search);
-  if (!match) return { dialogId: null, responseId: null, eventSeq: null, compare: null };
+  if (!match) {
+    const usage = /^\/usage\/?$/.test(location.pathname);
+    return { dialogId: null, responseId: null, eventSeq: null, compare: null, usage };
+  }
   const seq = Number(params.get("event"));
   const compare = params.get("compare")?.split(",");
   return {
