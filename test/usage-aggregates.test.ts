@@ -13,6 +13,7 @@ import { createResponse } from "../src/services/responses.js";
 import { sweepExpired } from "../src/services/retention.js";
 import { contextUsage, usageReport } from "../src/services/usage.js";
 import { deleteResponse } from "../src/services/delete-response.js";
+import { compactLedger } from "../src/store/usage.js";
 import { database, storeWith } from "./support/database.js";
 
 const HOUR = 3_600_000;
@@ -224,6 +225,12 @@ describe("usage aggregates", () => {
       ),
     );
     await expectTotalsTrue();
+    await expectLedgerEqualsTurns();
+    // Once the day is over its shards are folded into one row per key and model: the sums stay.
+    const shards = await database.query(`SELECT DISTINCT shard FROM "UsageDaily"`);
+    expect(shards.length).toBeGreaterThan(1);
+    expect(await compactLedger(database, new Date(Date.now() + 86_400_000))).toBeGreaterThan(0);
+    expect(await database.query(`SELECT DISTINCT shard FROM "UsageDaily"`)).toEqual([{ shard: 0 }]);
     await expectLedgerEqualsTurns();
   });
 

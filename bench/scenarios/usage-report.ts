@@ -3,8 +3,11 @@
 // million turns through the API would take longer than the whole bench): 1,000,000 responses
 // spread over 90 days, 8 models and 20 API keys, each (key, model, day) on all 16 shards, as
 // concurrent writers to many dialogs leave it — 230,400 rows, plus another tenant of the same size
-// that the query must not read.
+// that the query must not read. The server folds the shards of days that are over into one row
+// each (compactLedger, every 15 minutes), so the 89 past days are folded as it would have, and
+// today keeps its 16 shards: 25,120 rows per tenant.
 import { database } from "../lib/store.js";
+import { compactLedger } from "../../src/store/usage.js";
 import { emit, smoke } from "../lib/report.js";
 import { startInProcessServer } from "../lib/server.js";
 import { summarize } from "../lib/stats.js";
@@ -37,7 +40,12 @@ await database.withSession(async (s) => {
     ANALYZE "UsageDaily";
   `);
 });
+await compactLedger(database);
+await database.query(`ANALYZE "UsageDaily"`);
 const seedSeconds = (Date.now() - seeded) / 1000;
+const [{ rows: ledgerRows }] = (await database.query<{ rows: number }>(
+  `SELECT count(*)::int AS rows FROM "UsageDaily" WHERE "tenantId" = 'default'`,
+)) as [{ rows: number }];
 const [check] = await database.query<{ turns: number }>(
   `SELECT sum(responses)::int AS turns FROM "UsageDaily" WHERE "tenantId" = 'default'`,
 );
@@ -51,12 +59,12 @@ await server.close();
 emit([
   {
     scenario: "usage-report",
-    metric: `usage(groupBy: [MODEL, DAY]) over ${TURNS.toLocaleString("en")} turns (${ROWS.toLocaleString("en")} ledger rows) p50`,
+    metric: `usage(groupBy: [MODEL, DAY]) over ${TURNS.toLocaleString("en")} turns (${ledgerRows.toLocaleString("en")} ledger rows after compaction) p50`,
     value: round(figures.p50),
     unit: "ms",
     target: "≤ 50 ms",
     met: figures.p50 <= 50,
-    note: `p99 ${round(figures.p99)} ms; ${DAYS * MODELS} rows answered; ledger seeded directly in ${round(seedSeconds, 1)} s`,
+    note: `p99 ${round(figures.p99)} ms; ${DAYS * MODELS} rows answered; ${ROWS.toLocaleString("en")} ledger rows seeded directly and compacted in ${round(seedSeconds, 1)} s`,
   },
 ]);
 

@@ -5,9 +5,11 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import { jsonSchema, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
+import type { Context as TraceContext } from "@opentelemetry/api";
+import { jsonSchema, type LanguageModel, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
+import type { Tracing } from "../tracing.js";
 import type { HistoryEventInput } from "../services/event-input.js";
 import type { UsageInput } from "../services/responses.js";
 import { toModelMessages } from "./model-messages.js";
@@ -34,6 +36,8 @@ export interface GenerateRequest extends TurnStart {
   topP?: number | null;
   maxOutputTokens?: number | null;
   reasoningEffort?: string | null;
+  /** The trace context of the request that asked for the turn: its model call is a child span of it. */
+  traceContext?: TraceContext;
 }
 
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
@@ -72,6 +76,8 @@ export interface GeneratorOptions {
   models: ModelCatalog;
   /** Refuses a turn whose caller has spent its budget (src/services/budgets.ts), before anything is stored or called. */
   admit?: (caller: { tenantId: string; keyId: string | null }) => Promise<void>;
+  /** Where a span per model call goes (src/tracing.ts); null or absent: none. */
+  tracing?: Tracing | null;
 }
 
 export function createGenerator(options: GeneratorOptions): Generator {
@@ -91,6 +97,7 @@ export function createGenerator(options: GeneratorOptions): Generator {
         abort: abort.signal,
         model,
         maxRetries: options.models.maxRetries,
+        tracing: options.tracing ?? null,
       }).finally(() => running.delete(begun.responseId));
       running.set(begun.responseId, { abort, done });
       return { ...begun, done };
@@ -111,6 +118,7 @@ interface Turn {
   abort: AbortSignal;
   model: ReturnType<ModelCatalog["resolve"]>;
   maxRetries: number;
+  tracing: Tracing | null;
 }
 
 async function runTurn(turn: Turn): Promise<TurnOutcome> {
@@ -136,6 +144,13 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   };
 
   const called = performance.now();
+  const span = turn.tracing?.startModelCall(request.traceContext, {
+    model: request.model,
+    provider: providerName(turn.model),
+    conversationId: begun.dialogId,
+    responseId,
+    input: () => toModelMessages(begun.context),
+  });
   try {
     const result = streamText({
       model: turn.model,
@@ -230,6 +245,14 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   if (outcome.status === "FAILED") logUpstreamFailure(responseId, failure);
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);
+  span?.end({
+    status: outcome.status,
+    inputTokens: outcome.usage?.inputTokens,
+    outputTokens: outcome.usage?.outputTokens,
+    finishReason: finishReason ?? null,
+    error: outcome.status === "FAILED" ? (outcome.error?.message ?? "failed") : null,
+    output: items.map((item) => (item.type === "function_call" ? "" : item.text)).join(""),
+  });
   try {
     await saveDone();
     await turn.sink.finish(responseId, outcome.status, outcome.usage, outcome.error);
@@ -239,6 +262,11 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
     logger.error(`response ${responseId}: could not store the end of the turn`, error);
   }
   return outcome;
+}
+
+/** The GenAI conventions' provider name from the AI SDK's ("openai.chat" → "openai"). */
+function providerName(model: LanguageModel) {
+  return typeof model === "string" ? "unknown" : model.provider.split(".")[0]!;
 }
 
 function settle(

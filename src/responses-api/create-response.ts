@@ -1,6 +1,8 @@
 // POST /v1/responses: check the body and the ids it names (as the caller's tenant), start the
 // model loop, and answer with the finished Response object, the IN_PROGRESS one (`background`),
 // or the turn's server-sent events (`stream`).
+import type { Context as TraceContext } from "@opentelemetry/api";
+import { requestTraceContext } from "../tracing.js";
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../generation/generate-turn.js";
 import { type StoredTurnsDeps, storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
@@ -18,6 +20,8 @@ export interface CreateDeps extends ResponsesDeps {
   scope: TenantScope;
   /** The caller's API key, charged for the turn and held to its budget. */
   keyId?: string | null;
+  /** The request's trace context (src/tracing.ts), when traced. */
+  traceContext?: TraceContext;
 }
 
 export async function readBody(request: Request) {
@@ -33,6 +37,7 @@ export async function toGenerateRequest(
   parsed: ParsedCreate,
   scope: TenantScope,
   keyId: string | null = null,
+  traceContext?: TraceContext,
 ): Promise<GenerateRequest> {
   const { body } = parsed;
   if (body.previous_response_id && parsed.conversation) {
@@ -43,6 +48,7 @@ export async function toGenerateRequest(
   return {
     tenantId: scope.tenantId,
     apiKeyId: keyId,
+    traceContext,
     dialogId: parsed.conversation,
     previousResponseId: body.previous_response_id,
     model: body.model,
@@ -82,7 +88,7 @@ export function turnView(
 
 export async function handleCreate(request: Request, deps: CreateDeps): Promise<Response> {
   const parsed = parseCreateBody(await readBody(request));
-  const generate = await toGenerateRequest(parsed, deps.scope, deps.keyId);
+  const generate = await toGenerateRequest(parsed, deps.scope, deps.keyId, requestTraceContext(request));
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   if (parsed.stream) return streamTurn(generate, parsed.store, sink, deps.generator);
 

@@ -74,6 +74,7 @@ builder.mutationField("generateResponse", (t) =>
           previousResponseId,
           tenantId: ctx.scope.tenantId,
           apiKeyId: ctx.viewer.keyId,
+          traceContext: ctx.traceContext,
           tools: input.tools ?? null,
         },
         storedTurns(ctx),

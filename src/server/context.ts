@@ -12,6 +12,8 @@ import type { TenantScope, TenantScopes } from "../auth/tenant-scope.js";
 import type { Store } from "../store/store.js";
 import type { Limits } from "../limits.js";
 import type { LargeAnswers } from "./large-answers.js";
+import type { Context as TraceContext } from "@opentelemetry/api";
+import { requestTraceContext } from "../tracing.js";
 import { createRequestBudget, type RequestBudget } from "./request-budget.js";
 import { requestIdOf } from "./request-id.js";
 
@@ -39,6 +41,8 @@ export interface Context extends AppServices {
   loaders: ReturnType<typeof createLoaders>;
   /** What this request may still read (rows, bytes, time); event reads go through it. */
   budget: RequestBudget;
+  /** The request's trace context when traces are on (src/tracing.ts): model calls are its children. */
+  traceContext?: TraceContext;
 }
 
 function createLoaders({ prisma }: Store, budget: RequestBudget) {
@@ -69,6 +73,7 @@ export function contextFactory(services: AppServices, largeAnswers?: LargeAnswer
     return {
       ...services,
       requestId: requestIdOf(request),
+      traceContext: requestTraceContext(request),
       viewer,
       scope: services.tenants.of(viewer.tenantId),
       loaders: createLoaders(services.store, budget),
