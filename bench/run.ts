@@ -105,7 +105,7 @@ if (!only && !onlyDatabase) {
   });
 }
 printTable(results.filter((r) => !r.goal));
-console.log(`\nGoals (issue 20)${smoke ? " — smoke run: small sizes, met / missed only indicative" : ""}:`);
+console.log(`\nGoals${smoke ? " — smoke run: small sizes, met / missed only indicative" : ""}:`);
 printGoals(results.filter((r) => r.goal));
 console.log(
   `\n${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}; ${elapsedSeconds} s${smoke ? " (smoke: small sizes, targets not judged)" : ""}`,

@@ -53,6 +53,17 @@ const schema = z.object({
   REDIS_COMMAND_TIMEOUT_MS: count(1_000),
   /** How long any PostgreSQL query may wait for its answer before it fails as UNAVAILABLE. */
   DATABASE_QUERY_TIMEOUT_MS: count(30_000),
+  /** PostgreSQL's own limits, set on every connection (0: off): how long a statement may run
+   * (`statement_timeout`), wait for a lock (`lock_timeout`; a locked dialog's writers fail with
+   * UNAVAILABLE), and how long a transaction may sit idle before the server ends it and releases
+   * its locks (`idle_in_transaction_session_timeout`). */
+  DATABASE_STATEMENT_TIMEOUT_MS: countOrOff(30_000),
+  DATABASE_LOCK_TIMEOUT_MS: countOrOff(5_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: countOrOff(10_000),
+  /** Writes to one dialog that may hold a database connection at once; the rest wait in the
+   * instance's memory (at most DATABASE_LOCK_TIMEOUT_MS), so one hot or locked dialog cannot take
+   * the pool. */
+  DIALOG_WRITERS_AT_ONCE: count(2),
   MAX_EVENTS_PER_WRITE: count(1000),
   /** Largest serialized event (content, parts, args, metadata) accepted, in bytes. */
   MAX_EVENT_BYTES: count(1024 * 1024),
@@ -145,6 +156,8 @@ const schema = z.object({
   DEFAULT_MODEL: z.string().optional(),
   /** How often a failed upstream call is retried (by the AI SDK, with backoff) before the turn fails. */
   UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).default(2),
+  /** The models' context window in tokens: `truncation: "auto"` drops the oldest turns to fit it. */
+  MODEL_CONTEXT_TOKENS: count(128_000),
 });
 
 export type Config = z.infer<typeof schema> & { GRAPHIQL: boolean; INTROSPECTION: boolean };

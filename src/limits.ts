@@ -28,7 +28,7 @@ export interface Limits {
   largeAnswerRows: number;
   largeAnswersAtOnce: number;
   /** Open long-lived connections (graphql-ws, SSE, Responses WebSocket mode) per API key, per
-   * tenant and per instance (src/server/connection-policy.ts); the instance's from the process's
+   * tenant and per instance (src/connections/connection-policy.ts); the instance's from the process's
    * file-descriptor limit when undefined. */
   connectionsPerKey: number;
   connectionsPerTenant: number;

@@ -2,7 +2,7 @@
 // into. Add an instrument here (with `registers: [registry]`) and record it where the thing
 // happens; names start with `dialogql_`. Labels stay few and bounded: never an id.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { onStatement } from "./db/statement-log.js";
+import { onStatement } from "./statement-log.js";
 
 export const registry = new Registry();
 // Process figures (CPU, memory, event-loop lag, open handles).
@@ -46,7 +46,7 @@ export const metrics = {
   }),
   openConnections: new Gauge({
     name: "dialogql_long_lived_connections",
-    help: "Long-lived connections open now (src/server/connection-policy.ts), by transport",
+    help: "Long-lived connections open now (src/connections/connection-policy.ts), by transport",
     labelNames: ["transport"] as const,
     registers,
   }),
@@ -66,7 +66,7 @@ export const metrics = {
   }),
   slowClientsDisconnected: new Counter({
     name: "dialogql_slow_clients_disconnected_total",
-    help: "Subscription connections dropped because they stopped reading (src/server/slow-consumers.ts)",
+    help: "Subscription connections dropped because they stopped reading (src/connections/slow-consumers.ts)",
     registers,
   }),
   deltasPublished: new Counter({

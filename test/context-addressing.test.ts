@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { graphql } from "../src/client/generated/index.js";
 import { withField } from "./support/narrow.js";
 import { database, prisma, store } from "./support/database.js";
-import { countColumns, segmentCountColumns } from "../src/services/event-counts.js";
+import { countColumns, segmentCountColumns } from "../src/vocabulary/event-counts.js";
 import { contextPageStatement } from "../src/services/context.js";
 import { sweepExpired } from "../src/services/retention.js";
 import { deleteResponse } from "../src/services/delete-response.js";

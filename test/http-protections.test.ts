@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { useErrorReporting } from "../src/server/error-reporting.js";
 import { logger } from "../src/logger.js";
-import { requestIdOf, useRequestId } from "../src/server/request-id.js";
+import { requestIdOf, useRequestId } from "../src/request-id.js";
 
 const app = testApp({ graphiql: true, introspection: true });
 const send = (path: string, init: RequestInit = {}) => app.fetch(`http://localhost${path}`, init);

@@ -1,7 +1,7 @@
-// The layers of docs/architecture.md, read from the source: the lower layers never import the
-// transport or schema layers, no two modules import each other (directly or round a longer
-// circle, type imports included), and only the entry points turn the environment into a
-// configuration and a store.
+// The layers of docs/architecture.md, read from the source: every folder of src/ imports only
+// the folders below it (so no two folders import each other), no two modules import each other
+// (directly or round a longer circle, type imports included), and only the entry points turn the
+// environment into a configuration and a store.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -34,16 +34,78 @@ const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\
 
 const graph = new Map([...texts.keys()].map((file) => [file, importsOf(file)]));
 
+/**
+ * The folders of src/, from the top: each imports only folders below it (docs/architecture.md).
+ * Folders on one line are siblings: neither imports the other. `main.ts` is the entry point, above
+ * everything; the other files at the root of src/ (config, errors, ids, limits, logger, metrics,
+ * request ids, the statement log) are used by every layer and import no folder. The client imports
+ * nothing outside itself.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ["server"],
+  ["rest", "responses-api"],
+  ["connections"],
+  ["schema"],
+  ["generation"],
+  ["history-writes"],
+  ["auth"],
+  ["live"],
+  ["services"],
+  ["store"],
+  ["db"],
+  ["formats", "usage"],
+  ["vocabulary"],
+];
+
+const folderOf = (file: string) =>
+  file.includes("/") ? file.split("/")[0]! : file === "main.ts" ? "(entry)" : "(root)";
+
+function rankOf(folder: string): number {
+  if (folder === "(entry)") return -1;
+  if (folder === "(root)") return LAYERS.length;
+  const rank = LAYERS.findIndex((layer) => layer.includes(folder));
+  if (rank < 0) throw new Error(`src/${folder}/ is in no layer: add it to LAYERS and docs/architecture.md`);
+  return rank;
+}
+
+/** Imports that go up, or sideways between two folders of one layer, or out of (or into) the client. */
+function layerViolations(imports: ReadonlyMap<string, readonly string[]>): string[] {
+  return [...imports].flatMap(([file, targets]) =>
+    targets
+      .filter((target) => {
+        const from = folderOf(file);
+        const to = folderOf(target);
+        if (from === to) return false;
+        if (from === "client" || to === "client") return true;
+        return rankOf(to) <= rankOf(from);
+      })
+      .map((target) => `${file} → ${target}`),
+  );
+}
+
 describe("the layers", () => {
-  it("below the transport, nothing imports src/server, src/schema, src/rest or src/responses-api", () => {
-    const lower = ["db/", "store/", "services/", "live/", "auth/", "formats/", "generation/", "usage/"];
-    const upper = ["server/", "schema/", "rest/", "responses-api/"];
-    const crossings = [...graph].flatMap(([file, imports]) =>
-      lower.some((layer) => file.startsWith(layer))
-        ? imports.filter((target) => upper.some((layer) => target.startsWith(layer))).map((t) => `${file} → ${t}`)
-        : [],
+  it("every folder imports only the folders below it, in the order of docs/architecture.md", () => {
+    expect(layerViolations(graph)).toEqual([]);
+  });
+
+  it("notices a folder importing one above it, or a sibling", () => {
+    const planted = new Map(graph);
+    planted.set("store/planted.ts", ["services/responses.ts"]);
+    planted.set("rest/planted.ts", ["responses-api/responses-plugin.ts"]);
+    planted.set("config.ts", ["db/database.ts"]);
+    expect(layerViolations(planted).sort()).toEqual([
+      "config.ts → db/database.ts",
+      "rest/planted.ts → responses-api/responses-plugin.ts",
+      "store/planted.ts → services/responses.ts",
+    ]);
+  });
+
+  it("docs/architecture.md states the same order", () => {
+    const doc = readFileSync(path.resolve(SRC, "../docs/architecture.md"), "utf8");
+    const table = [...doc.matchAll(/^\| [^|]+ \| (`src\/[^|]+) \|/gm)].map((row) =>
+      [...row[1]!.matchAll(/`src\/([\w-]+)\/`/g)].map((folder) => folder[1]!),
     );
-    expect(crossings).toEqual([]);
+    expect(table.filter((folders) => folders.length && folders[0] !== "client")).toEqual(LAYERS);
   });
 
   it("has no import circles", () => {

@@ -4,7 +4,7 @@
 import { type GraphQLResult, testApp } from "./support/graphql.js";
 import { describe, expect, it } from "vitest";
 import type { Limits } from "../src/limits.js";
-import { createRequestBudget } from "../src/server/request-budget.js";
+import { createRequestBudget, createTenantReads } from "../src/schema/request-budget.js";
 
 function appWith(limits: Partial<Limits> = {}) {
   const app = testApp({ limits });
@@ -176,7 +176,7 @@ describe("budget while executing", () => {
     const budget = createRequestBudget(
       "t-time",
       { requestRows: 100, requestBytes: 1_000, requestMs: 50, tenantDbConcurrency: 1 },
-      () => now,
+      { tenantReads: createTenantReads(), now: () => now },
     );
     expect(await budget.read(1, async () => ["x"])).toEqual(["x"]);
     now = 51;
@@ -190,8 +190,11 @@ describe("budget while executing", () => {
 
   it("one tenant's reads share TENANT_DB_CONCURRENCY connections; another tenant's read does not wait for them", async () => {
     const limits = { requestRows: 1_000, requestBytes: 1_000_000, requestMs: 60_000, tenantDbConcurrency: 2 };
-    const hog = createRequestBudget("hog", limits);
-    const other = createRequestBudget("other", limits);
+    const tenantReads = createTenantReads(); // one app's
+    const hog = createRequestBudget("hog", limits, { tenantReads });
+    const other = createRequestBudget("other", limits, { tenantReads });
+    // Another app in this process has slots of its own for the same tenant.
+    const hogInOtherApp = createRequestBudget("hog", limits, { tenantReads: createTenantReads() });
     const release: (() => void)[] = [];
     let running = 0;
     let mostAtOnce = 0;
@@ -209,6 +212,7 @@ describe("budget while executing", () => {
     expect(running).toBe(2);
     // The other tenant's read runs at once although the hog has 8 more queued.
     expect(await other.read(1, async () => ["mine"])).toEqual(["mine"]);
+    expect(await hogInOtherApp.read(1, async () => ["its own"])).toEqual(["its own"]);
     while (release.length) {
       release.shift()!();
       await new Promise((resolve) => setImmediate(resolve));

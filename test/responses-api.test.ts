@@ -254,7 +254,11 @@ describe("input items and deletion", () => {
       ],
     });
     const newestFirst = await g.openai.responses.inputItems.list(response.id, { limit: 2 });
-    expect(newestFirst.data.map((item) => ("content" in item ? item.content : undefined))).toEqual(["two", "one"]);
+    // As OpenAI lists them: message items with their content as a list of parts.
+    expect(newestFirst.data.map(({ id: _id, ...item }) => item)).toEqual([
+      { type: "message", status: "completed", role: "user", content: [{ type: "input_text", text: "two" }] },
+      { type: "message", status: "completed", role: "user", content: [{ type: "input_text", text: "one" }] },
+    ]);
     expect(newestFirst.has_more).toBe(true);
     const all: ResponseItem[] = [];
     for await (const item of g.openai.responses.inputItems.list(response.id, { limit: 2, order: "asc" }))
@@ -262,9 +266,9 @@ describe("input items and deletion", () => {
     expect(
       all.map((item) => ["role" in item ? item.role : undefined, "content" in item ? item.content : undefined]),
     ).toEqual([
-      ["system", "Be terse."],
-      ["user", "one"],
-      ["user", "two"],
+      ["system", [{ type: "input_text", text: "Be terse." }]],
+      ["user", [{ type: "input_text", text: "one" }]],
+      ["user", [{ type: "input_text", text: "two" }]],
     ]);
 
     await g.openai.responses.delete(response.id);

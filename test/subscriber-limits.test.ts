@@ -7,7 +7,7 @@ import { store, testConfig } from "./support/database.js";
 import WebSocket from "ws";
 import { sendAsNextMessages } from "../src/server/graphql-ws-next-messages.js";
 import { startServer } from "../src/server/http-server.js";
-import { createSlowConsumerWatchdog } from "../src/server/slow-consumers.js";
+import { createSlowConsumerWatchdog } from "../src/connections/slow-consumers.js";
 import { tenantKey } from "./support/tenants.js";
 
 describe("one copy of a message for all its subscribers", () => {

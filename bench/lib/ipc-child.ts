@@ -31,8 +31,12 @@ export function spawnIpcChild(file: string, env: Record<string, string>): IpcChi
           early.delete(type);
           return;
         }
-        waiting.set(type, resolve);
-        child.once("exit", (code) => reject(new Error(`${file} exited with ${code} before sending ${type}`)));
+        const exited = (code: number | null) => reject(new Error(`${file} exited with ${code} before sending ${type}`));
+        child.once("exit", exited);
+        waiting.set(type, (message) => {
+          child.off("exit", exited);
+          resolve(message);
+        });
       }),
     send: (message) => child.send(message),
   };

@@ -13,7 +13,7 @@ export interface Figure {
   met?: boolean;
   note?: string;
   /**
-   * One of the goals of issue 20, printed in the goals table at the end of `npm run bench`:
+   * One of the goals (docs/performance.md), printed in the goals table at the end of `npm run bench`:
    * `baseline` is then the peer's figure (named by `peer`), and `ratio` is dialogql ÷ peer.
    */
   goal?: boolean;

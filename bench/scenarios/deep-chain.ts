@@ -2,7 +2,7 @@
 // of SQL statements it costs at depth 10 and at depth 1,000 (it must not grow with depth). Peer:
 // the yoga + `pg` server (bench/peer/yoga-pg.ts) answering the same document with a recursive CTE
 // over the chain, interleaved with dialogql.
-import { onStatement } from "../../src/db/statement-log.js";
+import { onStatement } from "../../src/statement-log.js";
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { createResponse } from "../../src/services/responses.js";
 import { emit, smoke } from "../lib/report.js";

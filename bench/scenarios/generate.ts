@@ -1,138 +1,205 @@
-// Scenario: the overhead dialogql adds to a streamed model turn. 16 conversations, each with a
-// history of HISTORY turns, each take a streamed turn at once through POST /v1/responses
-// (previous_response_id = its tip, stream: true), against the upstream stand-in (an HTTP server
-// speaking Chat Completions, test/support/upstream-stand-in.ts). The baseline is the same
-// request — the same whole history as messages — sent to the stand-in directly at the same
-// concurrency. Time to first token (first text delta) and total time, p50 and p99; the figure is
-// dialogql's minus the direct call's. Clients run in this process, as plain fetch readers.
-import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
-import { createModelCatalog } from "../../src/generation/providers.js";
-import { applyMigrations } from "../../src/db/migrate.js";
-import { closeDatabase, config, database, store } from "../lib/store.js";
-import { startServer } from "../../src/server/http-server.js";
-import { importMessages } from "../../src/services/import-messages.js";
-import { startUpstreamStandIn } from "../../test/support/upstream-stand-in.js";
-import { emit, smoke } from "../lib/report.js";
+// Scenario: what dialogql adds to a streamed model turn, beside what other things in between add.
+// The upstream stand-in (test/support/upstream-stand-in.ts, Chat Completions) waits 100 ms before
+// its first chunk, then streams 9 more chunks 5 ms apart. At each history depth (turns of ~280
+// characters) and with 1 and 16 clients at once, interleaved round by round, the same turn goes:
+// - directly to the upstream, the whole history as messages (the baseline);
+// - through a minimal pass-through proxy (bench/lib/pass-through-proxy.ts, stores nothing);
+// - through the Portkey AI gateway (bench/lib/portkey.ts, stores nothing), when it installs;
+// - through dialogql's POST /v1/responses with previous_response_id, which reads the history,
+//   keeps the turn and streams it to watchers (a process of its own: bench/load/generate-server.ts).
+// Figures: first-delta and done overheads (a path's percentile minus the direct call's), turns per
+// second at 16 clients against the direct call's, and dialogql's CPU per turn.
+import path from "node:path";
+import { spawnIpcChild } from "../lib/ipc-child.js";
+import { startPassThroughProxy } from "../lib/pass-through-proxy.js";
+import { startPortkey } from "../lib/portkey.js";
+import { emit, type Figure, smoke } from "../lib/report.js";
 import { percentile } from "../lib/stats.js";
+import { chainHistory } from "../load/generate-history.js";
+import { startUpstreamStandIn } from "../../test/support/upstream-stand-in.js";
 
 const CONVERSATIONS = 16;
-const HISTORY = smoke ? 50 : 1_000;
-const ROUNDS = smoke ? 3 : 8;
-const IMPORT_TURNS = 400; // 800 messages an import: under MAX_EVENTS_PER_WRITE
+const DEPTHS = smoke ? [0, 20] : [0, 50, 1_000];
+const CLIENTS = [1, 16];
+/** Rounds per (depth, clients): each round sends `clients` turns at once on every path. */
+const ROUNDS: Record<number, number> = smoke ? { 1: 4, 16: 2 } : { 1: 40, 16: 5 };
 
-await applyMigrations(database);
 const upstream = await startUpstreamStandIn();
 upstream.fallback = {
-  output: [{ text: "A reply of a few dozen characters, streamed in several chunks." }],
+  output: [{ text: "A reply of a few dozen characters, streamed in ten chunks or so." }],
+  chunkChars: 7,
+  firstChunkDelayMs: 100,
+  chunkDelayMs: 5,
   usage: { input: 100, output: 20 },
 };
-const server = await startServer({
-  store,
-  config,
-  port: 0,
-  models: createModelCatalog({ OPENAI_BASE_URL: upstream.url, UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }),
+const proxy = await startPassThroughProxy(upstream.url);
+const portkey = smoke ? null : await startPortkey();
+const dialogql = spawnIpcChild(path.resolve(import.meta.dirname, "../load/generate-server.ts"), {
+  UPSTREAM_URL: upstream.url,
+  CONVERSATIONS: String(CONVERSATIONS),
+  DEPTHS: DEPTHS.join(","),
+  LOG_LEVEL: "warn",
 });
-
-// Each conversation: HISTORY turns of history, imported a few hundred turns at a time.
-const history = (from: number, count: number) =>
-  Array.from({ length: count }, (_, i) => [
-    { role: "user", content: `Question ${from + i}: what comes after ${from + i}?` },
-    { role: "assistant", content: `After ${from + i} comes ${from + i + 1}.` },
-  ]).flat();
-const tips: string[] = [];
-for (let c = 0; c < CONVERSATIONS; c++) {
-  let tip: string | null = null;
-  for (let from = 0; from < HISTORY; from += IMPORT_TURNS) {
-    const count = Math.min(IMPORT_TURNS, HISTORY - from);
-    const result: { responseIds: string[] } = await importMessages(store, {
-      format: "OPENAI_RESPONSES",
-      messages: history(from, count),
-      previousResponseId: tip,
-      tenantId: DEVELOPMENT_TENANT,
-    });
-    tip = result.responseIds.at(-1)!;
-  }
-  tips.push(tip!);
-}
-const directMessages = history(0, HISTORY);
+const { url: dialogqlUrl, tips } = await dialogql.next<{ url: string; tips: Record<number, (string | null)[]> }>(
+  "ready",
+);
+const serverCpuMs = async () => (await (dialogql.send({ type: "cpu" }), dialogql.next<{ ms: number }>("cpu"))).ms;
 
 interface Timing {
-  firstToken: number;
-  total: number;
+  firstDelta: number;
+  done: number;
 }
 
-/** Reads a streamed answer, noting when the first text delta arrives. */
-async function timed(url: string, body: unknown, isTextDelta: (chunk: string) => boolean): Promise<Timing> {
+/** Posts a streamed request and reads it to the end, noting when the first text delta arrives. */
+async function timed(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  isTextDelta: (chunk: string) => boolean,
+) {
   const start = performance.now();
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
-  let firstToken = NaN;
+  let firstDelta = NaN;
   const decoder = new TextDecoder();
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    if (Number.isNaN(firstToken) && isTextDelta(decoder.decode(chunk))) firstToken = performance.now() - start;
+    if (Number.isNaN(firstDelta) && isTextDelta(decoder.decode(chunk))) firstDelta = performance.now() - start;
   }
-  return { firstToken, total: performance.now() - start };
+  return { firstDelta, done: performance.now() - start } satisfies Timing;
 }
 
-const throughDialogql = (c: number) =>
-  timed(
-    `${server.url}/v1/responses`,
-    { model: "stand-in-1", previous_response_id: tips[c], input: `Round question for ${c}`, stream: true, store: true },
-    (chunk) => chunk.includes("response.output_text.delta"),
-  ).then((timing) => timing);
-const direct = (c: number) =>
-  timed(
-    `${upstream.url}/chat/completions`,
-    {
-      model: "stand-in-1",
-      stream: true,
-      stream_options: { include_usage: true },
-      messages: [...directMessages, { role: "user", content: `Round question for ${c}` }],
-    },
-    (chunk) => /"content":"[^"]/.test(chunk),
-  );
+type Path = (depth: number, c: number) => Promise<Timing>;
+const chatText = (chunk: string) => /"content":"[^"]/.test(chunk);
+const chatBody = (depth: number, c: number) => ({
+  model: "stand-in-1",
+  stream: true,
+  stream_options: { include_usage: true },
+  messages: [...chainHistory(0, depth), { role: "user", content: `Round question for ${c}` }],
+});
+const paths: Record<string, Path> = {
+  direct: (depth, c) => timed(`${upstream.url}/chat/completions`, {}, chatBody(depth, c), chatText),
+  proxy: (depth, c) => timed(`${proxy.url}/chat/completions`, {}, chatBody(depth, c), chatText),
+  ...(portkey && {
+    portkey: (depth: number, c: number) =>
+      timed(
+        `${portkey.url}/chat/completions`,
+        { "x-portkey-provider": "openai", "x-portkey-custom-host": upstream.url, authorization: "Bearer stand-in" },
+        chatBody(depth, c),
+        chatText,
+      ),
+  }),
+  dialogql: (depth, c) =>
+    timed(
+      `${dialogqlUrl}/v1/responses`,
+      {},
+      {
+        model: "stand-in-1",
+        previous_response_id: tips[depth]![c],
+        input: `Round question for ${c}`,
+        stream: true,
+        store: true,
+      },
+      (chunk) => chunk.includes("response.output_text.delta"),
+    ),
+};
 
-async function rounds(call: (c: number) => Promise<Timing>) {
-  const samples: Timing[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    samples.push(...(await Promise.all(Array.from({ length: CONVERSATIONS }, (_, c) => call(c)))));
+interface Samples {
+  timings: Timing[];
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** Interleaved rounds: each round sends `clients` turns at once on every path, one path after another. */
+async function measure(depth: number, clients: number, rounds: number) {
+  const samples: Record<string, Samples> = {};
+  for (const name of Object.keys(paths)) samples[name] = { timings: [], wallMs: 0, cpuMs: 0 };
+  for (let round = -1; round < rounds; round++) {
+    for (const [name, call] of Object.entries(paths)) {
+      const cpuBefore = name === "dialogql" ? await serverCpuMs() : 0;
+      const start = performance.now();
+      const timings = await Promise.all(Array.from({ length: clients }, (_, c) => call(depth, c)));
+      if (round < 0) continue; // the first round warms every path
+      samples[name]!.wallMs += performance.now() - start;
+      samples[name]!.timings.push(...timings);
+      if (name === "dialogql") samples[name]!.cpuMs += (await serverCpuMs()) - cpuBefore;
+    }
   }
   return samples;
 }
 
-// Warm both paths, then alternate so neither gets a quieter machine.
-await rounds(direct);
-await rounds(throughDialogql);
-const directSamples = await rounds(direct);
-const dialogqlSamples = await rounds(throughDialogql);
-await server.close();
-await upstream.close();
-await closeDatabase();
+const figures: Figure[] = [];
+const at = (metric: keyof Timing, p: number, s: Samples) =>
+  percentile(
+    s.timings.map((t) => t[metric]),
+    p,
+  );
+for (const depth of DEPTHS) {
+  for (const clients of CLIENTS) {
+    const samples = await measure(depth, clients, ROUNDS[clients]!);
+    const direct = samples.direct!;
+    const where = `depth ${depth}, ${clients} client${clients > 1 ? "s" : ""}`;
+    const overheads = (metric: keyof Timing, p: number) =>
+      Object.entries(samples)
+        .filter(([name]) => name !== "direct")
+        .map(([name, s]) => `${name} +${(at(metric, p, s) - at(metric, p, direct)).toFixed(1)}`)
+        .join(", ");
+    const overheadFigure = (metric: keyof Timing, p: number, target?: number): Figure => {
+      const overhead = at(metric, p, samples.dialogql!) - at(metric, p, direct);
+      return {
+        scenario: "generate",
+        metric: `${metric === "firstDelta" ? "first-delta" : "done"} overhead p${p} (${where})`,
+        value: Number(overhead.toFixed(2)),
+        unit: "ms",
+        baseline: Number(at(metric, p, direct).toFixed(2)),
+        peer: "direct call",
+        ...(target !== undefined && { target: `≤ ${target} ms`, met: overhead <= target, goal: true }),
+        note: `overheads (ms): ${overheads(metric, p)}`,
+      };
+    };
+    const deep = depth === DEPTHS.at(-1);
+    if (clients === 1) {
+      figures.push(overheadFigure("firstDelta", 50, 5), overheadFigure("done", 50));
+      const cpu = samples.dialogql!.cpuMs / samples.dialogql!.timings.length;
+      figures.push({
+        scenario: "generate",
+        metric: `server CPU per generated turn (depth ${depth})`,
+        value: Number(cpu.toFixed(2)),
+        unit: "ms",
+        ...(deep && { target: "≤ 4 ms", met: cpu <= 4, goal: true }),
+      });
+    } else {
+      figures.push(
+        overheadFigure("firstDelta", 50, deep ? 10 : undefined),
+        overheadFigure("firstDelta", 99, deep ? 40 : undefined),
+        overheadFigure("done", 50, deep ? 20 : undefined),
+        overheadFigure("done", 99),
+      );
+      const rate = (s: Samples) => s.timings.length / (s.wallMs / 1000);
+      const ratio = rate(samples.dialogql!) / rate(direct);
+      figures.push({
+        scenario: "generate",
+        metric: `turns per second (${where})`,
+        value: Number(rate(samples.dialogql!).toFixed(1)),
+        unit: "turns/s",
+        baseline: Number(rate(direct).toFixed(1)),
+        ratio: Number(ratio.toFixed(2)),
+        peer: "direct call",
+        ...(deep && { target: "ratio ≥ 0.9", met: ratio >= 0.9, goal: true }),
+        note: Object.entries(samples)
+          .map(([name, s]) => `${name} ${rate(s).toFixed(1)}`)
+          .join(", "),
+      });
+    }
+  }
+}
 
-const figure = (metric: "firstToken" | "total", p: 50 | 99, target: number) => {
-  const value = percentile(
-    dialogqlSamples.map((s) => s[metric]),
-    p,
-  );
-  const baseline = percentile(
-    directSamples.map((s) => s[metric]),
-    p,
-  );
-  const overhead = value - baseline;
-  return {
-    scenario: "generate",
-    metric: `${metric === "firstToken" ? "time to first token" : "total time"} p${p} overhead (${CONVERSATIONS} concurrent, ${HISTORY}-turn histories)`,
-    value: Number(overhead.toFixed(2)),
-    unit: "ms",
-    baseline: Number(baseline.toFixed(2)),
-    ratio: Number((value / baseline).toFixed(2)),
-    target: `≤ ${target} ms`,
-    met: overhead <= target,
-    note: `dialogql ${value.toFixed(2)} ms vs direct ${baseline.toFixed(2)} ms`,
-  };
-};
-emit([figure("firstToken", 50, 5), figure("firstToken", 99, 20), figure("total", 50, 5), figure("total", 99, 20)]);
+dialogql.send({ type: "stop" });
+await dialogql.next("stopped");
+portkey?.close();
+await proxy.close();
+await upstream.close();
+emit(figures);

@@ -1,4 +1,4 @@
-// applyHistoryDelta: seed 004's DefaultHistoryHandler for dialogql's historyDelta subscription.
+// applyHistoryDelta: what a client does with each delta of dialogql's historyDelta subscription.
 // The caller owns the list of events; each delta is appended to it at most once and never out of
 // order, and a cleared delta (clearDialog) empties it. Dependency-free on purpose, so a browser app
 // can import it without the server. With `options.inFlight` it also keeps the text being typed

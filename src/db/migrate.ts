@@ -33,6 +33,9 @@ export async function applyMigrations(database: Database, migrations?: Migration
 
 async function applyPending(session: Session, migrations: MigrationFile[]): Promise<MigrationResult> {
   const applied: string[] = [];
+  // The connection's time limits (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_LOCK_TIMEOUT_MS) are for
+  // requests: a migration may rewrite a large table, and waits for another instance's migrations.
+  await session.runScript("SET statement_timeout = 0; SET lock_timeout = 0;");
   // Several instances may start together against one PostgreSQL: serialise them.
   await session.runScript(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY});`);
   try {
@@ -60,6 +63,7 @@ async function applyPending(session: Session, migrations: MigrationFile[]): Prom
     }
   } finally {
     await session.runScript(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY});`);
+    await session.runScript("RESET statement_timeout; RESET lock_timeout;");
   }
   return { applied };
 }

@@ -11,6 +11,9 @@ export type DatabaseConfig = Pick<
   | "DATABASE_POOL_SIZE"
   | "DATABASE_CONNECT_TIMEOUT_MS"
   | "DATABASE_QUERY_TIMEOUT_MS"
+  | "DATABASE_STATEMENT_TIMEOUT_MS"
+  | "DATABASE_LOCK_TIMEOUT_MS"
+  | "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS"
 >;
 
 export function openDatabase(config: DatabaseConfig) {
@@ -20,6 +23,9 @@ export function openDatabase(config: DatabaseConfig) {
           poolSize: config.DATABASE_POOL_SIZE,
           connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
           queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+          statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+          lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+          idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
         }),
       )
     : import("./embedded-database.js").then(({ openEmbedded }) =>

@@ -2,7 +2,7 @@
 // maintenance use. PGlite is one connection, so a "session" is the client itself.
 import type { PGlite } from "@electric-sql/pglite";
 import type { Database } from "./database.js";
-import { timed } from "./statement-log.js";
+import { timed } from "../statement-log.js";
 import { parseUtcTimestamp, TIMESTAMP_OID } from "./utc-timestamps.js";
 
 export function pgliteDatabase(client: PGlite, description: string): Database {

@@ -5,7 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { logger } from "../logger.js";
 import type { Database } from "./database.js";
-import { timed } from "./statement-log.js";
+import { timed } from "../statement-log.js";
 import { parseUtcTimestamp, TIMESTAMP_OID } from "./utc-timestamps.js";
 
 const utcTimestamps = {
@@ -70,6 +70,10 @@ export interface PostgresOptions {
   poolSize: number;
   connectTimeoutMs: number;
   queryTimeoutMs: number;
+  /** The server's own limits on every connection of the pool (0 switches one off). */
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
 }
 
 export function openPostgres(url: string, options: PostgresOptions) {
@@ -82,10 +86,23 @@ export function openPostgres(url: string, options: PostgresOptions) {
     // A server that stops answering on an open connection (a partition) fails a query after this,
     // as UNAVAILABLE, instead of holding the request; the pool discards that connection.
     query_timeout: options.queryTimeoutMs,
+    // The same bounds on the server's side, set on each connection as it opens: a statement runs at
+    // most this long, waits at most this long for a lock (a locked dialog fails its writers with
+    // UNAVAILABLE instead of holding them and their connections), and a transaction left idle by a
+    // client that was cut off is ended by the server, releasing its locks.
+    statement_timeout: options.statementTimeoutMs || undefined,
+    lock_timeout: options.lockTimeoutMs || undefined,
+    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs || undefined,
   });
   // An idle client losing its server (restart, pg_terminate_backend) must not crash the process;
   // the pool drops it and opens a new connection when one is needed.
   pool.on("error", (error) => logger.warn(`[db] idle PostgreSQL connection lost: ${error.message}`));
+  // So must one lost while checked out (the server ending a transaction left idle past
+  // idle_in_transaction_session_timeout, an administrator's terminate): its user's next query fails
+  // as UNAVAILABLE, and the pool discards the connection when it is released.
+  pool.on("connect", (client) =>
+    client.on("error", (error) => logger.warn(`[db] PostgreSQL connection lost while in use: ${error.message}`)),
+  );
   const host = new URL(url);
   // Inside a transaction a refused statement has aborted it, so it is not sent again (the names
   // still change: the caller's next attempt prepares afresh).

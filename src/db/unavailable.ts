@@ -10,8 +10,10 @@ const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
 // Prisma's driver-adapter error kinds for a connection that failed or was lost.
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 // SQLSTATE class 08 (connection exception), 57P01-57P03 (server shutting down or restarting,
-// or the backend terminated by an administrator), 53300 (too many connections).
-const SQLSTATE = /^(08...|57P0[123]|53300)$/;
+// or the backend terminated by an administrator), 53300 (too many connections), 55P03 (a lock not
+// had within lock_timeout), 57014 (a statement cancelled by statement_timeout), 25P03 (a
+// transaction ended by idle_in_transaction_session_timeout): each is "try again", not a bug.
+const SQLSTATE = /^(08...|57P0[123]|53300|55P03|57014|25P03)$/;
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND"]);
 const PG_MESSAGES = [
   "Connection terminated",

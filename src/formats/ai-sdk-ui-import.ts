@@ -6,11 +6,11 @@
 // message back exactly, message id and metadata included.
 import { z } from "zod";
 import { ValidationError } from "../errors.js";
-import { blankEvent, type NewEvent } from "../services/event-input.js";
-import { isJsonObject } from "../services/json.js";
+import { blankEvent, type NewEvent } from "../vocabulary/events.js";
+import { isJsonObject } from "../vocabulary/json.js";
 import { claimCallId, type Problems, requireList, zodProblems } from "./import-checks.js";
-import type { Part } from "./parts.js";
-import { extraKeys, type ProviderFields } from "./provider-fields.js";
+import type { Part } from "../vocabulary/parts.js";
+import { extraKeys, type ProviderFields } from "../vocabulary/provider-fields.js";
 import type { ImportedEvent } from "./turns.js";
 
 type UiPart = Record<string, unknown> & { type: string };

@@ -5,8 +5,8 @@
 // come back exactly (ids, metadata, part states, provider metadata); other events get these
 // shapes, with the event id as message id. test/provider-sdk-types.test-d.ts checks these types
 // against the `ai` package.
-import { type Part, parseDataUrl, toChatPart, toChatTextPart } from "./parts.js";
-import { readProviderFields } from "./provider-fields.js";
+import { type Part, parseDataUrl, toChatPart, toChatTextPart } from "../vocabulary/parts.js";
+import { readProviderFields } from "../vocabulary/provider-fields.js";
 import { messageParts, partsOf, type StoredEvent } from "./stored-event.js";
 
 export interface UiTextPart {

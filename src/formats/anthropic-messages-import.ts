@@ -6,11 +6,11 @@
 // are kept whole, so a same-format export gives every byte back.
 import { z } from "zod";
 import { ValidationError } from "../errors.js";
-import { blankEvent, type NewEvent } from "../services/event-input.js";
-import { isJsonObject } from "../services/json.js";
+import { blankEvent, type NewEvent } from "../vocabulary/events.js";
+import { isJsonObject } from "../vocabulary/json.js";
 import { claimCallId, type Problems, requireList, zodProblems } from "./import-checks.js";
-import { joinedText, type Part } from "./parts.js";
-import { extraKeys, type ProviderFields } from "./provider-fields.js";
+import { joinedText, type Part } from "../vocabulary/parts.js";
+import { extraKeys, type ProviderFields } from "../vocabulary/provider-fields.js";
 import type { ImportedEvent } from "./turns.js";
 
 type Block = Record<string, unknown> & { type: string };

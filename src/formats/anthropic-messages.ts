@@ -6,8 +6,8 @@
 // Blocks imported in this format come back exactly (thinking signatures, citations, cache_control);
 // other events get the nearest block. test/provider-sdk-types.test-d.ts checks these types against
 // `@anthropic-ai/sdk`.
-import { type Part, parseDataUrl, toChatPart, toChatTextPart } from "./parts.js";
-import { readProviderFields } from "./provider-fields.js";
+import { type Part, parseDataUrl, toChatPart, toChatTextPart } from "../vocabulary/parts.js";
+import { readProviderFields } from "../vocabulary/provider-fields.js";
 import { messageParts, partsOf, type StoredEvent } from "./stored-event.js";
 
 type CacheControl = { type: "ephemeral"; ttl?: "5m" | "1h" } | null;

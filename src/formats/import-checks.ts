@@ -2,8 +2,8 @@
 // names every problem of an import, each at its path (["messages", "3", "content", "0"]).
 import type { z } from "zod";
 import { type FieldError, ValidationError } from "../errors.js";
-import { isJsonObject } from "../services/json.js";
-import { joinedText, type Part } from "./parts.js";
+import { isJsonObject } from "../vocabulary/json.js";
+import { joinedText, type Part } from "../vocabulary/parts.js";
 
 export type Problems = FieldError[];
 

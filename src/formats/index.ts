@@ -8,11 +8,11 @@ import { type ChatMessage, toChatMessages } from "./openai-chat.js";
 import { fromResponsesItems } from "./openai-responses-import.js";
 import { type ResponsesItem, toResponsesItems } from "./openai-responses.js";
 import { partsOf, type StoredEvent } from "./stored-event.js";
-import { toPlainChatPart } from "./parts.js";
-import { type MessageFormat, readProviderFields } from "./provider-fields.js";
+import { toPlainChatPart } from "../vocabulary/parts.js";
+import { type MessageFormat, readProviderFields } from "../vocabulary/provider-fields.js";
 import type { ImportedEvent } from "./turns.js";
 
-export type { MessageFormat } from "./provider-fields.js";
+export type { MessageFormat } from "../vocabulary/provider-fields.js";
 export const messageFormats = [
   "OPENAI_CHAT",
   "OPENAI_RESPONSES",

@@ -1,11 +1,11 @@
 // Chat-completions messages into events: the inverse of toChatMessages. An assistant message
 // becomes its reasoning (reasoning_content), its text, then one event per tool call, so the
-// history reads the way seed 001 orders it. Keys dialogql has no column for (name, refusal, …)
+// history reads in the order the model produced it. Keys dialogql has no column for (name, refusal, …)
 // are kept with the event and given back by a chat export.
 import { z } from "zod";
 import { ValidationError } from "../errors.js";
-import { blankEvent, type NewEvent } from "../services/event-input.js";
-import { isJsonObject } from "../services/json.js";
+import { blankEvent, type NewEvent } from "../vocabulary/events.js";
+import { isJsonObject } from "../vocabulary/json.js";
 import {
   claimCallId,
   parseArguments,
@@ -16,8 +16,8 @@ import {
   toolResultContent,
   zodProblems,
 } from "./import-checks.js";
-import { chatTextPartSchema, contentPartSchema, refusalPartSchema } from "./parts.js";
-import { extraKeys, type ProviderFields } from "./provider-fields.js";
+import { chatTextPartSchema, contentPartSchema, refusalPartSchema } from "../vocabulary/parts.js";
+import { extraKeys, type ProviderFields } from "../vocabulary/provider-fields.js";
 import type { ImportedEvent } from "./turns.js";
 
 type Message = Record<string, unknown>;

@@ -1,10 +1,10 @@
-// A context as chat-completions messages (seed 003's to_openai_format): system and user messages,
+// A context as chat-completions messages: system and user messages,
 // assistant messages holding their text and every tool call they made (parallel calls share one
 // message), tool messages answering them. Metadata and timestamps are left out; reasoning only on
 // request, as `reasoning_content` (the field OpenAI-compatible reasoning servers use).
 // test/openai-sdk-types.test-d.ts checks these types against the `openai` package.
-import { toChatPart, toChatTextPart } from "./parts.js";
-import { extraFor, readProviderFields } from "./provider-fields.js";
+import { toChatPart, toChatTextPart } from "../vocabulary/parts.js";
+import { extraFor, readProviderFields } from "../vocabulary/provider-fields.js";
 import { messageParts, partsOf, type StoredEvent } from "./stored-event.js";
 
 export interface ChatTextPart {

@@ -4,8 +4,8 @@
 // ids, status, encrypted_content, …) are kept with the event and given back by a Responses export.
 import { z } from "zod";
 import { ValidationError } from "../errors.js";
-import { blankEvent, type NewEvent } from "../services/event-input.js";
-import { isJsonObject } from "../services/json.js";
+import { blankEvent, type NewEvent } from "../vocabulary/events.js";
+import { isJsonObject } from "../vocabulary/json.js";
 import {
   claimCallId,
   parseArguments,
@@ -22,8 +22,8 @@ import {
   responsesInputPartSchema,
   responsesOutputPartSchema,
   summaryPartSchema,
-} from "./parts.js";
-import { extraKeys, type ProviderFields } from "./provider-fields.js";
+} from "../vocabulary/parts.js";
+import { extraKeys, type ProviderFields } from "../vocabulary/provider-fields.js";
 import type { ImportedEvent } from "./turns.js";
 
 type Item = Record<string, unknown>;

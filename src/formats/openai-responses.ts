@@ -3,8 +3,8 @@
 // items. Each event is one item. Items imported in this format come back exactly as they came
 // (ids, status, encrypted reasoning included); others get the canonical shapes below.
 // test/openai-sdk-types.test-d.ts checks these types against the `openai` package.
-import { joinedText, toResponsesInputPart } from "./parts.js";
-import { extraFor, readProviderFields } from "./provider-fields.js";
+import { joinedText, toResponsesInputPart } from "../vocabulary/parts.js";
+import { extraFor, readProviderFields } from "../vocabulary/provider-fields.js";
 import { messageParts, partsOf, type StoredEvent } from "./stored-event.js";
 
 type ItemStatus = "in_progress" | "completed" | "incomplete";

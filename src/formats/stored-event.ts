@@ -1,7 +1,7 @@
 // The columns of a stored event that exports and transcripts read (a subset of the Event row, so
 // the format modules stay free of the database and are tested with plain objects).
 import type { HistoryEventType } from "../generated/prisma/enums.js";
-import type { Part } from "./parts.js";
+import type { Part } from "../vocabulary/parts.js";
 
 export interface StoredEvent {
   /** Present on events read from the database; exports that need message ids derive them from it. */

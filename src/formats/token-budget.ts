@@ -6,7 +6,7 @@
 // arguments; a tool result's content) plus EVENT_OVERHEAD for the message framing around it; an
 // image, file or audio part costs ATTACHMENT_TOKENS whatever its size, since its bytes are not
 // text the model reads.
-import { joinedText } from "./parts.js";
+import { joinedText } from "../vocabulary/parts.js";
 import { partsOf, type StoredEvent } from "./stored-event.js";
 
 export type TokenizerName = "O200K_BASE" | "CL100K_BASE";

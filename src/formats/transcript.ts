@@ -1,12 +1,12 @@
-// A context as readable text, in the spirit of seed 000's str(history): a header, then one
+// A context as readable text, for logs and debugging: a header, then one
 // numbered line per event with its role, long content shortened, for logs, prompts and debugging.
 //
 //   History (3 events):
 //     1. [user] What is Python?
 //     2. [assistant] Python is a programming language...
 //     3. [tool call] search({"q":"python features"})
-import { describePart } from "./parts.js";
-import { readProviderFields } from "./provider-fields.js";
+import { describePart } from "../vocabulary/parts.js";
+import { readProviderFields } from "../vocabulary/provider-fields.js";
 import { messageParts, type StoredEvent } from "./stored-event.js";
 
 export const DEFAULT_TRANSCRIPT_CONTENT_LENGTH = 100;

@@ -2,7 +2,7 @@
 // given (system, developer and user messages) and everything it did about it (reasoning, text,
 // tool calls and the tool results that answered them). So a message the model is given opens a
 // new response once the current one has output; anything else joins the current response's output.
-import type { NewEvent } from "../services/event-input.js";
+import type { NewEvent } from "../vocabulary/events.js";
 
 /** One event of an import, with where it came from for error messages. */
 export interface ImportedEvent {

@@ -6,27 +6,29 @@
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
 import type { Context as TraceContext } from "@opentelemetry/api";
-import { jsonSchema, type LanguageModel, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
+import { type LanguageModel, type LanguageModelUsage, streamText } from "ai";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
 import type { Tracing } from "../tracing.js";
-import type { HistoryEventInput } from "../services/event-input.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { UsageInput } from "../services/responses.js";
+import { fitToBudget, loadTokenizer } from "../formats/token-budget.js";
+import {
+  type FunctionTool,
+  outputOf,
+  type ResponseFormat,
+  type ToolChoice,
+  toolChoice,
+  toolSet,
+} from "./call-settings.js";
+
+export type { FunctionTool, ResponseFormat, ToolChoice };
 import { toModelMessages } from "./model-messages.js";
 import { type OutputItem, outputItemId, toEventInput } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
 import { describeUpstreamFailure, logUpstreamFailure } from "./upstream-errors.js";
 import type { BegunTurn, FinalStatus, TurnSink, TurnStart } from "./turn-sink.js";
-
-export interface FunctionTool {
-  name: string;
-  description?: string | null;
-  /** JSON Schema of the arguments. */
-  parameters?: Record<string, unknown> | null;
-  strict?: boolean | null;
-}
-
-export type ToolChoice = "auto" | "none" | "required" | { name: string };
+import { type UpstreamParams, upstreamOptions } from "./upstream-options.js";
 
 export interface GenerateRequest extends TurnStart {
   instructions?: string | null;
@@ -35,7 +37,14 @@ export interface GenerateRequest extends TurnStart {
   temperature?: number | null;
   topP?: number | null;
   maxOutputTokens?: number | null;
-  reasoningEffort?: string | null;
+  frequencyPenalty?: number | null;
+  presencePenalty?: number | null;
+  /** Structured output: a JSON schema the answer must follow, or any JSON object. */
+  responseFormat?: ResponseFormat | null;
+  /** `truncation: "auto"`: the oldest turns are dropped until the context fits the model's window. */
+  truncate?: boolean;
+  /** Parameters forwarded in the upstream's own terms (src/generation/upstream-options.ts). */
+  upstream?: UpstreamParams;
   /** The trace context of the request that asked for the turn: its model call is a child span of it. */
   traceContext?: TraceContext;
 }
@@ -86,6 +95,9 @@ export function createGenerator(options: GeneratorOptions): Generator {
     models: options.models,
     async start(request, sink, observer = {}) {
       const model = options.models.resolve(request.model);
+      // Parameters the upstream cannot take are refused before anything is stored.
+      const providerOptions = upstreamOptions(model, request.upstream ?? {});
+      // A caller over its budget is refused before anything is stored or any model called.
       await options.admit?.({ tenantId: request.tenantId, keyId: request.apiKeyId ?? null });
       const begun = await sink.begin(request);
       const abort = new AbortController();
@@ -96,8 +108,10 @@ export function createGenerator(options: GeneratorOptions): Generator {
         observer,
         abort: abort.signal,
         model,
+        providerOptions,
         maxRetries: options.models.maxRetries,
         tracing: options.tracing ?? null,
+        contextTokens: options.models.contextTokens,
       }).finally(() => running.delete(begun.responseId));
       running.set(begun.responseId, { abort, done });
       return { ...begun, done };
@@ -117,8 +131,19 @@ interface Turn {
   observer: TurnObserver;
   abort: AbortSignal;
   model: ReturnType<ModelCatalog["resolve"]>;
+  providerOptions: ReturnType<typeof upstreamOptions>;
   maxRetries: number;
   tracing: Tracing | null;
+  contextTokens: number;
+}
+
+/** The context the model is given: all of it, or with `truncate` what fits its window (tool pairs kept). */
+async function modelContext(turn: Turn) {
+  const { request, begun } = turn;
+  if (!request.truncate) return begun.context;
+  const count = await loadTokenizer("O200K_BASE");
+  const budget = turn.contextTokens - (request.maxOutputTokens ?? 0) - count(request.instructions ?? "");
+  return fitToBudget(begun.context, Math.max(budget, 0), count).events;
 }
 
 async function runTurn(turn: Turn): Promise<TurnOutcome> {
@@ -155,7 +180,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
     const result = streamText({
       model: turn.model,
       system: request.instructions ?? undefined,
-      messages: toModelMessages(begun.context),
+      messages: toModelMessages(await modelContext(turn)),
       // System and developer messages are the caller's own history (stored SystemEvents), not injected text.
       allowSystemInMessages: true,
       tools: toolSet(request.tools),
@@ -163,11 +188,14 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
       temperature: request.temperature ?? undefined,
       topP: request.topP ?? undefined,
       maxOutputTokens: request.maxOutputTokens ?? undefined,
+      frequencyPenalty: request.frequencyPenalty ?? undefined,
+      presencePenalty: request.presencePenalty ?? undefined,
+      output: outputOf(request.responseFormat),
       maxRetries: turn.maxRetries,
       abortSignal: abort,
       // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
       onError: () => {},
-      providerOptions: request.reasoningEffort ? { openai: { reasoningEffort: request.reasoningEffort } } : undefined,
+      providerOptions: turn.providerOptions,
     });
     for await (const part of result.fullStream) {
       switch (part.type) {
@@ -307,25 +335,4 @@ function usageOf(usage: LanguageModelUsage | undefined): UsageInput | null {
     // Input tokens the provider read from its prompt cache (priced lower: docs/usage.md).
     cachedTokens: count(usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens),
   };
-}
-
-/** Function tools without `execute`: the model's calls come back to the client, which runs them. */
-function toolSet(tools: FunctionTool[] | null | undefined): ToolSet | undefined {
-  if (!tools?.length) return undefined;
-  return Object.fromEntries(
-    tools.map((spec) => [
-      spec.name,
-      tool({
-        description: spec.description ?? undefined,
-        inputSchema: jsonSchema(
-          (spec.parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0],
-        ),
-      }),
-    ]),
-  );
-}
-
-function toolChoice(choice: ToolChoice | null | undefined) {
-  if (!choice) return undefined;
-  return typeof choice === "string" ? choice : { type: "tool" as const, toolName: choice.name };
 }

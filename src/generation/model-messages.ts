@@ -3,7 +3,7 @@
 // their text only. Consecutive model-side events (reasoning, text, tool calls)
 // make one assistant message; tool results make a tool message, as every provider expects.
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from "ai";
-import { joinedText, type Part } from "../formats/parts.js";
+import { joinedText, type Part } from "../vocabulary/parts.js";
 import { messageParts, type StoredEvent } from "../formats/stored-event.js";
 
 type AssistantPart = Exclude<AssistantModelMessage["content"], string>[number];

@@ -3,11 +3,11 @@
 // ToolCallEvent. Item ids are derived from the response id and the item's place in the output,
 // so the id a stream announces is the id a later GET returns, with nothing extra stored.
 import type { StoredEvent } from "../formats/stored-event.js";
-import type { HistoryEventInput } from "../services/event-input.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 
 export type OutputItem =
   | { type: "message"; id: string; text: string }
-  | { type: "reasoning"; id: string; text: string }
+  | { type: "reasoning"; id: string; text: string; encryptedContent?: string | null }
   | { type: "function_call"; id: string; callId: string; name: string; arguments: string };
 
 const prefixes = { message: "msg", reasoning: "rs", function_call: "fc" } as const;
@@ -37,6 +37,18 @@ function parseArguments(text: string): Record<string, unknown> {
   }
   return { raw: text };
 }
+
+/** The id of the item an output event is, when it is the `index`th model item of its response; null for other events. */
+export function outputItemIdOfEvent(event: StoredEvent & { responseId: string }, index: number) {
+  const type = itemTypes[event.type];
+  return type ? outputItemId(type, event.responseId, index) : null;
+}
+
+const itemTypes: Partial<Record<StoredEvent["type"], OutputItem["type"]>> = {
+  AI: "message",
+  REASONING: "reasoning",
+  TOOL_CALL: "function_call",
+};
 
 /** A response's stored output events as items (events that are not model output are skipped). */
 export function itemsFromEvents(responseId: string, events: readonly StoredEvent[]): OutputItem[] {

@@ -21,7 +21,8 @@ export type ProviderSettings = Pick<
   | "MODEL_PROVIDERS"
   | "DEFAULT_MODEL"
   | "UPSTREAM_MAX_RETRIES"
->;
+> &
+  Partial<Pick<Config, "MODEL_CONTEXT_TOKENS">>;
 
 const providerNames = ["openai", "anthropic"] as const;
 type ProviderName = (typeof providerNames)[number];
@@ -44,6 +45,8 @@ export interface ModelCatalog {
   /** The model the viewer proposes; null when none is configured. */
   readonly defaultModel: string | null;
   readonly maxRetries: number;
+  /** The context window `truncation: "auto"` fits a turn's context to (MODEL_CONTEXT_TOKENS). */
+  readonly contextTokens: number;
   /** The model for `name`, or a ModelNotConfiguredError. */
   resolve(name: string): LanguageModel;
 }
@@ -61,6 +64,7 @@ export function createModelCatalog(settings: ProviderSettings): ModelCatalog {
     configured,
     defaultModel: settings.DEFAULT_MODEL ?? (configured ? defaultModelOf(factories) : null),
     maxRetries: settings.UPSTREAM_MAX_RETRIES,
+    contextTokens: settings.MODEL_CONTEXT_TOKENS ?? 128_000,
     resolve(name) {
       const rule = rules.find((candidate) => candidate.pattern.test(name));
       if (!rule) throw new ModelNotConfiguredError(name, "no MODEL_PROVIDERS rule matches it");
@@ -92,6 +96,8 @@ function providerFactories(settings: ProviderSettings): Partial<Record<ProviderN
         baseURL,
         apiKey,
         includeUsage: true,
+        // text.format json_schema goes out as response_format json_schema (OpenAI, vLLM, llama.cpp, Ollama take it).
+        supportsStructuredOutputs: true,
         supportedUrls: () => ({ "image/*": [/^https?:\/\/.*$/] }),
       });
       factories.openai = (model) => compatible.chatModel(model);

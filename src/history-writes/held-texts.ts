@@ -4,22 +4,22 @@
 // does with it is in text-writes.ts and lifecycle-writes.ts.
 import { ConflictError, NotFoundError } from "../errors.js";
 import {
-  type InFlightState,
   type InFlightStore,
   memoryInFlightStore,
   redisInFlightStore,
   withLocalFallback,
 } from "../live/in-flight-store.js";
+import type { InFlightState } from "../vocabulary/in-flight.js";
 import type { LiveBus } from "../live/live-bus.js";
 import { logger } from "../logger.js";
 import {
   checkpointOf,
   clearCheckpoint,
-  eventCountOf,
   inProgressResponses,
   readResponseForText,
   responsesWithCheckpoints,
 } from "../services/in-flight-checkpoints.js";
+import { eventCountOf } from "../vocabulary/event-counts.js";
 import type { WriteResult } from "../services/write-result.js";
 import type { Store } from "../store/store.js";
 import type { EndingWrite, InFlightOptions, TextDeltaInput } from "./in-flight-input.js";

@@ -28,7 +28,7 @@ import type { InFlightOptions, TextDeltaInput } from "./in-flight-input.js";
 import * as lifecycle from "./lifecycle-writes.js";
 import { appendTextDelta } from "./text-writes.js";
 
-export type { InFlightState, InFlightType } from "../live/in-flight-store.js";
+export type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
 export type { EndingWrite, InFlightOptions, TextDeltaInput, TextPosition } from "./in-flight-input.js";
 export { inFlightOptionsFrom } from "./in-flight-input.js";
 

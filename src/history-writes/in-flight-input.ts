@@ -2,9 +2,9 @@
 // a delta is checked before anything is touched.
 import type { Config } from "../config.js";
 import { ValidationError } from "../errors.js";
-import type { HistoryEventInput } from "../services/event-input.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { WriteResult } from "../services/write-result.js";
-import type { InFlightState, InFlightType } from "../live/in-flight-store.js";
+import type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
 
 export interface InFlightOptions {
   /** Milliseconds now; tests move it by hand. */

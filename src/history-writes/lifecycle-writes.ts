@@ -4,7 +4,7 @@
 // answer (or drop it, for DISCARD); every write that ends the open text says so (`endsTextPart`),
 // so subscribers drop the text the event replaces.
 import { ConflictError, NotFoundError } from "../errors.js";
-import type { InFlightState } from "../live/in-flight-store.js";
+import type { InFlightState } from "../vocabulary/in-flight.js";
 import { idleStreamingResponses } from "../services/in-flight-checkpoints.js";
 import * as lifecycle from "../services/response-lifecycle.js";
 import { ending, forget, forgetIfFinished, type HeldTexts, heldText } from "./held-texts.js";

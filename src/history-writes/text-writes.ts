@@ -5,7 +5,7 @@
 // checkpointMs of deltas, and fewer than checkpointChars characters, are lost, and the agent's
 // next delta gets a TextOffsetError telling it where to resend from.
 import { NotFoundError, TextOffsetError } from "../errors.js";
-import type { InFlightState } from "../live/in-flight-store.js";
+import type { InFlightState } from "../vocabulary/in-flight.js";
 import { readResponseForText, saveCheckpoint } from "../services/in-flight-checkpoints.js";
 import { forget, type HeldTexts, notInProgress, openText } from "./held-texts.js";
 import { checkDelta, checkSize, type TextDeltaInput, type TextPosition } from "./in-flight-input.js";

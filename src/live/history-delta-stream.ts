@@ -11,7 +11,7 @@
 // a catch-up that spans one (the dialog's clearedAtSeq) sends it before the events after it.
 import { clearedDelta, type HistoryDeltaView, readDeltasBetween, responseDeletedDelta } from "./delta-reads.js";
 import type { Store } from "../store/store.js";
-import type { InFlightState } from "./in-flight-store.js";
+import type { InFlightState } from "../vocabulary/in-flight.js";
 import {
   type DeltaPayload,
   isCleared,

@@ -3,21 +3,7 @@
 // the agent's next delta. An append checks its position against what is held and applies in one
 // step (a Lua script in Redis), so two writers can never both extend the same text.
 import type { Redis } from "ioredis";
-
-export type InFlightType = "AI" | "REASONING";
-
-/** The open text of one response. */
-export interface InFlightState {
-  dialogId: string;
-  responseId: string;
-  tenantId: string;
-  /** How many events the response had when this event opened: the index it will have. */
-  part: number;
-  type: InFlightType;
-  text: string;
-  /** When the last delta arrived (ms, on the in-flight module's clock). */
-  at: number;
-}
+import type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
 
 export type AppendOutcome = { appended: true; length: number } | { appended: false; held: InFlightState | null };
 

@@ -2,8 +2,8 @@
 // once: the text so far when it joins (from the offset it resumed with), then live deltas, trimmed
 // where they overlap what it has, and a re-read of the text so far when one went missing.
 import type { Response } from "../generated/prisma/client.js";
-import { eventCountOf } from "../services/in-flight-checkpoints.js";
-import type { InFlightState } from "./in-flight-store.js";
+import { eventCountOf } from "../vocabulary/event-counts.js";
+import type { InFlightState } from "../vocabulary/in-flight.js";
 import type { DeltaPayload, TextPayload } from "./live-bus.js";
 
 /** A text-only delta as the schema shows it: it moves no seq (seq = previousSeq = what was sent). */

@@ -1,13 +1,23 @@
-// The body of `POST /v1/responses`, checked strictly enough that a bad body is a 400 naming the
-// parameter, and loosely enough that an SDK sending a parameter this server does not act on
-// (include, prompt_cache_key…) is not refused. Input items are read by the Responses format
-// importer (src/formats), the same one importMessages uses.
+// The body of `POST /v1/responses`, checked so that a bad body is a 400 naming the parameter, and
+// every parameter is either applied or refused by name (src/responses-api/request-params.ts).
+// Input items are read by the Responses format importer (src/formats), the same one
+// importMessages uses; `item_reference` items were resolved before (item-references.ts).
 import { z } from "zod";
 import { ValidationError } from "../errors.js";
 import { importEvents } from "../formats/index.js";
-import { type Part, toChatPart } from "../formats/parts.js";
+import { type Part, toChatPart } from "../vocabulary/parts.js";
 import type { FunctionTool, ToolChoice } from "../generation/generate-turn.js";
-import type { HistoryEventInput, NewEvent } from "../services/event-input.js";
+import type { HistoryEventInput, NewEvent } from "../vocabulary/events.js";
+import type { ResponseFormat } from "../generation/generate-turn.js";
+import type { UpstreamParams } from "../generation/upstream-options.js";
+import { InvalidRequest } from "./invalid-request.js";
+import {
+  includableValues,
+  refuseUnhonoured,
+  responseFormatOf,
+  textConfigSchema,
+  upstreamParamsOf,
+} from "./request-params.js";
 
 const functionTool = z.looseObject({
   type: z.literal("function", { error: "only function tools are supported" }),
@@ -40,19 +50,28 @@ export const createBodySchema = z.looseObject({
   parallel_tool_calls: z.boolean().nullish(),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
+  frequency_penalty: z.number().min(-2).max(2).nullish(),
+  presence_penalty: z.number().min(-2).max(2).nullish(),
+  top_logprobs: z.number().int().min(0).max(20).nullish(),
   max_output_tokens: z.number().int().min(1).nullish(),
   max_tool_calls: z.number().int().min(1).nullish(),
   reasoning: z
-    .looseObject({
+    .strictObject({
       effort: z.enum(["minimal", "low", "medium", "high", "none", "xhigh"]).nullish(),
-      summary: z.string().nullish(),
+      summary: z.enum(["auto", "concise", "detailed"]).nullish(),
+      // The older name of `summary`.
+      generate_summary: z.enum(["auto", "concise", "detailed"]).nullish(),
     })
     .nullish(),
-  text: z.looseObject({}).nullish(),
+  text: textConfigSchema.nullish(),
   truncation: z.enum(["auto", "disabled"]).nullish(),
+  include: z.array(z.enum(includableValues)).nullish(),
   user: z.string().nullish(),
   safety_identifier: z.string().nullish(),
   prompt_cache_key: z.string().nullish(),
+  prompt_cache_retention: z.enum(["in_memory", "24h"]).nullish(),
+  service_tier: z.enum(["auto", "default", "flex", "scale", "priority"]).nullish(),
+  stream_options: z.strictObject({ include_obfuscation: z.boolean().nullish() }).nullish(),
 });
 
 export type CreateBody = z.infer<typeof createBodySchema>;
@@ -67,6 +86,11 @@ export interface EchoedParams {
   top_p: number | null;
   max_output_tokens: number | null;
   max_tool_calls: number | null;
+  top_logprobs: number;
+  frequency_penalty: number;
+  presence_penalty: number;
+  service_tier: string;
+  prompt_cache_retention: string | null;
   reasoning: unknown;
   text: unknown;
   truncation: string;
@@ -74,8 +98,6 @@ export interface EchoedParams {
   safety_identifier: string | null;
   prompt_cache_key: string | null;
   background: boolean;
-  /** Whether the caller named the dialog (`conversation`), so the object names it back. */
-  conversation: boolean;
 }
 
 export interface ParsedCreate {
@@ -87,20 +109,16 @@ export interface ParsedCreate {
   input: HistoryEventInput[];
   tools: FunctionTool[];
   toolChoice: ToolChoice | null;
+  responseFormat: ResponseFormat | null;
+  upstream: UpstreamParams;
+  truncate: boolean;
   echoed: EchoedParams;
 }
 
-/** A problem with the body, as the API reports it: a message and the parameter it concerns. */
-export class InvalidRequest extends Error {
-  constructor(
-    message: string,
-    readonly param: string | null,
-  ) {
-    super(message);
-  }
-}
+export { InvalidRequest };
 
 export function parseCreateBody(raw: unknown): ParsedCreate {
+  refuseUnhonoured(raw);
   const parsed = createBodySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -120,6 +138,10 @@ export function parseCreateBody(raw: unknown): ParsedCreate {
     throw error;
   }
   const choice = body.tool_choice;
+  const reasoning = body.reasoning && {
+    effort: body.reasoning.effort ?? null,
+    summary: body.reasoning.summary ?? body.reasoning.generate_summary ?? null,
+  };
   return {
     body,
     store: body.store ?? true,
@@ -131,26 +153,41 @@ export function parseCreateBody(raw: unknown): ParsedCreate {
       name: tool.name,
       description: tool.description,
       parameters: tool.parameters,
-      strict: tool.strict,
+      strict: tool.strict ?? true,
     })),
     toolChoice: choice == null ? null : typeof choice === "string" ? choice : { name: choice.name },
+    responseFormat: responseFormatOf(body.text),
+    upstream: upstreamParamsOf({ ...body, reasoning }),
+    truncate: body.truncation === "auto",
     echoed: {
       instructions: body.instructions ?? null,
-      tools: (body.tools ?? []).map((tool) => ({ description: null, parameters: null, strict: null, ...tool })),
+      // The spec's default for a function tool is strict, and that is what the model is given.
+      tools: (body.tools ?? []).map((tool) => ({
+        description: null,
+        parameters: null,
+        ...tool,
+        strict: tool.strict ?? true,
+      })),
       tool_choice: choice ?? "auto",
       parallel_tool_calls: body.parallel_tool_calls ?? true,
       temperature: body.temperature ?? null,
       top_p: body.top_p ?? null,
       max_output_tokens: body.max_output_tokens ?? null,
       max_tool_calls: body.max_tool_calls ?? null,
-      reasoning: body.reasoning ?? null,
-      text: body.text ?? null,
+      top_logprobs: body.top_logprobs ?? 0,
+      frequency_penalty: body.frequency_penalty ?? 0,
+      presence_penalty: body.presence_penalty ?? 0,
+      service_tier: body.service_tier ?? "default",
+      prompt_cache_retention: body.prompt_cache_retention ?? null,
+      reasoning: reasoning ?? null,
+      text: body.text
+        ? { format: body.text.format ?? { type: "text" }, verbosity: body.text.verbosity ?? "medium" }
+        : null,
       truncation: body.truncation ?? "disabled",
       user: body.user ?? null,
       safety_identifier: body.safety_identifier ?? null,
       prompt_cache_key: body.prompt_cache_key ?? null,
       background: body.background ?? false,
-      conversation: body.conversation != null,
     },
   };
 }

@@ -5,24 +5,16 @@ import type { Context as TraceContext } from "@opentelemetry/api";
 import { requestTraceContext } from "../tracing.js";
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../generation/generate-turn.js";
-import { type StoredTurnsDeps, storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
+import { storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
 import { ApiError, errorBody, json } from "./api-errors.js";
+import type { CreateDeps } from "./responses-deps.js";
 import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-request.js";
+import { followResponse } from "./background-stream.js";
+import { resolveItemReferences } from "./item-references.js";
 import { ECHOED_PARAMS_KEY, type ResponseView, toResponseObject } from "./response-object.js";
 import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
 
-/** What the Responses API works with: the app's store, history writes, tenant cache and model loop. */
-export interface ResponsesDeps extends StoredTurnsDeps {
-  generator: Generator;
-}
-
-export interface CreateDeps extends ResponsesDeps {
-  scope: TenantScope;
-  /** The caller's API key, charged for the turn and held to its budget. */
-  keyId?: string | null;
-  /** The request's trace context (src/tracing.ts), when traced. */
-  traceContext?: TraceContext;
-}
+export type { CreateDeps, ResponsesDeps } from "./responses-deps.js";
 
 export async function readBody(request: Request) {
   try {
@@ -60,7 +52,11 @@ export async function toGenerateRequest(
     temperature: body.temperature,
     topP: body.top_p,
     maxOutputTokens: body.max_output_tokens,
-    reasoningEffort: body.reasoning?.effort,
+    frequencyPenalty: body.frequency_penalty,
+    presencePenalty: body.presence_penalty,
+    responseFormat: parsed.responseFormat,
+    upstream: parsed.upstream,
+    truncate: parsed.truncate,
   };
 }
 
@@ -86,10 +82,29 @@ export function turnView(
   };
 }
 
+/** The body checked, its `item_reference` items replaced by the caller's stored items. */
+export async function parseWithReferences(raw: unknown, deps: CreateDeps): Promise<ParsedCreate> {
+  const body = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  if (!body || !Array.isArray(body.input)) return parseCreateBody(raw);
+  const input = await resolveItemReferences(deps.store, deps.scope.tenantId, body.input);
+  return parseCreateBody({ ...body, input });
+}
+
 export async function handleCreate(request: Request, deps: CreateDeps): Promise<Response> {
-  const parsed = parseCreateBody(await readBody(request));
+  const parsed = await parseWithReferences(await readBody(request), deps);
   const generate = await toGenerateRequest(parsed, deps.scope, deps.keyId, requestTraceContext(request));
+  if (parsed.background && !parsed.store) {
+    throw new InvalidRequest(
+      "Background responses must be stored: background requires store to be true.",
+      "background",
+    );
+  }
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
+  if (parsed.stream && parsed.background) {
+    // Served like a later GET ?stream=true: numbered so that it can be resumed on any instance.
+    const started = await deps.generator.start(generate, sink);
+    return followResponse(deps, started.responseId, started.dialogId!, -1);
+  }
   if (parsed.stream) return streamTurn(generate, parsed.store, sink, deps.generator);
 
   const started = await deps.generator.start(generate, sink);

@@ -48,6 +48,11 @@ const defaultParams: EchoedParams = {
   top_p: null,
   max_output_tokens: null,
   max_tool_calls: null,
+  top_logprobs: 0,
+  frequency_penalty: 0,
+  presence_penalty: 0,
+  service_tier: "default",
+  prompt_cache_retention: null,
   reasoning: null,
   text: null,
   truncation: "disabled",
@@ -55,7 +60,6 @@ const defaultParams: EchoedParams = {
   safety_identifier: null,
   prompt_cache_key: null,
   background: false,
-  conversation: false,
 };
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -88,24 +92,26 @@ export function toResponseObject(view: ResponseView) {
     max_output_tokens: echoed.max_output_tokens,
     max_tool_calls: echoed.max_tool_calls,
     model: view.model ?? "",
-    output: view.output.map((item) => toOutputItem(item, itemStatus)),
+    output: view.output.map((item) => toOutputItem(item, itemStatus, withSummary(echoed.reasoning))),
     parallel_tool_calls: echoed.parallel_tool_calls,
     previous_response_id: view.previousResponseId,
-    conversation: echoed.conversation && view.dialogId ? { id: view.dialogId } : null,
+    // Every stored turn is kept in a dialog, which is its conversation (one id for both).
+    conversation: view.dialogId ? { id: view.dialogId } : null,
     prompt: null,
     prompt_cache_key: echoed.prompt_cache_key,
+    prompt_cache_retention: echoed.prompt_cache_retention,
     reasoning: echoed.reasoning ?? { effort: null, summary: null },
     safety_identifier: echoed.safety_identifier,
-    service_tier: "default",
+    service_tier: echoed.service_tier,
     store: view.store,
     temperature: echoed.temperature ?? 1,
     text: echoed.text ?? { format: { type: "text" }, verbosity: "medium" },
     tool_choice: echoed.tool_choice,
     tools: echoed.tools,
-    top_logprobs: 0,
+    top_logprobs: echoed.top_logprobs,
     top_p: echoed.top_p ?? 1,
-    presence_penalty: 0,
-    frequency_penalty: 0,
+    presence_penalty: echoed.presence_penalty,
+    frequency_penalty: echoed.frequency_penalty,
     truncation: echoed.truncation,
     usage: view.usage && view.status !== "IN_PROGRESS" ? toUsage(view.usage) : null,
     user: echoed.user,
@@ -127,7 +133,10 @@ function toUsage(usage: UsageInput) {
   };
 }
 
-export function toOutputItem(item: OutputItem, status: string) {
+/** Whether reasoning is shown as a summary too (`reasoning.summary` asked for one). */
+export const withSummary = (reasoning: unknown) => Boolean((reasoning as { summary?: unknown } | null)?.summary);
+
+export function toOutputItem(item: OutputItem, status: string, summarised = false) {
   switch (item.type) {
     case "message":
       return {
@@ -142,9 +151,10 @@ export function toOutputItem(item: OutputItem, status: string) {
         type: "reasoning" as const,
         id: item.id,
         status,
-        summary: [],
+        // The reasoning the upstream gave (a Responses upstream gives its summary) is the summary asked for.
+        summary: summarised ? [{ type: "summary_text" as const, text: item.text }] : [],
         content: [{ type: "reasoning_text" as const, text: item.text }],
-        encrypted_content: null,
+        encrypted_content: item.encryptedContent ?? null,
       };
     case "function_call":
       return {

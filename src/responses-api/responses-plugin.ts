@@ -5,7 +5,9 @@ import type { Plugin } from "graphql-yoga";
 import { viewerOf } from "../auth/access-control.js";
 import type { TenantScope } from "../auth/tenant-scope.js";
 import { logger } from "../logger.js";
-import { requestIdOf } from "../server/request-id.js";
+import { requestIdOf } from "../request-id.js";
+import { followResponse } from "./background-stream.js";
+import { cancel } from "./cancel.js";
 import { ApiError, errorResponse, json, toApiError } from "./api-errors.js";
 import { handleCompact } from "./compact.js";
 import { handleCreate, type ResponsesDeps } from "./create-response.js";
@@ -14,14 +16,24 @@ import { listInputItems, readResponseView } from "./stored-responses.js";
 
 const responseRoute = /^\/v1\/responses\/([^/]+)(\/input_items|\/cancel)?\/?$/;
 
-export function useResponsesApi(options: ResponsesDeps): Plugin {
+/** Answers the requests under `/v1/`: the Responses API's routes. */
+export const useResponsesApi = (options: ResponsesDeps) => useApiRoutes(options, "/v1/", route);
+
+type ApiRoute = (request: Request, url: URL, scope: TenantScope, deps: ResponsesDeps) => Promise<Response>;
+
+/**
+ * A group of /v1 routes under `prefix`, answered as the caller's tenant, every failure in the API's
+ * error shape. Groups are registered in buildApp, the more specific prefix first.
+ */
+export function useApiRoutes(options: ResponsesDeps, prefix: string, handle: ApiRoute): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
-      if (!url.pathname.startsWith("/v1/")) return;
+      if (!url.pathname.startsWith(prefix)) return;
       try {
         const viewer = viewerOf(request);
         const scope = options.tenants.of(viewer.tenantId);
-        endResponse(await route(request, url, scope, { ...options, keyId: viewer.keyId }));
+        // The caller's key is charged for what it generates and held to its budget.
+        endResponse(await handle(request, url, scope, { ...options, keyId: viewer.keyId }));
       } catch (error) {
         const known = toApiError(error);
         if (known) return endResponse(errorResponse(known));
@@ -32,7 +44,7 @@ export function useResponsesApi(options: ResponsesDeps): Plugin {
   };
 }
 
-async function route(request: Request, url: URL, scope: TenantScope, deps: ResponsesDeps & { keyId: string | null }) {
+async function route(request: Request, url: URL, scope: TenantScope, deps: ResponsesDeps) {
   const { method } = request;
   if (url.pathname === "/v1/responses" || url.pathname === "/v1/responses/") {
     if (method === "POST") return handleCreate(request, { ...deps, scope });
@@ -44,33 +56,35 @@ async function route(request: Request, url: URL, scope: TenantScope, deps: Respo
   const id = decodeURIComponent(match[1]!);
   const action = match[2];
   const { dialogId } = await scope.response(id, ApiError.responseNotFound);
+  if (!action && method === "GET" && url.searchParams.get("stream") === "true") {
+    return followResponse(deps, id, dialogId, startingAfter(url));
+  }
   if (!action && method === "GET") return json(200, toResponseObject(await readResponseView(deps.store, id)));
   if (!action && method === "DELETE") {
     await deps.writes.deleteResponse(id, dialogId);
     return json(200, { id, object: "response", deleted: true });
   }
-  if (action === "/cancel" && method === "POST") return json(200, toResponseObject(await cancel(id, deps)));
+  if (action === "/cancel" && method === "POST") return json(200, toResponseObject(await cancel(id, dialogId, deps)));
   if (action === "/input_items" && method === "GET")
     return json(200, await listInputItems(deps.store, id, inputItemsPage(url)));
   return notAllowed(method, url);
 }
 
-/**
- * Stops the turn if this process runs it; an IN_PROGRESS turn nobody here runs (an agent streaming
- * it, or a turn whose process is gone) is cancelled here, its in-flight text ended as
- * interruptResponse ends it.
- */
-async function cancel(id: string, deps: ResponsesDeps) {
-  const outcome = deps.generator.cancel(id);
-  if (outcome) await outcome;
-  else {
-    const view = await readResponseView(deps.store, id);
-    if (view.status === "IN_PROGRESS") await deps.writes.cancelResponse(id);
+function startingAfter(url: URL) {
+  const text = url.searchParams.get("starting_after");
+  const after = text == null ? -1 : Number(text);
+  if (!Number.isInteger(after) || after < -1) {
+    throw new ApiError(
+      400,
+      "Invalid 'starting_after': must be a sequence number.",
+      "invalid_request_error",
+      "starting_after",
+    );
   }
-  return readResponseView(deps.store, id);
+  return after;
 }
 
-function inputItemsPage(url: URL) {
+export function inputItemsPage(url: URL) {
   const limit = Number(url.searchParams.get("limit") ?? 20);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     throw new ApiError(400, "Invalid 'limit': must be an integer from 1 to 100.", "invalid_request_error", "limit");
@@ -82,5 +96,5 @@ function inputItemsPage(url: URL) {
   return { limit, order, after: url.searchParams.get("after") } as const;
 }
 
-const notAllowed = (method: string, url: URL) =>
+export const notAllowed = (method: string, url: URL) =>
   errorResponse(new ApiError(405, `${method} is not allowed on ${url.pathname}`, "invalid_request_error"));

@@ -2,9 +2,9 @@
 // history write: src/history-writes/). Tenant checks happen before these are called
 // (src/auth/tenant-scope.ts).
 import { NotFoundError } from "../errors.js";
-import { toResponsesItems } from "../formats/openai-responses.js";
 import { itemsFromEvents } from "../generation/output-items.js";
 import type { Store } from "../store/store.js";
+import { listedItem } from "./listed-items.js";
 import type { ResponseView } from "./response-object.js";
 
 export async function readResponseView({ prisma }: Store, id: string): Promise<ResponseView> {
@@ -38,7 +38,7 @@ export interface InputItemsPage {
 /** The response's own input (not its context), as Responses input items with ids, a page at a time. */
 export async function listInputItems({ prisma }: Store, responseId: string, page: InputItemsPage) {
   const events = await prisma.event.findMany({ where: { responseId, phase: "INPUT" }, orderBy: { seq: page.order } });
-  const items = events.map((event) => ({ id: event.id, ...toResponsesItems([event])[0] }));
+  const items = events.map((event) => listedItem(event.id, event));
   const start = page.after ? items.findIndex((item) => item.id === page.after) + 1 : 0;
   const data = items.slice(start, start + page.limit);
   return {

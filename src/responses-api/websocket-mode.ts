@@ -3,31 +3,40 @@
 // `response`); each turn's events come back as JSON messages, the same events `stream: true`
 // sends, and a refused request as `{"type": "error", "error": {…}}`. The API key is checked at the
 // upgrade (Authorization header), and the socket is admitted by the connection policy like every
-// long-lived connection (src/server/connection-policy.ts: counted per key, tenant and instance,
+// long-lived connection (src/connections/connection-policy.ts: counted per key, tenant and instance,
 // bounded in unsent bytes, closed when its key is revoked); each request counts against the key's
 // rate limit, and one socket runs at most MAX_SUBSCRIPTIONS_PER_CONNECTION turns at once.
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { Viewer } from "../auth/authenticator.js";
+import type { Authenticator, Viewer } from "../auth/authenticator.js";
 import { refusal } from "../auth/access-control.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
-import type { App } from "../server/app.js";
-import { KEY_REVOKED } from "../server/connection-policy.js";
+import type { RateLimiter } from "../auth/rate-limit.js";
+import { type ConnectionPolicy, KEY_REVOKED } from "../connections/connection-policy.js";
+import type { Limits } from "../limits.js";
 import { logger } from "../logger.js";
 import { ApiError, errorBody, toApiError } from "./api-errors.js";
-import { InvalidRequest, parseCreateBody } from "./create-request.js";
-import { type ResponsesDeps, startStreamedTurn, toGenerateRequest } from "./create-response.js";
+import { InvalidRequest } from "./create-request.js";
+import { parseWithReferences, type ResponsesDeps, startStreamedTurn, toGenerateRequest } from "./create-response.js";
 
 export const RESPONSES_WEBSOCKET_PATH = "/v1/responses";
 
-export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: yoga.limits.bodyBytes });
+/** What the WebSocket mode needs besides the Responses API's own: who is calling, how often, on how many connections. */
+export interface WebSocketModeDeps extends ResponsesDeps {
+  limits: Limits;
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  connections: ConnectionPolicy;
+}
+
+export function createResponsesWebSocket(deps: WebSocketModeDeps) {
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: deps.limits.bodyBytes });
 
   async function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
     let viewer: Viewer;
     try {
-      viewer = await yoga.authenticator.authenticate(request.headers.authorization);
+      viewer = await deps.authenticator.authenticate(request.headers.authorization);
     } catch (error) {
       const refused = refusal(error);
       const status = (refused.extensions.http as { status?: number } | undefined)?.status ?? 401;
@@ -38,7 +47,7 @@ export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
     }
     let revoked = false;
     let opened: WebSocket | undefined;
-    const refused = yoga.connections.admit(viewer, "responses-ws", request.socket, () => {
+    const refused = deps.connections.admit(viewer, "responses-ws", request.socket, () => {
       revoked = true;
       if (opened) opened.close(KEY_REVOKED, "API key revoked");
       else socket.destroy();
@@ -65,7 +74,7 @@ export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
     const refuse = (error: ApiError) => send({ type: "error", ...errorBody(error) });
-    const atOnce = yoga.limits.subscriptionsPerConnection;
+    const atOnce = deps.limits.subscriptionsPerConnection;
     let running = 0;
     ws.on("message", async (data) => {
       if (running >= atOnce) {
@@ -75,13 +84,13 @@ export function createResponsesWebSocket(yoga: App, deps: ResponsesDeps) {
       running++;
       try {
         if (viewer.keyId) {
-          const decision = await yoga.rateLimiter.consume(viewer.keyId);
+          const decision = await deps.rateLimiter.consume(viewer.keyId);
           if (!decision.allowed)
             return refuse(new ApiError(429, "Too many requests", "rate_limit_error", null, "rate_limited"));
         }
         const message = parseMessage(String(data));
-        const parsed = parseCreateBody(message);
         const scope = deps.tenants.of(viewer.tenantId);
+        const parsed = await parseWithReferences(message, { ...deps, scope });
         const generate = await toGenerateRequest(parsed, scope, viewer.keyId);
         const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
         // A socket that closes mid-turn stops receiving events, not the turn.

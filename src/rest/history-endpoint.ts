@@ -1,14 +1,14 @@
-// GET /api/dialogs/{dialog_id}/history — seed 001's endpoint, exactly: snake_case fields,
-// null fields left out, only the seed's four event types, totals counting what is shown.
+// GET /api/dialogs/{dialog_id}/history (docs/api.md), exactly as its first users read it: snake_case fields,
+// null fields left out, only its four event types (human, AI, reasoning, tool call), totals counting what is shown.
 // `?response_id=` reads another branch than the head.
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { HistoryEventType } from "../generated/prisma/enums.js";
-import { isStorableText } from "../server/storable-text.js";
-import { joinedText, type Part } from "../formats/parts.js";
+import { isStorableText } from "../vocabulary/storable-text.js";
+import { joinedText, type Part } from "../vocabulary/parts.js";
 import { readContext } from "../services/context.js";
 import type { Store } from "../store/store.js";
 
-const seedTypes = ["HUMAN", "AI", "REASONING", "TOOL_CALL"] as const satisfies HistoryEventType[];
+const endpointTypes = ["HUMAN", "AI", "REASONING", "TOOL_CALL"] as const satisfies HistoryEventType[];
 
 export const historyRoute = /^\/api\/dialogs\/([^/]+)\/history\/?$/;
 
@@ -36,7 +36,7 @@ export async function handleHistoryRequest(
     if (response?.dialogId !== dialogId) return json(404, { detail: `Response ${responseId} not found` });
     tip = responseId;
   }
-  const events = tip ? await readContext(tip, seedTypes, database) : [];
+  const events = tip ? await readContext(tip, endpointTypes, database) : [];
   const messages = events.map(toSeedMessage);
   return json(200, {
     dialog_id: dialogId,

@@ -1,11 +1,11 @@
-// Seed 001's REST endpoint as a Yoga plugin (after authentication: the caller's tenant decides
+// The REST history endpoint (docs/api.md) as a Yoga plugin (after authentication: the caller's tenant decides
 // which dialogs exist for it), and `/` sending people to GraphiQL.
 import type { Plugin } from "graphql-yoga";
 import { viewerOf } from "../auth/access-control.js";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { UNAVAILABLE_MESSAGE } from "../errors.js";
 import { logger } from "../logger.js";
-import { requestIdOf } from "../server/request-id.js";
+import { requestIdOf } from "../request-id.js";
 import type { Store } from "../store/store.js";
 import { handleHistoryRequest, historyRoute, json } from "./history-endpoint.js";
 import { handleUsageCsv, usageCsvRoute } from "./usage-csv.js";

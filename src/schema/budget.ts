@@ -6,7 +6,7 @@ import { BudgetExceededError, ForbiddenError, NotFoundError, ValidationError } f
 import { budgetSpend, listBudgets, removeBudget, setBudget } from "../services/budgets.js";
 import { builder } from "./builder.js";
 import { ErrorInterface } from "./errors.js";
-import type { Context } from "../server/context.js";
+import type { Context } from "./context.js";
 
 const BudgetScopeEnum = builder.enumType(BudgetScope, { name: "BudgetScope" });
 const BudgetUnitEnum = builder.enumType(BudgetUnit, {

@@ -6,7 +6,7 @@ import RelayPlugin from "@pothos/plugin-relay";
 import { DateTimeResolver, JSONObjectResolver, JSONResolver, SafeIntResolver } from "graphql-scalars";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { getDatamodel } from "../generated/pothos-types.js";
-import type { Context } from "../server/context.js";
+import type { Context } from "./context.js";
 import TenantScopePlugin from "./tenant-scope-plugin.js";
 
 export const builder = new SchemaBuilder<{

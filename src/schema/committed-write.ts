@@ -6,7 +6,7 @@
 import type { PrismaQuery } from "./own-columns.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import type { ClearedPayload, DeletedPayload } from "../live/live-bus.js";
-import type { Context } from "../server/context.js";
+import type { Context } from "./context.js";
 import type { WriteResult } from "../services/write-result.js";
 import { answerFromWrite } from "./answer-from-write.js";
 

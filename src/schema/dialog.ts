@@ -4,7 +4,7 @@ import { DEFAULT_TRANSCRIPT_CONTENT_LENGTH } from "../formats/transcript.js";
 import { countContext, readContextPage } from "../services/context.js";
 import { transcriptOf } from "../services/context-views.js";
 import { expiresAt } from "../services/retention.js";
-import type { Context } from "../server/context.js";
+import type { Context } from "./context.js";
 import { builder } from "./builder.js";
 import { dialogRow, needsOwnColumnsOnly } from "./own-columns.js";
 import { answerWithDialog, committedWrite } from "./committed-write.js";

@@ -1,4 +1,4 @@
-// HistoryConnection: a Relay page of a response's context, plus seed 001's totals computed over
+// HistoryConnection: a Relay page of a response's context, plus the totals computed over
 // the whole selection (not the page). The page and the totals are one SQL statement each.
 import { type ResolveCursorConnectionArgs, resolveCursorConnection } from "@pothos/plugin-relay";
 import { collectSubFields } from "@graphql-tools/utils";
@@ -12,7 +12,7 @@ import {
   countContext,
   readContextPage,
 } from "../services/context.js";
-import type { RequestBudget } from "../server/request-budget.js";
+import type { RequestBudget } from "./request-budget.js";
 import type { Store } from "../store/store.js";
 import { builder } from "./builder.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";

@@ -1,4 +1,4 @@
-// HistoryDelta (seed 004): what one committed write added to a dialog, pushed to subscribers.
+// HistoryDelta: what one committed write added to a dialog, pushed to subscribers.
 import type { Response as ResponseRow } from "../generated/prisma/client.js";
 import { NotFoundError, ValidationError } from "../errors.js";
 import { type HistoryDeltaView, readDelta } from "../live/delta-reads.js";
@@ -6,8 +6,8 @@ import { directLaneOf } from "../live/direct-delivery.js";
 import { historyDeltaStream } from "../live/history-delta-stream.js";
 import type { TextPayload } from "../live/live-bus.js";
 import type { TextDeltaView } from "../live/text-positions.js";
-import { eventCountOf } from "../services/in-flight-checkpoints.js";
-import { type Context, renewLoaders } from "../server/context.js";
+import { eventCountOf } from "../vocabulary/event-counts.js";
+import { type Context, renewLoaders } from "./context.js";
 import { builder } from "./builder.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
 import { Response, ResponseStatusEnum } from "./response.js";

@@ -1,5 +1,5 @@
 // The HistoryEvent union: one object type per kind of step, all stored as rows of Event.
-import { type Part, toChatPart } from "../formats/parts.js";
+import { type Part, toChatPart } from "../vocabulary/parts.js";
 import { HistoryEventType } from "../generated/prisma/enums.js";
 import { builder } from "./builder.js";
 

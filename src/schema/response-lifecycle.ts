@@ -1,7 +1,7 @@
-// Writing a turn step by step (seed 004): appendEvents while the agent works, then
+// Writing a turn step by step: appendEvents while the agent works, then
 // completeResponse or interruptResponse; responseUpdated follows one response live.
 import { responseUpdatesStream } from "../live/response-updates-stream.js";
-import { renewLoaders } from "../server/context.js";
+import { renewLoaders } from "./context.js";
 import { builder } from "./builder.js";
 import { answerWithResponse, committedWrite } from "./committed-write.js";
 import { writeErrors } from "./errors.js";

@@ -3,7 +3,7 @@
 import { resolveOffsetConnection } from "@pothos/plugin-relay";
 import DataLoader from "dataloader";
 import type { Dialog as DialogRow } from "../generated/prisma/client.js";
-import type { Context } from "../server/context.js";
+import type { Context } from "./context.js";
 import {
   countSearchHits,
   type SearchFilter as SearchFilterShape,

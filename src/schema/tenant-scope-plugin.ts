@@ -19,7 +19,7 @@ import SchemaBuilder, {
 } from "@pothos/core";
 import type { GraphQLFieldResolver } from "graphql";
 import { chainTargetNotFound } from "../store/retention-window.js";
-import type { Context } from "../server/context.js";
+import type { Context } from "./context.js";
 
 /** Argument paths ("id", "input.dialogId") naming ids the caller's tenant must own. */
 export interface NamedIds {

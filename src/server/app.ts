@@ -1,7 +1,7 @@
 // buildApp({ store, config }): the whole HTTP surface as one Yoga instance, used by the server and
 // by tests (`app.fetch`). Everything it needs comes in: the store (src/store/store.ts) and the
 // configuration (src/config.ts), so a test builds apps with other settings in one process. GraphQL and GraphiQL on /graphql (subscriptions over SSE here, and over
-// graphql-ws once src/server/http-server.ts attaches a WebSocket server); seed 001's REST
+// graphql-ws once src/server/http-server.ts attaches a WebSocket server); the REST history
 // endpoint as a Yoga plugin; the web viewer's static build on every other path. The protections
 // sit here as plugins, so HTTP, SSE and WebSocket operations all pass through them: request ids,
 // CSRF prevention, query limits, error masking.
@@ -26,12 +26,16 @@ import { compactLedger } from "../store/usage.js";
 const LEDGER_COMPACTION_MS = 15 * 60_000;
 import { useTracing } from "./tracing-plugin.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
+import { useConversationsApi } from "../responses-api/conversations.js";
+import { cancelNotice } from "../responses-api/cancel.js";
 import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
 import { schema } from "../schema/index.js";
 import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
+import { createTenantReads } from "../schema/request-budget.js";
 import { contextFactory } from "./context.js";
 import { toRequestError, useErrorReporting } from "./error-reporting.js";
+import { useEndSubscriptionOnFailedEvent } from "./failed-subscription-events.js";
 import { exampleQuery } from "./graphiql-example.js";
 import { type Limits, limitsFromConfig } from "../limits.js";
 import { logger } from "../logger.js";
@@ -39,12 +43,12 @@ import { useWebViewer } from "./web-viewer.js";
 import { useInputLimits } from "./input-limits.js";
 import { useQueryLimits } from "./query-limits.js";
 import { useOperationsEndpoints } from "./operations-endpoints.js";
-import { useRequestId } from "./request-id.js";
+import { useRequestId } from "../request-id.js";
 import { useRequestLog } from "./request-log.js";
 import { useStorableTextOnly } from "./storable-text.js";
 import { useCompiledQueries } from "./compiled-queries.js";
 import { createLargeAnswers } from "./large-answers.js";
-import { createConnectionPolicy, useLongLivedConnections } from "./connection-policy.js";
+import { createConnectionPolicy, useLongLivedConnections } from "../connections/connection-policy.js";
 import type { Store } from "../store/store.js";
 
 export interface AppOptions {
@@ -94,9 +98,11 @@ export function buildApp(options: AppOptions) {
     admit: (caller) => checkBudgets(store, caller),
     tracing,
   });
+  // `cancel` received by another instance reaches the turn wherever it runs.
+  live.onNotice((notice) => cancelNotice(notice) && void generator.cancel(cancelNotice(notice)!));
   const writes = createHistoryWrites(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
-  const services = { store, live, writes, tenants, generator, limits };
+  const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
   const largeAnswers = createLargeAnswers(limits);
   const connections = createConnectionPolicy(limits, authenticator);
   const yoga = createYoga({
@@ -126,6 +132,7 @@ export function buildApp(options: AppOptions) {
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
       useLongLivedConnections(connections),
       useRestEndpoints(store),
+      useConversationsApi(services),
       useResponsesApi(services),
       // Browsers send a cross-site form or a plain GET without a preflight; requiring a JSON body
       // or a header they cannot add cross-site (Authorization included) stops such requests.
@@ -135,6 +142,7 @@ export function buildApp(options: AppOptions) {
       useStorableTextOnly(),
       useInputLimits(store.writeLimits.eventBytes),
       useErrorReporting(),
+      useEndSubscriptionOnFailedEvent(),
       useSharedSubscriptionResults(),
       useCompiledQueries(),
       largeAnswers.plugin(),

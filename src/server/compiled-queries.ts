@@ -14,7 +14,7 @@ import type { DocumentNode, GraphQLSchema } from "graphql";
 import { getOperationAST } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
-import type { Context } from "./context.js";
+import type { Context } from "../schema/context.js";
 
 export function useCompiledQueries(): Plugin {
   const compiled = new WeakMap<DocumentNode, Map<string | null | undefined, CompiledQuery | null>>();

@@ -1,75 +1,20 @@
-// Per-request context: the app's store (every read goes through it), the history writes (every
-// write goes through them, and they publish), the live bus subscriptions listen on, the caller's tenant scope,
-// and loaders that batch what many fields of one response ask for.
-import DataLoader from "dataloader";
-import type { Event, Response } from "../generated/prisma/client.js";
-import type { Generator } from "../generation/generate-turn.js";
-import type { HistoryWrites } from "../history-writes/history-writes.js";
-import type { LiveBus } from "../live/live-bus.js";
+// One GraphQL context per request (its shape is the schema's: src/schema/context.ts): the app's
+// services, the caller (resolved by access control), its tenant scope, fresh loaders and the
+// request's read budget, which waits for a turn when the request asks for a large answer.
 import { viewerOf } from "../auth/access-control.js";
-import type { Viewer } from "../auth/authenticator.js";
-import type { TenantScope, TenantScopes } from "../auth/tenant-scope.js";
-import type { Store } from "../store/store.js";
-import type { Limits } from "../limits.js";
-import type { LargeAnswers } from "./large-answers.js";
-import type { Context as TraceContext } from "@opentelemetry/api";
+import { requestIdOf } from "../request-id.js";
 import { requestTraceContext } from "../tracing.js";
-import { createRequestBudget, type RequestBudget } from "./request-budget.js";
-import { requestIdOf } from "./request-id.js";
-
-/** What every request of one app shares (made by buildApp). */
-export interface AppServices {
-  store: Store;
-  /** What subscriptions listen on (publishing is the writes' job). */
-  live: LiveBus;
-  /** The one door for every history write (src/history-writes/): it publishes after the commit. */
-  writes: HistoryWrites;
-  /** The tenant checks and their cache (src/auth/tenant-scope.ts). */
-  tenants: TenantScopes;
-  /** Runs model turns (src/generation). */
-  generator: Generator;
-  limits: Limits;
-}
-
-export interface Context extends AppServices {
-  /** Echoed in the x-request-id header and in unexpected errors (src/server/request-id.ts). */
-  requestId: string;
-  /** Who is calling (src/auth/authenticator.ts). */
-  viewer: Viewer;
-  /** The caller's tenant: every id a resolver receives is checked through it first. */
-  scope: TenantScope;
-  loaders: ReturnType<typeof createLoaders>;
-  /** What this request may still read (rows, bytes, time); event reads go through it. */
-  budget: RequestBudget;
-  /** The request's trace context when traces are on (src/tracing.ts): model calls are its children. */
-  traceContext?: TraceContext;
-}
-
-function createLoaders({ prisma }: Store, budget: RequestBudget) {
-  return {
-    response: new DataLoader<string, Response>(async (ids) => {
-      const rows = await prisma.response.findMany({ where: { id: { in: [...ids] } } });
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return ids.map((id) => byId.get(id) ?? new Error(`Response ${id} not found`));
-    }),
-    /** Events of many responses in one query, each list in seq order. */
-    eventsOfResponse: new DataLoader<string, Event[]>(async (responseIds) => {
-      // Counted once read: a response holds at most MAX_EVENTS_PER_WRITE events, and a page of
-      // responses at most 100, so this one read is bounded already.
-      const events = await budget.read(0, () =>
-        prisma.event.findMany({ where: { responseId: { in: [...responseIds] } }, orderBy: { seq: "asc" } }),
-      );
-      const byResponse = new Map<string, Event[]>(responseIds.map((id) => [id, []]));
-      for (const event of events) byResponse.get(event.responseId)!.push(event);
-      return responseIds.map((id) => byResponse.get(id)!);
-    }),
-  };
-}
+import { type AppServices, type Context, createLoaders } from "../schema/context.js";
+import { createRequestBudget } from "../schema/request-budget.js";
+import type { LargeAnswers } from "./large-answers.js";
 
 export function contextFactory(services: AppServices, largeAnswers?: LargeAnswers) {
   return ({ request }: { request?: Request }): Context => {
     const viewer = viewerOf(request);
-    const budget = createRequestBudget(viewer.tenantId, services.limits, undefined, largeAnswers?.beforeRead(request));
+    const budget = createRequestBudget(viewer.tenantId, services.limits, {
+      tenantReads: services.tenantReads,
+      beforeRead: largeAnswers?.beforeRead(request),
+    });
     return {
       ...services,
       requestId: requestIdOf(request),
@@ -80,15 +25,4 @@ export function contextFactory(services: AppServices, largeAnswers?: LargeAnswer
       budget,
     };
   };
-}
-
-/**
- * A subscription keeps one context for its whole life, and loaders cache forever: each event it
- * delivers starts with fresh loaders so it never shows a response as it was at an earlier event.
- */
-export function renewLoaders(context: Context) {
-  // Each delivered event is a new answer, with a budget of its own (which never waits for a turn
-  // for large answers: a subscription would keep it for its whole life).
-  context.budget = createRequestBudget(context.viewer.tenantId, context.limits);
-  context.loaders = createLoaders(context.store, context.budget);
 }

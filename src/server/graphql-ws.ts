@@ -11,14 +11,14 @@ import { GraphQLError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.js";
-import type { Context as AppContext } from "./context.js";
+import type { Context as AppContext } from "../schema/context.js";
 import { refusal, setViewer, viewerOf } from "../auth/access-control.js";
 import { rateLimitedError } from "../auth/rate-limit.js";
 import { sendAsNextMessages } from "./graphql-ws-next-messages.js";
 import { directLaneOf } from "../live/direct-delivery.js";
 import { logger } from "../logger.js";
-import { requestIdOf } from "./request-id.js";
-import { KEY_REVOKED, TOO_MANY_CONNECTIONS } from "./connection-policy.js";
+import { requestIdOf } from "../request-id.js";
+import { KEY_REVOKED, TOO_MANY_CONNECTIONS } from "../connections/connection-policy.js";
 
 // graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
 // same envelop pipeline (plugins, context, error masking) as HTTP ones.

@@ -9,7 +9,7 @@ import type { HistoryWrites } from "../history-writes/history-writes.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createResponsesWebSocket, RESPONSES_WEBSOCKET_PATH } from "../responses-api/websocket-mode.js";
 import { type AppOptions, buildApp } from "./app.js";
-import type { ConnectionPolicy } from "./connection-policy.js";
+import type { ConnectionPolicy } from "../connections/connection-policy.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
 import { createDrain } from "./shutdown.js";
 
@@ -63,7 +63,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const graphqlWs = attachGraphqlWs(server, yoga, {
     keepAliveMs: options.keepAliveMs ?? 12_000,
   });
-  const responsesWs = routeResponsesWebSocket(server, createResponsesWebSocket(yoga, yoga));
+  const responsesWs = routeResponsesWebSocket(server, createResponsesWebSocket(yoga));
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

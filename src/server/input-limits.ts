@@ -116,16 +116,6 @@ function findOversized(
   return null;
 }
 
-export function findOversizedArgument(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | null | undefined,
-  rawVariables: Record<string, unknown>,
-  eventBytes: number,
-): Oversized | null {
-  return createInputLimitCheck(eventBytes)(schema, document, operationName, rawVariables);
-}
-
 /** A field of the document that takes arguments, with what its definition says they are. */
 interface FieldWithArguments {
   definition: GraphQLField<unknown, unknown>;
@@ -161,8 +151,8 @@ function oversizedIn({ definition, node }: FieldWithArguments, variables: Record
 }
 
 /**
- * findOversizedArgument, with the walk over the document done once per document object (Yoga's
- * parse cache hands back the same one for the same query text): what is kept is the list of fields
+ * The first argument of an operation beyond its input limit, with the walk over the document done
+ * once per document object (Yoga's parse cache hands back the same one for the same query text): what is kept is the list of fields
  * whose arguments must be checked on every request, in document order, i.e. those that use a
  * variable, and those whose literals alone are already too large. A field of literals within the
  * limits passes whatever the variables are, so it is dropped from the list.

@@ -1,4 +1,4 @@
-// Large answers take turns, so small ones do not wait behind them (issue 20). A request becomes
+// Large answers take turns, so small ones do not wait behind them (docs/performance.md). A request becomes
 // large when its budget is asked for a read of `largeAnswerRows` rows or more (a whole history of
 // 10,000 events; a first page of 100 never is): it then waits for one of `largeAnswersAtOnce`
 // turns before that read, and keeps its turn until its answer is made. Its JSON is made in slices

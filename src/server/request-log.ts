@@ -7,7 +7,7 @@ import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { viewerOf } from "../auth/access-control.js";
 import { logger } from "../logger.js";
 import { metrics, routeOf } from "../metrics.js";
-import { requestIdOf } from "./request-id.js";
+import { requestIdOf } from "../request-id.js";
 
 interface Timing {
   started: number;

@@ -5,36 +5,14 @@
 // VALIDATION_ERROR naming where it is.
 import { type DocumentNode, GraphQLError, visit } from "graphql";
 import type { Plugin } from "graphql-yoga";
-
-// A NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one.
-// eslint-disable-next-line no-control-regex -- matching NUL is the point
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export const isStorableText = (text: string) => !UNSTORABLE.test(text);
-
-/** Far deeper than any real metadata or tool arguments, far shallower than jsonb's limit. */
-export const MAX_NESTING = 64;
-
-interface Problem {
-  path: string[];
-  message: string;
-}
-
-const TEXT_PROBLEM = "contains a NUL character or an unpaired surrogate, which cannot be stored";
-const NESTING_PROBLEM = `is nested more than ${MAX_NESTING} levels deep`;
-
-/** The first string (or object key) in `value` that cannot be stored, or too deep a nesting. */
-export function findUnstorable(value: unknown, path: string[] = []): Problem | null {
-  if (typeof value === "string") return isStorableText(value) ? null : { path, message: TEXT_PROBLEM };
-  if (value === null || typeof value !== "object") return null;
-  if (path.length > MAX_NESTING) return { path, message: NESTING_PROBLEM };
-  for (const [key, item] of Object.entries(value)) {
-    if (!isStorableText(key)) return { path: [...path, key], message: TEXT_PROBLEM };
-    const found = findUnstorable(item, [...path, key]);
-    if (found) return found;
-  }
-  return null;
-}
+import {
+  findUnstorable,
+  isStorableText,
+  MAX_NESTING,
+  NESTING_PROBLEM,
+  type Problem,
+  TEXT_PROBLEM,
+} from "../vocabulary/storable-text.js";
 
 function findInLiterals(document: DocumentNode): Problem | null {
   let found: Problem | null = null;

@@ -1,4 +1,4 @@
-// Reading the context of a response (seed 002: previous input + previous output + new input, all
+// Reading the context of a response (previous input + previous output + new input, all
 // the way to the root) at a cost that does not grow with the length of the chain. Responses are
 // grouped into linear segments (docs/architecture.md, "Context addressing"); a context is the
 // short list of segments its chain passes through, each cut at a depth, and its events are index
@@ -14,7 +14,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import type { Event, HistoryEventType } from "../generated/prisma/client.js";
 import type { StoredEvent } from "../formats/stored-event.js";
 import { run, type SqlRunner } from "../store/sql.js";
-import { segmentCountColumns } from "./event-counts.js";
+import { segmentCountColumns } from "../vocabulary/event-counts.js";
 
 /** A write's session, when the read must see the history as of that write's lock. */
 type Db = SqlRunner;

@@ -5,7 +5,8 @@ import { newDialogId } from "../ids.js";
 import { deleteDialogRow, insertDialog, updateDialogRow } from "../store/dialog-rows.js";
 import { writeDialog } from "../store/dialog-write.js";
 import type { Store } from "../store/store.js";
-import { type Json, jsonObject } from "./json.js";
+import { jsonObject } from "./json.js";
+import type { Json } from "../vocabulary/json.js";
 import { dialogExpired } from "./retention.js";
 import type { WriteResult } from "./write-result.js";
 
@@ -56,7 +57,7 @@ export interface ClearResult extends Omit<WriteResult, "responseId" | "status"> 
 }
 
 /**
- * Seed 000's clear(): every response and event of the dialog goes; the dialog stays, empty, with
+ * Clearing a dialog: every response and event of the dialog goes; the dialog stays, empty, with
  * no head. `lastSeq` keeps its value, so the next event is lastSeq + 1: a seq is never reused in a
  * dialog, and a live client that saw seq n is never shown a different event numbered n. Clearing
  * is a write, and extends retention.

@@ -2,77 +2,19 @@
 // strictly. All problems of a write are reported together, each with its input path.
 import type { WriteLimits } from "../store/store.js";
 import { type FieldError, ValidationError } from "../errors.js";
-import { contentPartSchema } from "../formats/parts.js";
-import type { ProviderFields } from "../formats/provider-fields.js";
+import { contentPartSchema } from "../vocabulary/parts.js";
 import type { HistoryEventType } from "../generated/prisma/enums.js";
+import {
+  blankEvent,
+  type HistoryEventInput,
+  type MessageInput,
+  type NewEvent,
+  type ReasoningInput,
+  type ToolCallInput,
+  type ToolResultInput,
+} from "../vocabulary/events.js";
 import { newCallId } from "../ids.js";
-import { isJsonObject } from "./json.js";
-
-type Json = unknown;
-
-interface CommonInput {
-  metadata?: Json | null;
-  createdAt?: Date | null;
-}
-export interface MessageInput extends CommonInput {
-  content?: string | null;
-  parts?: Json[] | null;
-}
-export interface ReasoningInput extends CommonInput {
-  content?: string | null;
-  modelName?: string | null;
-}
-export interface ToolCallInput extends CommonInput {
-  callId?: string | null;
-  toolName?: string | null;
-  args?: Json | null;
-}
-export interface ToolResultInput extends CommonInput {
-  callId?: string | null;
-  toolName?: string | null;
-  content?: string | null;
-  isError?: boolean | null;
-}
-
-/** The GraphQL `@oneOf` input: exactly one field is set. */
-export interface HistoryEventInput {
-  human?: MessageInput | null;
-  ai?: MessageInput | null;
-  system?: MessageInput | null;
-  reasoning?: ReasoningInput | null;
-  toolCall?: ToolCallInput | null;
-  toolResult?: ToolResultInput | null;
-}
-
-export interface NewEvent {
-  type: HistoryEventType;
-  content: string | null;
-  parts: Json[] | null;
-  modelName: string | null;
-  callId: string | null;
-  toolName: string | null;
-  args: Json | null;
-  isError: boolean | null;
-  metadata: Record<string, unknown>;
-  createdAt: Date | null;
-  /** Set by imports (src/formats): what the OpenAI message carried beyond the columns above. */
-  providerFields?: ProviderFields | null;
-}
-
-/** An event of `type` with every field empty, to fill in. */
-export const blankEvent = (type: HistoryEventType, fields: Partial<NewEvent> = {}): NewEvent => ({
-  type,
-  content: null,
-  parts: null,
-  modelName: null,
-  callId: null,
-  toolName: null,
-  args: null,
-  isError: null,
-  metadata: {},
-  createdAt: null,
-  ...fields,
-});
+import { isJsonObject } from "../vocabulary/json.js";
 
 /** A write may hold at most MAX_EVENTS_PER_WRITE events. */
 export function checkEventCount(limits: WriteLimits, count: number, path: string[]) {

@@ -1,4 +1,4 @@
-// forkDialog (seed 000's copy()): a new dialog whose history is a copy of the context of one
+// forkDialog: a new dialog whose history is a copy of the context of one
 // response, remembering where it came from (forkedFrom). The copy gets new ids; its events are
 // numbered 1..n, in context order (src/store/fork-copy.ts copies them in the write primitive).
 import { newDialogId } from "../ids.js";

@@ -10,7 +10,7 @@ import { writeDialog } from "../store/dialog-write.js";
 import { responseExpired } from "../store/retention-window.js";
 import type { Store, WriteLimits } from "../store/store.js";
 import { checkEventCount, checkEventSize } from "./event-input.js";
-import { isJsonObject } from "./json.js";
+import { isJsonObject } from "../vocabulary/json.js";
 import { checkToolResults, findParent } from "./responses.js";
 import type { WriteResult } from "./write-result.js";
 
@@ -23,6 +23,8 @@ export interface ImportMessagesInput {
   model?: string | null;
   /** The tenant a new dialog is created for. */
   tenantId: string;
+  /** Items added as they are (a conversation's items): no turn is left waiting for an answer. */
+  complete?: boolean;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function importMessages(store: Store, input: ImportMessagesInput): 
         id: newResponseId(),
         model: input.model ?? null,
         // A conversation ending with a message to the model is waiting for its answer.
-        status: turn.output.length > 0 ? "COMPLETED" : "IN_PROGRESS",
+        status: turn.output.length > 0 || input.complete ? "COMPLETED" : "IN_PROGRESS",
         // An import records what was said, not what it cost: it carries no usage and charges no key.
         usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null, cachedTokens: null },
         apiKeyId: null,

@@ -2,27 +2,11 @@
 // text). A checkpoint only ever touches an IN_PROGRESS response and is read back only while its
 // part still matches the response's event count: text committed or dropped since is never revived.
 import { Prisma, type Response } from "../generated/prisma/client.js";
-import type { InFlightState, InFlightType } from "../live/in-flight-store.js";
+import type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
 import { eraseCheckpoint, writeCheckpoint } from "../store/in-flight-checkpoints.js";
+import { eventCountOf } from "../vocabulary/event-counts.js";
 import { run } from "../store/sql.js";
 import type { Store } from "../store/store.js";
-
-/** How many events a response holds (input and output): the index its next event will have. */
-export function eventCountOf(
-  response: Pick<
-    Response,
-    "humanEvents" | "aiEvents" | "reasoningEvents" | "toolCallEvents" | "toolResultEvents" | "systemEvents"
-  >,
-) {
-  return (
-    response.humanEvents +
-    response.aiEvents +
-    response.reasoningEvents +
-    response.toolCallEvents +
-    response.toolResultEvents +
-    response.systemEvents
-  );
-}
 
 export async function saveCheckpoint(store: Store, state: InFlightState): Promise<void> {
   await writeCheckpoint(store, { ...state, at: new Date(state.at) });

@@ -1,4 +1,4 @@
-// Moving an IN_PROGRESS response along as an agent works (seed 004): append the steps it has
+// Moving an IN_PROGRESS response along as an agent works: append the steps it has
 // completed, then finish it — completed, failed, or interrupted. Each call is one write through
 // the store's primitive (src/store/dialog-write.ts), under the dialog's row lock like
 // createResponse: seqs stay gap-free, and a status is read under the lock so two writers can
@@ -9,8 +9,9 @@ import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { type DialogWrite, type ResponseChange, writeDialog } from "../store/dialog-write.js";
 import { run } from "../store/sql.js";
 import type { Store, WriteLimits } from "../store/store.js";
-import { type HistoryEventInput, type NewEvent, parseEventInputs } from "./event-input.js";
-import type { Json } from "./json.js";
+import { parseEventInputs } from "./event-input.js";
+import type { HistoryEventInput, NewEvent } from "../vocabulary/events.js";
+import type { Json } from "../vocabulary/json.js";
 import { checkToolResults, checkUsage } from "./responses.js";
 import type { UsageInput, WriteResult } from "./write-result.js";
 
@@ -66,7 +67,7 @@ export async function completeResponse(store: Store, input: CompleteResponseInpu
   });
 }
 
-/** Seed 004's interrupt behaviours. */
+/** What an interrupted response keeps of the answer it was writing. */
 export type InterruptBehavior = "SAVE_PARTIAL" | "SAVE_MARKED" | "DISCARD";
 
 export interface InterruptResponseInput {

@@ -1,4 +1,4 @@
-// Retention (seed 002): with RETENTION set, a dialog nobody has written to for that long expires —
+// Retention: with RETENTION set, a dialog nobody has written to for that long expires —
 // writes to it are refused at once, and a background sweeper deletes it with its responses and
 // events. Any write extends a dialog, because every write updates its row (Dialog.updatedAt).
 // The sweep deletes in small batches, each one short statement that skips dialogs a writer holds,

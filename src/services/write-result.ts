@@ -2,8 +2,8 @@
 // idempotency (which answers a retry with an earlier write's result), so neither imports the other.
 import type { Dialog, Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
-import type { HistoryEventInput } from "./event-input.js";
-import type { Json } from "./json.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
+import type { Json } from "../vocabulary/json.js";
 
 export interface UsageInput {
   inputTokens?: number | null;

@@ -12,9 +12,9 @@ import type { Dialog, Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { rowFromJson } from "../db/json-rows.js";
 import { NotFoundError } from "../errors.js";
-import type { NewEvent } from "../services/event-input.js";
+import type { NewEvent } from "../vocabulary/events.js";
 import { dialogExpired, isExpired } from "./retention-window.js";
-import { countColumns } from "../services/event-counts.js";
+import { countColumns } from "../vocabulary/event-counts.js";
 import {
   eventCounts,
   eventJson,
@@ -304,7 +304,7 @@ export class DialogWrite {
   }
 
   /**
-   * Seed 000's clear(): every response and event goes; seqs are never reused, so lastSeq stays,
+   * Clearing a dialog: every response and event goes; seqs are never reused, so lastSeq stays,
    * and `clearedAtSeq` records it for subscribers that resume from before it.
    */
   async removeAllResponses() {
@@ -406,17 +406,21 @@ export async function writeDialog<T>(
   now = new Date(),
 ): Promise<DialogWriteOutcome<T>> {
   let charges: LedgerEntry[] = [];
-  const outcome = await store.database.transaction(async (session) => {
-    const dialog =
-      "create" in target
-        ? await createDialogRow(session, target.create, now)
-        : await lockDialog(session, target, now, store.retentionMs);
-    const write = new DialogWrite(dialog, session, now, store.prices);
-    const value = await work(write);
-    const row = await write.finish();
-    charges = write.charges;
-    return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
-  });
+  const transaction = () =>
+    store.database.transaction(async (session) => {
+      const dialog =
+        "create" in target
+          ? await createDialogRow(session, target.create, now)
+          : await lockDialog(session, target, now, store.retentionMs);
+      const write = new DialogWrite(dialog, session, now, store.prices);
+      const value = await work(write);
+      const row = await write.finish();
+      charges = write.charges;
+      return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
+    });
+  // A new dialog has no other writer to wait for; an existing one's writers take turns for the pool.
+  const outcome = await ("create" in target ? transaction() : store.dialogWriters.run(target.id, transaction));
+  // Counted once committed: a rolled-back write spent nothing.
   countCharges(store.prices, charges);
   return outcome;
 }

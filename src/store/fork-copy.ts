@@ -9,7 +9,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newEventId, newResponseId } from "../ids.js";
-import { countColumns } from "../services/event-counts.js";
+import { countColumns } from "../vocabulary/event-counts.js";
 import type { DialogWrite } from "./dialog-write.js";
 import { segmentCountColumnList, segmentUsageColumnList } from "./rows.js";
 import { run } from "./sql.js";

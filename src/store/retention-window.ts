@@ -1,4 +1,4 @@
-// The retention window (seed 002): a dialog nobody has written to for RETENTION is expired, and
+// The retention window: a dialog nobody has written to for RETENTION is expired, and
 // the store refuses writes to it even before the sweeper (src/services/retention.ts) deletes it.
 // `retention` is the store's (`store.retentionMs`): milliseconds, or null to keep dialogs forever.
 import { NotFoundError } from "../errors.js";

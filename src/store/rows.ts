@@ -4,8 +4,8 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newEventId } from "../ids.js";
-import type { NewEvent } from "../services/event-input.js";
-import { countColumns, eventCounts, segmentCountColumns } from "../services/event-counts.js";
+import type { NewEvent } from "../vocabulary/events.js";
+import { countColumns, eventCounts, segmentCountColumns } from "../vocabulary/event-counts.js";
 import { segmentUsageColumns, type UsageSums, usageKinds } from "./usage.js";
 
 export { eventCounts };

@@ -12,9 +12,10 @@
 import type { Config } from "../config.js";
 import type { Database } from "../db/database.js";
 import { type DatabaseConfig, openDatabase } from "../db/open-database.js";
-import { observed } from "../db/statement-log.js";
+import { observed } from "../statement-log.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { loadPriceBook, type PriceBook } from "../usage/prices.js";
+import { createDialogWriters, type DialogWriters } from "./dialog-writers.js";
 
 export type { Database, Session } from "../db/database.js";
 
@@ -29,6 +30,8 @@ export interface Store {
   writeLimits: WriteLimits;
   /** What tokens cost per model (MODEL_PRICES): a write prices its usage with it (src/store/usage.ts). */
   prices: PriceBook;
+  /** How many writes of one dialog may hold a connection at once (DIALOG_WRITERS_AT_ONCE). */
+  dialogWriters: DialogWriters;
   /** Disconnects Prisma and closes the database. */
   close(): Promise<void>;
 }
@@ -40,7 +43,7 @@ export interface WriteLimits {
 }
 
 export type StoreConfig = DatabaseConfig &
-  Pick<Config, "RETENTION" | "MAX_EVENTS_PER_WRITE" | "MAX_EVENT_BYTES"> &
+  Pick<Config, "RETENTION" | "MAX_EVENTS_PER_WRITE" | "MAX_EVENT_BYTES" | "DIALOG_WRITERS_AT_ONCE"> &
   Partial<Pick<Config, "MODEL_PRICES">>;
 
 export async function openStore(config: StoreConfig): Promise<Store> {
@@ -58,6 +61,10 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     retentionMs: config.RETENTION ?? null,
     writeLimits: { eventsPerWrite: config.MAX_EVENTS_PER_WRITE, eventBytes: config.MAX_EVENT_BYTES },
     prices,
+    dialogWriters: createDialogWriters({
+      atOnce: config.DIALOG_WRITERS_AT_ONCE,
+      waitMs: config.DATABASE_LOCK_TIMEOUT_MS,
+    }),
     async close() {
       await prisma.$disconnect();
       await opened.database.close();

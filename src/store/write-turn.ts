@@ -129,7 +129,10 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
       ${turn.dialog.isNew ? Prisma.sql`d.after` : Prisma.sql`(SELECT after FROM u)`} AS dialog
     FROM d LEFT JOIN r ON TRUE`;
   type Outcome = { previousSeq: number; depth: number | null; alive: boolean; response: unknown; dialog: unknown };
-  const [row] = await run<Outcome>(statement, store.database);
+  // A new dialog has no other writer; an existing one's writers take turns for the pool.
+  const [row] = turn.dialog.isNew
+    ? await run<Outcome>(statement, store.database)
+    : await store.dialogWriters.run(turn.dialog.id, () => run<Outcome>(statement, store.database));
   if (!row) return "not-found";
   if (!row.alive || row.depth === null) return "expired";
   if (charged) countCharges(store.prices, [{ model: turn.model, responses: 1, ...priced }]);

@@ -5,7 +5,7 @@
 // is not counted with it. A request sent over the network is served in the server's own async
 // context, not the caller's; `wholeProcess` counts every statement the process sends instead.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { onStatement } from "../../src/db/statement-log.js";
+import { onStatement } from "../../src/statement-log.js";
 
 const counting = new AsyncLocalStorage<string[]>();
 let everywhere: string[] | null = null;

@@ -18,6 +18,8 @@ export interface ScriptedReply {
   chunkChars?: number;
   /** Pause between streamed chunks, in ms (a slow model). */
   chunkDelayMs?: number;
+  /** Pause before the first streamed chunk, in ms (a model's time to first token). */
+  firstChunkDelayMs?: number;
   /** Answer this HTTP status with an OpenAI-shaped error instead. */
   httpError?: { status: number; message: string };
   /** Stream this many chunks, then destroy the connection. */
@@ -128,7 +130,8 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
         response.socket?.destroy();
         return;
       }
-      if (sent > 0 && reply.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, reply.chunkDelayMs));
+      const pause = sent > 0 ? reply.chunkDelayMs : reply.firstChunkDelayMs;
+      if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
       if (sent === (reply.holdAfterChunks ?? 1) && reply.holdAfterFirstChunk) await reply.holdAfterFirstChunk;
       if (response.destroyed) return;
       // Each chunk is on the wire before the next step (a drop then cuts after it, not before).

@@ -32,7 +32,7 @@ export const DialogDocument = graphql(`
   }
 `);
 
-/** The context of `responseId` (default: the head), a page at a time, with seed 001's totals. */
+/** The context of `responseId` (default: the head), a page at a time, with the totals of its messages, reasoning and tool calls. */
 export const DialogHistoryDocument = graphql(`
   query DialogHistory($dialogId: ID!, $responseId: ID, $types: [HistoryEventType!], $first: Int, $after: String) {
     dialog(id: $dialogId) {

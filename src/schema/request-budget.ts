@@ -24,31 +24,46 @@ export interface RequestBudget {
 const refusal = (limit: "rows" | "bytes" | "time", message: string) =>
   new GraphQLError(message, { extensions: { code: "QUERY_TOO_COMPLEX", limit } });
 
-const slotsByTenant = new Map<string, LimitFunction>();
-
-function tenantReads(tenantId: string, concurrency: number): LimitFunction {
-  let slots = slotsByTenant.get(tenantId);
-  if (!slots || slots.concurrency !== concurrency) {
-    slots = pLimit(concurrency);
-    slotsByTenant.set(tenantId, slots);
-  }
-  return slots;
+/** Each tenant's share of the database pool, per app (one queue per tenant with reads in flight). */
+export interface TenantReads {
+  run<T>(tenantId: string, concurrency: number, read: () => Promise<T>): Promise<T>;
 }
 
-/** Idle tenants' queues are dropped, so the map holds only tenants with reads in flight. */
-function forgetIfIdle(tenantId: string) {
-  const slots = slotsByTenant.get(tenantId);
-  if (slots && slots.activeCount === 0 && slots.pendingCount === 0) slotsByTenant.delete(tenantId);
+export function createTenantReads(): TenantReads {
+  const slotsByTenant = new Map<string, LimitFunction>();
+  const slotsOf = (tenantId: string, concurrency: number) => {
+    let slots = slotsByTenant.get(tenantId);
+    if (!slots || slots.concurrency !== concurrency) {
+      slots = pLimit(concurrency);
+      slotsByTenant.set(tenantId, slots);
+    }
+    return slots;
+  };
+  /** Idle tenants' queues are dropped, so the map holds only tenants with reads in flight. */
+  const forgetIfIdle = (tenantId: string) => {
+    const slots = slotsByTenant.get(tenantId);
+    if (slots && slots.activeCount === 0 && slots.pendingCount === 0) slotsByTenant.delete(tenantId);
+  };
+  return {
+    run: (tenantId, concurrency, read) => slotsOf(tenantId, concurrency)(read).finally(() => forgetIfIdle(tenantId)),
+  };
 }
 
 type BudgetLimits = Pick<Limits, "requestRows" | "requestBytes" | "requestMs" | "tenantDbConcurrency">;
 
+export interface BudgetOptions {
+  /** The app's per-tenant share of the pool. */
+  tenantReads: TenantReads;
+  /** Milliseconds now; tests move it by hand. */
+  now?: () => number;
+  /** Waits, before a read of `rows` rows, for its turn as a large answer (src/server/large-answers.ts). */
+  beforeRead?: (rows: number) => Promise<void>;
+}
+
 export function createRequestBudget(
   tenantId: string,
   limits: BudgetLimits,
-  now: () => number = Date.now,
-  /** Waits, before a read of `rows` rows, for its turn as a large answer (src/server/large-answers.ts). */
-  beforeRead: (rows: number) => Promise<void> = async () => {},
+  { tenantReads, now = Date.now, beforeRead = async () => {} }: BudgetOptions,
 ): RequestBudget {
   const deadline = now() + limits.requestMs;
   let rows = 0;
@@ -63,13 +78,10 @@ export function createRequestBudget(
       }
       rows += wanted;
       await beforeRead(wanted);
-      const result = await tenantReads(
-        tenantId,
-        limits.tenantDbConcurrency,
-      )(() => {
+      const result = await tenantReads.run(tenantId, limits.tenantDbConcurrency, () => {
         if (now() > deadline) throw refusal("time", `Request time limit of ${limits.requestMs} ms exceeded.`);
         return read();
-      }).finally(() => forgetIfIdle(tenantId));
+      });
       rows += result.length - wanted;
       if (rows > limits.requestRows) {
         throw refusal("rows", `Request row limit of ${limits.requestRows} exceeded: read ${rows} rows so far.`);

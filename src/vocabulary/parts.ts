@@ -77,7 +77,8 @@ export const responsesOutputPartSchema = z.discriminatedUnion("type", [
   z.looseObject({
     type: z.literal("output_text"),
     text: z.string(),
-    annotations: z.array(annotationSchema),
+    // OpenAI accepts an output_text part without annotations (clients replaying history omit them).
+    annotations: z.array(annotationSchema).optional(),
     logprobs: z.array(z.looseObject({ ...topLogprob, top_logprobs: z.array(z.looseObject(topLogprob)) })).optional(),
   }),
   refusalPartSchema,

@@ -4,7 +4,7 @@
 // - counted per API key, per tenant and per instance, and refused beyond a cap (the transport says
 //   so in its own way: close code 4429, HTTP 429; one log line per key and cap every few seconds,
 //   and `dialogql_connections_refused_total`);
-// - bounded in unsent bytes and in how long they may stay unsent (src/server/slow-consumers.ts);
+// - bounded in unsent bytes and in how long they may stay unsent (src/connections/slow-consumers.ts);
 // - closed when its API key is revoked (the authenticator hears of it through the live bus at once,
 //   or by polling the database every REVOCATION_POLL_MS).
 // The instance cap keeps long-lived connections under the process's file-descriptor limit with room

@@ -38,8 +38,14 @@ export function eventCounts(events: readonly { type: HistoryEventType }[]): Even
   return counts;
 }
 
-/** The counts of `events` as a Prisma update that adds them to a response's. */
-export function countIncrements(events: readonly { type: HistoryEventType }[]) {
-  const entries = Object.entries(eventCounts(events)).filter(([, n]) => n > 0);
-  return Object.fromEntries(entries.map(([column, n]) => [column, { increment: n }]));
+/** How many events a response holds (input and output): the index its next event will have. */
+export function eventCountOf(response: { [column in (typeof countColumns)[HistoryEventType]]: number }) {
+  return (
+    response.humanEvents +
+    response.aiEvents +
+    response.reasoningEvents +
+    response.toolCallEvents +
+    response.toolResultEvents +
+    response.systemEvents
+  );
 }

@@ -1,0 +1,62 @@
+// dialogql in a process of its own for the generate scenario, so its CPU per turn is its own:
+// applies migrations, seeds CONVERSATIONS chains at each of DEPTHS, starts the server on a free
+// port with the upstream stand-in (UPSTREAM_URL) as its model, and answers the parent over IPC:
+// `ready` with the URL and the chain tips, `cpu` with its CPU time so far.
+import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
+import { applyMigrations } from "../../src/db/migrate.js";
+import { createModelCatalog } from "../../src/generation/providers.js";
+import { startServer } from "../../src/server/http-server.js";
+import { importMessages } from "../../src/services/import-messages.js";
+import { closeDatabase, config, database, store } from "../lib/store.js";
+import { chainHistory } from "./generate-history.js";
+
+const CONVERSATIONS = Number(process.env.CONVERSATIONS);
+const DEPTHS = process.env.DEPTHS!.split(",").map(Number);
+const IMPORT_TURNS = 400; // 800 messages an import: under MAX_EVENTS_PER_WRITE
+
+await applyMigrations(database);
+
+/** The tip of a new chain of `depth` turns (null for depth 0: the turn starts a dialog). */
+async function seedChain(depth: number): Promise<string | null> {
+  let tip: string | null = null;
+  for (let from = 0; from < depth; from += IMPORT_TURNS) {
+    const result: { responseIds: string[] } = await importMessages(store, {
+      format: "OPENAI_RESPONSES",
+      messages: chainHistory(from, Math.min(IMPORT_TURNS, depth - from)),
+      previousResponseId: tip,
+      tenantId: DEVELOPMENT_TENANT,
+    });
+    tip = result.responseIds.at(-1)!;
+  }
+  return tip;
+}
+
+const tips: Record<number, (string | null)[]> = {};
+for (const depth of DEPTHS) {
+  tips[depth] = [];
+  for (let c = 0; c < CONVERSATIONS; c++) tips[depth].push(await seedChain(depth));
+}
+
+const server = await startServer({
+  store,
+  config,
+  port: 0,
+  models: createModelCatalog({
+    OPENAI_BASE_URL: process.env.UPSTREAM_URL!,
+    UPSTREAM_API: "chat",
+    UPSTREAM_MAX_RETRIES: 0,
+  }),
+});
+
+process.on("message", async (message: { type: string }) => {
+  if (message.type === "cpu") {
+    const { user, system } = process.cpuUsage();
+    process.send!({ type: "cpu", ms: (user + system) / 1000 });
+  } else if (message.type === "stop") {
+    await server.close();
+    await closeDatabase();
+    process.send!({ type: "stopped" });
+    process.exit(0);
+  }
+});
+process.send!({ type: "ready", url: server.url, tips });
