@@ -39,6 +39,7 @@ const scenarios: Scenario[] = [
   { name: "generate", file: "scenarios/generate.ts" },
   { name: "search", file: "scenarios/search.ts" },
   { name: "token-budget", file: "scenarios/token-budget.ts" },
+  { name: "chat-match", file: "scenarios/chat-match.ts" },
   { name: "usage-report", file: "scenarios/usage-report.ts" },
 ].filter((s) => !only || only.includes(s.name));
 

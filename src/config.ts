@@ -43,11 +43,24 @@ const schema = z.object({
     .string()
     .default(path.resolve(import.meta.dirname, "../node_modules/.cache/dialogql/pglite-template")),
   DATABASE_POOL_SIZE: count(10),
+  /** What sits between this process and PostgreSQL: `none` (a direct connection, or a pooler in
+   * session mode) or `transaction` (PgBouncer in transaction mode, which keeps no prepared
+   * statement or session state from one transaction to the next): statements then go unnamed. */
+  DATABASE_POOLER: z.enum(["none", "transaction"]).default("none"),
+  /** postgresql://… straight to PostgreSQL (not through the pooler), for migrations; DATABASE_URL
+   * when unset. */
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   /** How long a new PostgreSQL connection may take before the call fails as UNAVAILABLE. */
   DATABASE_CONNECT_TIMEOUT_MS: count(5_000),
   /** redis://… to fan live history out through Redis, so several instances serve one dialog's
    * subscribers; unset keeps it in this process. */
   REDIS_URL: z.string().url().optional(),
+  /** host:port,… of a Redis Cluster's nodes (a few are enough; the rest are discovered), instead of
+   * REDIS_URL: channels go through sharded pub/sub (docs/scaling.md). */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^\s*[^\s,:]+:\d+\s*(,\s*[^\s,:]+:\d+\s*)*$/, "is not a list such as 10.0.0.1:6379,10.0.0.2:6379")
+    .optional(),
   /** How long any Redis command may take; beyond it the call falls back (in-process rate counting,
    * local delivery) and the connection is treated as lost. */
   REDIS_COMMAND_TIMEOUT_MS: count(1_000),
@@ -154,6 +167,8 @@ const schema = z.object({
   MODEL_PROVIDERS: z.string().optional(),
   /** The model the web viewer's composer uses unless the user picks another. */
   DEFAULT_MODEL: z.string().optional(),
+  /** The models GET /v1/models lists, comma-separated (default: DEFAULT_MODEL and the names MODEL_PROVIDERS spells out). */
+  MODELS: z.string().optional(),
   /** How often a failed upstream call is retried (by the AI SDK, with backoff) before the turn fails. */
   UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).default(2),
   /** The models' context window in tokens: `truncation: "auto"` drops the oldest turns to fit it. */
@@ -170,6 +185,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+  if (parsed.data.REDIS_URL && parsed.data.REDIS_CLUSTER_NODES) {
+    throw new Error(
+      "Invalid configuration:\n  REDIS_CLUSTER_NODES: set either REDIS_URL or REDIS_CLUSTER_NODES, not both",
+    );
   }
   const production = parsed.data.NODE_ENV === "production";
   return {

@@ -3,6 +3,7 @@
 import "./load-env.js";
 import { loadConfig } from "./config.js";
 import { beginPreparingDataDir } from "./db/embedded-data-dir.js";
+import { onMigrationDatabase } from "./db/open-database.js";
 import { applyMigrations } from "./db/migrate.js";
 import { logger } from "./logger.js";
 
@@ -18,12 +19,14 @@ const [store, { startServer }, { startSweeper }] = await Promise.all([
 ]);
 const { database } = store;
 
-const { applied } = await applyMigrations(database);
+const { applied } = await onMigrationDatabase(config, database, applyMigrations);
 if (applied.length) logger.info(`applied migrations: ${applied.join(", ")}`);
 
 const server = await startServer({ store, config, port: config.PORT, host: config.HOST });
 logger.info(`dialogql on ${database.description}`);
-logger.info(`live history: ${config.REDIS_URL ? "through Redis" : "in-process"}`);
+logger.info(
+  `live history: ${config.REDIS_CLUSTER_NODES ? "through a Redis Cluster" : config.REDIS_URL ? "through Redis" : "in-process"}`,
+);
 // Says plainly whether the server is open (single-tenant development mode) or needs API keys.
 const auth = await server.authenticator.describe();
 logger[auth.level](auth.message);

@@ -7,6 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { prisma } from "./support/database.js";
+import { startGeneratingServer } from "./support/generating-server.js";
 import { startTestServer } from "./support/live.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -134,6 +136,34 @@ describe("README's five-minute tour", () => {
       expect(result.errors, `${file}: ${code}`).toBeUndefined();
       expect(JSON.stringify(result.data), `${file}: ${code}`).not.toContain('"code"');
     }
+  });
+});
+
+describe("README's Chat Completions example", () => {
+  it("runs as written against a started server: the second request continues the first turn", async () => {
+    const [example] = blocksOf("Use it as your Chat Completions endpoint").filter((b) => b.language === "ts");
+    const g = await startGeneratingServer();
+    g.upstream.script({ output: [{ text: "Hello, Ada!" }] }, { output: [{ text: "Your name is Ada." }] });
+    const code = example!.code.replaceAll("http://localhost:4000", g.server.url);
+    // Plain JavaScript as well as TypeScript, so node runs it as it stands, resolving `openai` here.
+    const node = spawn(process.execPath, ["--input-type=module"], {
+      cwd: ROOT,
+      env: { ...process.env, DIALOGQL_KEY: g.key },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    node.stdout.on("data", (chunk) => (output += chunk));
+    node.stderr.on("data", (chunk) => (output += chunk));
+    node.stdin.end(code);
+    const exit = await new Promise<number | null>((resolve) => node.once("exit", resolve));
+    expect(exit, output).toBe(0);
+    expect(output.trim()).toBe("Your name is Ada.");
+    const [second, first] = await prisma.response.findMany({
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: 2,
+      select: { id: true, dialogId: true, previousResponseId: true },
+    });
+    expect(second).toMatchObject({ dialogId: first!.dialogId, previousResponseId: first!.id });
   });
 });
 

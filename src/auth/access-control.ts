@@ -78,7 +78,7 @@ export function useAccessControl(options: {
       if (url.pathname === graphqlEndpoint && isGraphiQLPage(request)) return;
       let viewer: Viewer;
       try {
-        viewer = await admit(authenticator, rateLimiter, limits, request.headers.get("authorization"));
+        viewer = await admit(authenticator, rateLimiter, limits, credentialOf(request, url.pathname));
       } catch (error) {
         return endResponse(refusalResponse(refusal(error), url.pathname));
       }
@@ -87,22 +87,38 @@ export function useAccessControl(options: {
   };
 }
 
-/** GraphQL clients get a GraphQL error body; the REST endpoint its own `{detail}` shape; /v1 OpenAI's. */
+/** `Authorization: Bearer <key>`, or on /v1 Anthropic's `x-api-key: <key>` (what its SDK sends). */
+function credentialOf(request: Request, path: string) {
+  const authorization = request.headers.get("authorization");
+  if (authorization || !path.startsWith("/v1/")) return authorization;
+  const key = request.headers.get("x-api-key");
+  return key ? `Bearer ${key}` : null;
+}
+
+/**
+ * GraphQL clients get a GraphQL error body; the REST endpoint its own `{detail}` shape; /v1
+ * OpenAI's, and /v1/messages Anthropic's.
+ */
 function refusalResponse(error: GraphQLError, path: string) {
   const http = (error.extensions.http ?? {}) as { status?: number; headers?: Record<string, string> };
   const code = String(error.extensions.code ?? "").toLowerCase();
-  const body = path.startsWith("/v1/")
-    ? {
-        error: {
-          message: error.message,
-          type: code === "rate_limited" ? "rate_limit_error" : "invalid_request_error",
-          param: null,
-          code,
-        },
-      }
-    : path.startsWith("/api/")
-      ? { detail: error.message }
-      : { errors: [{ message: error.message, extensions: { code: error.extensions.code } }] };
+  const anthropicType =
+    code === "rate_limited" ? "rate_limit_error" : http.status === 403 ? "permission_error" : "authentication_error";
+  const body =
+    path === "/v1/messages"
+      ? { type: "error", error: { type: anthropicType, message: error.message } }
+      : path.startsWith("/v1/")
+        ? {
+            error: {
+              message: error.message,
+              type: code === "rate_limited" ? "rate_limit_error" : "invalid_request_error",
+              param: null,
+              code,
+            },
+          }
+        : path.startsWith("/api/")
+          ? { detail: error.message }
+          : { errors: [{ message: error.message, extensions: { code: error.extensions.code } }] };
   return new Response(JSON.stringify(body), {
     status: http.status ?? 401,
     headers: { "content-type": "application/json; charset=utf-8", ...http.headers },

@@ -12,7 +12,9 @@
 // poll the database).
 import "../load-env.js";
 import { parseArgs } from "node:util";
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
+import { NOTICES } from "../live/live-bus.js";
+import { parseClusterNodes } from "../live/redis-cluster-fanout.js";
 import { type Config, loadConfig } from "../config.js";
 import { applyMigrations } from "../db/migrate.js";
 import { openStore, type Store } from "../store/store.js";
@@ -82,12 +84,19 @@ async function main(store: Store, config: Config, argv: string[]): Promise<numbe
 
 /** Tells running instances through Redis (the live bus's notices channel), when there is one. */
 async function notify(config: Config, notice: KeyNotice) {
-  if (!config.REDIS_URL) return;
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true });
+  const message = JSON.stringify({ origin: "keys-cli", payload: notice });
+  const options = { maxRetriesPerRequest: 1, lazyConnect: true };
+  // On a cluster the notices channel is a sharded one, as every channel of the live bus is.
+  const redis = config.REDIS_CLUSTER_NODES
+    ? new Cluster(parseClusterNodes(config.REDIS_CLUSTER_NODES), { lazyConnect: true, redisOptions: options })
+    : config.REDIS_URL
+      ? new Redis(config.REDIS_URL, options)
+      : null;
+  if (!redis) return;
   redis.on("error", () => undefined);
   try {
     await redis.connect();
-    await redis.publish("dialogql:notices", JSON.stringify({ origin: "keys-cli", payload: notice }));
+    await (redis instanceof Cluster ? redis.spublish(NOTICES, message) : redis.publish(NOTICES, message));
   } catch (error) {
     console.warn(`Could not tell running servers through Redis (${(error as Error).message}); they poll the database.`);
   } finally {

@@ -2,7 +2,7 @@
 // instances) and in memory otherwise. While Redis is down the count falls back to this instance's
 // memory (rate-limiter-flexible's insurance limiter) rather than refusing or waving everything
 // through.
-import type { Redis } from "ioredis";
+import type { Cluster, Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { GraphQLError } from "graphql";
 import { logger } from "../logger.js";
@@ -10,7 +10,8 @@ import { logger } from "../logger.js";
 export interface RateLimitOptions {
   requests: number;
   windowSeconds: number;
-  redis?: Redis | null;
+  /** One server or a cluster (each key is one API key's count: one slot). */
+  redis?: Redis | Cluster | null;
 }
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };

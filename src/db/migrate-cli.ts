@@ -2,11 +2,12 @@
 import "../load-env.js";
 import { loadConfig } from "../config.js";
 import { applyMigrations } from "./migrate.js";
-import { openDatabase } from "./open-database.js";
+import { onMigrationDatabase, openDatabase } from "./open-database.js";
 
-const { database } = await openDatabase(loadConfig(process.env));
+const config = loadConfig(process.env);
+const { database } = await openDatabase(config);
 try {
-  const { applied } = await applyMigrations(database);
+  const { applied } = await onMigrationDatabase(config, database, applyMigrations);
   console.log(
     applied.length
       ? `Applied ${applied.join(", ")} to ${database.description}`

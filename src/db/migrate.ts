@@ -27,43 +27,40 @@ export interface MigrationResult {
 
 /** `migrations`: all of prisma/migrations unless given (an older template is made with fewer). */
 export async function applyMigrations(database: Database, migrations?: MigrationFile[]): Promise<MigrationResult> {
-  const toApply = migrations ?? (await listMigrations());
-  return database.withSession((session) => applyPending(session, toApply));
-}
-
-async function applyPending(session: Session, migrations: MigrationFile[]): Promise<MigrationResult> {
   const applied: string[] = [];
-  // The connection's time limits (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_LOCK_TIMEOUT_MS) are for
-  // requests: a migration may rewrite a large table, and waits for another instance's migrations.
-  await session.runScript("SET statement_timeout = 0; SET lock_timeout = 0;");
-  // Several instances may start together against one PostgreSQL: serialise them.
-  await session.runScript(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY});`);
-  try {
-    await session.runScript(bookkeeping);
-    const done = await session.query<{ migration_name: string; checksum: string }>(
-      `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-    );
-    const doneByName = new Map(done.map((row) => [row.migration_name, row.checksum]));
-    for (const { name, sql, checksum } of migrations) {
-      const previous = doneByName.get(name);
-      if (previous !== undefined) {
-        if (previous !== checksum) console.warn(`[migrate] ${name} was edited after it was applied`);
-        continue;
-      }
-      // One transaction per migration: a failing one leaves the database as it was.
-      await session.runScript(`BEGIN;\n${sql}\n;COMMIT;`).catch(async (error) => {
-        await session.runScript("ROLLBACK;").catch(() => undefined);
-        throw new Error(`Migration ${name} failed: ${(error as Error).message}`);
-      });
-      await session.query(
-        `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`,
-        [randomUUID(), checksum, name],
-      );
-      applied.push(name);
-    }
-  } finally {
-    await session.runScript(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY});`);
-    await session.runScript("RESET statement_timeout; RESET lock_timeout;");
+  for (const migration of migrations ?? (await listMigrations())) {
+    if (await database.transaction((session) => applyOne(session, migration))) applied.push(migration.name);
   }
   return { applied };
+}
+
+/**
+ * One migration, in one transaction: a failing one leaves the database as it was. Several
+ * instances may start together against one PostgreSQL: the transaction-scoped advisory lock
+ * serialises them (a session lock would outlive the transaction on a pooled connection, behind
+ * PgBouncer in transaction mode), and whether it is applied is read under that lock.
+ */
+async function applyOne(session: Session, { name, sql, checksum }: MigrationFile): Promise<boolean> {
+  // The connection's time limits (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_LOCK_TIMEOUT_MS) are for
+  // requests: a migration may rewrite a large table, and waits for another instance's migrations.
+  // SET LOCAL: they come back with the transaction's end, on whichever connection a pooler gave.
+  await session.runScript(
+    `SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0;\nSELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY});\n${bookkeeping}`,
+  );
+  const [done] = await session.query<{ checksum: string }>(
+    `SELECT checksum FROM "_prisma_migrations" WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    [name],
+  );
+  if (done) {
+    if (done.checksum !== checksum) console.warn(`[migrate] ${name} was edited after it was applied`);
+    return false;
+  }
+  await session.runScript(sql).catch((error: Error) => {
+    throw new Error(`Migration ${name} failed: ${error.message}`);
+  });
+  await session.query(
+    `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`,
+    [randomUUID(), checksum, name],
+  );
+  return true;
 }

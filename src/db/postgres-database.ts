@@ -37,8 +37,8 @@ function statementName(sql: string) {
   return name;
 }
 
-const statement = (sql: string, params: unknown[] | undefined) => ({
-  name: statementName(sql),
+const statement = (sql: string, params: unknown[] | undefined, named: boolean) => ({
+  name: named ? statementName(sql) : undefined,
   text: sql,
   values: params,
   types: utcTimestamps,
@@ -47,27 +47,40 @@ const statement = (sql: string, params: unknown[] | undefined) => ({
 const isStalePlan = (error: unknown) =>
   (error as { code?: string }).code === "0A000" && /cached plan must not change result type/.test(String(error));
 
-/** Runs `sql` as a named statement; prepared statements made stale by a migration are renamed and it runs again. */
-async function runNamed<T>(
+/**
+ * Runs `sql`, as a named statement unless `named` is false (behind a transaction pooler, where the
+ * next transaction may run on another server connection that never saw it prepared); prepared
+ * statements made stale by a migration are renamed and it runs again.
+ */
+async function run<T>(
   sql: string,
   params: unknown[] | undefined,
-  send: (query: pg.QueryConfig) => Promise<pg.QueryResult>,
-  sendAgain = true,
+  {
+    named,
+    send,
+    sendAgain = true,
+  }: { named: boolean; send: (query: pg.QueryConfig) => Promise<pg.QueryResult>; sendAgain?: boolean },
 ) {
   try {
-    return (await send(statement(sql, params))).rows as T[];
+    return (await send(statement(sql, params, named))).rows as T[];
   } catch (error) {
     if (!isStalePlan(error)) throw error;
     generation++;
     statementNames.clear();
     logger.info("[db] a migration changed a table's columns: statements are prepared again");
     if (!sendAgain) throw error;
-    return (await send(statement(sql, params))).rows as T[];
+    return (await send(statement(sql, params, named))).rows as T[];
   }
 }
 
 export interface PostgresOptions {
   poolSize: number;
+  /**
+   * Behind a transaction pooler (DATABASE_POOLER=transaction): every statement goes unnamed, and the
+   * server-side time limits are not sent as connection parameters (PgBouncer refuses those; set
+   * them on the database role or in the pooler instead, docs/scaling.md).
+   */
+  transactionPooler: boolean;
   connectTimeoutMs: number;
   queryTimeoutMs: number;
   /** The server's own limits on every connection of the pool (0 switches one off). */
@@ -90,9 +103,11 @@ export function openPostgres(url: string, options: PostgresOptions) {
     // most this long, waits at most this long for a lock (a locked dialog fails its writers with
     // UNAVAILABLE instead of holding them and their connections), and a transaction left idle by a
     // client that was cut off is ended by the server, releasing its locks.
-    statement_timeout: options.statementTimeoutMs || undefined,
-    lock_timeout: options.lockTimeoutMs || undefined,
-    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs || undefined,
+    ...(!options.transactionPooler && {
+      statement_timeout: options.statementTimeoutMs || undefined,
+      lock_timeout: options.lockTimeoutMs || undefined,
+      idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs || undefined,
+    }),
   });
   // An idle client losing its server (restart, pg_terminate_backend) must not crash the process;
   // the pool drops it and opens a new connection when one is needed.
@@ -104,12 +119,13 @@ export function openPostgres(url: string, options: PostgresOptions) {
     client.on("error", (error) => logger.warn(`[db] PostgreSQL connection lost while in use: ${error.message}`)),
   );
   const host = new URL(url);
+  const named = !options.transactionPooler;
   // Inside a transaction a refused statement has aborted it, so it is not sent again (the names
   // still change: the caller's next attempt prepares afresh).
   const sessionOn = (client: pg.PoolClient, { inTransaction }: { inTransaction: boolean }) => ({
     runScript: async (sql: string) => void (await client.query(sql)),
     query: <T>(sql: string, params?: unknown[]) =>
-      timed(sql, () => runNamed<T>(sql, params, (query) => client.query(query), !inTransaction)),
+      timed(sql, () => run<T>(sql, params, { named, send: (query) => client.query(query), sendAgain: !inTransaction })),
   });
   const database: Database = {
     kind: "postgres",
@@ -140,7 +156,7 @@ export function openPostgres(url: string, options: PostgresOptions) {
       }
     },
     async query<T>(sql: string, params?: unknown[]) {
-      return timed(sql, () => runNamed<T>(sql, params, (query) => pool.query(query)));
+      return timed(sql, () => run<T>(sql, params, { named, send: (query) => pool.query(query) }));
     },
     close: () => pool.end(),
   };

@@ -6,7 +6,7 @@
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
 import type { Context as TraceContext } from "@opentelemetry/api";
-import { type LanguageModel, type LanguageModelUsage, streamText } from "ai";
+import { type JSONValue, type LanguageModel, type LanguageModelUsage, streamText } from "ai";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
 import type { Tracing } from "../tracing.js";
@@ -45,8 +45,22 @@ export interface GenerateRequest extends TurnStart {
   truncate?: boolean;
   /** Parameters forwarded in the upstream's own terms (src/generation/upstream-options.ts). */
   upstream?: UpstreamParams;
+  /** OpenAI's reasoning effort, for the recording doors (Chat Completions, Messages). */
+  reasoningEffort?: string | null;
+  /** The AI SDK's other call settings (stop sequences, seed, penalties, top-k), as given. */
+  settings?: UpstreamSettings;
+  /** Provider options by provider, merged into the call (for an OpenAI-compatible upstream, unknown keys go into the request body). */
+  providerOptions?: Record<string, Record<string, unknown>>;
   /** The trace context of the request that asked for the turn: its model call is a child span of it. */
   traceContext?: TraceContext;
+}
+
+export interface UpstreamSettings {
+  stopSequences?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  topK?: number;
 }
 
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
@@ -190,12 +204,13 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
       maxOutputTokens: request.maxOutputTokens ?? undefined,
       frequencyPenalty: request.frequencyPenalty ?? undefined,
       presencePenalty: request.presencePenalty ?? undefined,
+      ...request.settings,
       output: outputOf(request.responseFormat),
       maxRetries: turn.maxRetries,
       abortSignal: abort,
       // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
       onError: () => {},
-      providerOptions: turn.providerOptions,
+      providerOptions: withRequestOptions(turn.providerOptions, request),
     });
     for await (const part of result.fullStream) {
       switch (part.type) {
@@ -335,4 +350,13 @@ function usageOf(usage: LanguageModelUsage | undefined): UsageInput | null {
     // Input tokens the provider read from its prompt cache (priced lower: docs/usage.md).
     cachedTokens: count(usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens),
   };
+}
+
+/** The upstream's options (upstream-options.ts) with the ones a recording door gives as they are. */
+function withRequestOptions(options: ReturnType<typeof upstreamOptions>, request: GenerateRequest) {
+  const merged = { ...options } as Record<string, Record<string, JSONValue>>;
+  const given = { ...request.providerOptions } as Record<string, Record<string, JSONValue>>;
+  if (request.reasoningEffort) given.openai = { ...given.openai, reasoningEffort: request.reasoningEffort };
+  for (const [provider, values] of Object.entries(given)) merged[provider] = { ...merged[provider], ...values };
+  return Object.keys(merged).length ? merged : undefined;
 }

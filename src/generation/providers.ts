@@ -20,6 +20,7 @@ export type ProviderSettings = Pick<
   | "ANTHROPIC_BASE_URL"
   | "MODEL_PROVIDERS"
   | "DEFAULT_MODEL"
+  | "MODELS"
   | "UPSTREAM_MAX_RETRIES"
 > &
   Partial<Pick<Config, "MODEL_CONTEXT_TOKENS">>;
@@ -49,29 +50,65 @@ export interface ModelCatalog {
   readonly contextTokens: number;
   /** The model for `name`, or a ModelNotConfiguredError. */
   resolve(name: string): LanguageModel;
+  /** Which API the model's upstream speaks (what a request may forward to it), or a ModelNotConfiguredError. */
+  upstreamOf(name: string): UpstreamKind;
+  /** The models to list (GET /v1/models): MODELS, or DEFAULT_MODEL and the names MODEL_PROVIDERS spells out. */
+  readonly listed: readonly ListedModel[];
+}
+
+/** The API a model's upstream speaks: OpenAI Chat Completions, OpenAI Responses, or Anthropic Messages. */
+export type UpstreamKind = "openai-chat" | "openai-responses" | "anthropic";
+
+export interface ListedModel {
+  id: string;
+  /** The provider that serves it. */
+  ownedBy: ProviderName;
+  /** When the catalog was made (Unix seconds): dialogql does not know when a model was published. */
+  created: number;
 }
 
 interface Rule {
   pattern: RegExp;
   provider: ProviderName;
+  /** The glob as written: a name with no `*` is a model name. */
+  glob: string;
 }
 
 export function createModelCatalog(settings: ProviderSettings): ModelCatalog {
   const factories = providerFactories(settings);
   const rules = settings.MODEL_PROVIDERS ? parseRules(settings.MODEL_PROVIDERS) : defaultRules(factories);
   const configured = Object.keys(factories).length > 0;
+  const defaultModel = settings.DEFAULT_MODEL ?? (configured ? defaultModelOf(factories) : null);
+  const providerOf = (name: string) => {
+    const rule = rules.find((candidate) => candidate.pattern.test(name));
+    if (!rule) throw new ModelNotConfiguredError(name, "no MODEL_PROVIDERS rule matches it");
+    if (!factories[rule.provider]) {
+      throw new ModelNotConfiguredError(name, `the ${rule.provider} provider has no key or URL set`);
+    }
+    return rule.provider;
+  };
+  const created = Math.floor(Date.now() / 1000);
+  const names = settings.MODELS
+    ? settings.MODELS.split(",").map((name) => name.trim())
+    : [defaultModel, ...rules.map((rule) => rule.glob).filter((glob) => !glob.includes("*"))];
+  const listed = [...new Set(names.filter((name): name is string => Boolean(name)))].flatMap((id) => {
+    try {
+      return [{ id, ownedBy: providerOf(id), created }];
+    } catch {
+      return []; // a name no configured provider serves is not offered
+    }
+  });
   return {
     configured,
-    defaultModel: settings.DEFAULT_MODEL ?? (configured ? defaultModelOf(factories) : null),
+    defaultModel,
     maxRetries: settings.UPSTREAM_MAX_RETRIES,
     contextTokens: settings.MODEL_CONTEXT_TOKENS ?? 128_000,
-    resolve(name) {
-      const rule = rules.find((candidate) => candidate.pattern.test(name));
-      if (!rule) throw new ModelNotConfiguredError(name, "no MODEL_PROVIDERS rule matches it");
-      const factory = factories[rule.provider];
-      if (!factory) throw new ModelNotConfiguredError(name, `the ${rule.provider} provider has no key or URL set`);
-      return factory(name);
+    resolve: (name) => factories[providerOf(name)]!(name),
+    upstreamOf(name) {
+      if (providerOf(name) === "anthropic") return "anthropic";
+      return settings.UPSTREAM_API === "responses" ? "openai-responses" : "openai-chat";
     },
+    listed,
   };
 }
 
@@ -112,8 +149,8 @@ function providerFactories(settings: ProviderSettings): Partial<Record<ProviderN
 
 function defaultRules(factories: Partial<Record<ProviderName, Factory>>): Rule[] {
   const rules: Rule[] = [];
-  if (factories.anthropic) rules.push({ pattern: globToRegExp("claude-*"), provider: "anthropic" });
-  if (factories.openai) rules.push({ pattern: globToRegExp("*"), provider: "openai" });
+  if (factories.anthropic) rules.push({ pattern: globToRegExp("claude-*"), provider: "anthropic", glob: "claude-*" });
+  if (factories.openai) rules.push({ pattern: globToRegExp("*"), provider: "openai", glob: "*" });
   return rules;
 }
 
@@ -134,7 +171,7 @@ export function parseRules(text: string): Rule[] {
           `MODEL_PROVIDERS: "${pair}" is not glob=provider with provider one of ${providerNames.join(", ")}`,
         );
       }
-      return { pattern: globToRegExp(glob), provider: provider as ProviderName };
+      return { pattern: globToRegExp(glob), provider: provider as ProviderName, glob };
     });
 }
 

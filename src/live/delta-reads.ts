@@ -59,13 +59,21 @@ type SharedReads = Map<string, { readAt: number; view: Promise<WriteDeltaView> }
 /** Per database: two stores in one process never answer from each other's reads. */
 const sharedReadsOf = new WeakMap<PrismaClient, SharedReads>();
 
-export function readDelta({ prisma }: Store, payload: DeltaPayload): Promise<WriteDeltaView> {
-  const { dialogId, responseId, previousSeq, seq, status } = payload;
-  const key = `${dialogId}/${responseId}/${previousSeq}/${seq}/${status}`;
-  const now = Date.now();
+function sharedReadsFor(prisma: PrismaClient, now: number): SharedReads {
   const sharedReads = sharedReadsOf.get(prisma) ?? new Map();
   sharedReadsOf.set(prisma, sharedReads);
   forgetOldReads(sharedReads, now);
+  return sharedReads;
+}
+
+const readKey = ({ dialogId, responseId, previousSeq, seq, status }: DeltaPayload) =>
+  `${dialogId}/${responseId}/${previousSeq}/${seq}/${status}`;
+
+export function readDelta({ prisma }: Store, payload: DeltaPayload): Promise<WriteDeltaView> {
+  const { responseId, previousSeq, seq } = payload;
+  const key = readKey(payload);
+  const now = Date.now();
+  const sharedReads = sharedReadsFor(prisma, now);
   const shared = sharedReads.get(key);
   if (shared) return shared.view;
   const view = prisma.response
@@ -82,6 +90,20 @@ export function readDelta({ prisma }: Store, payload: DeltaPayload): Promise<Wri
   view.catch(() => sharedReads.delete(key));
   sharedReads.set(key, { readAt: now, view });
   return view;
+}
+
+/**
+ * What another instance read of a delta, as it sent it with the payload
+ * (src/live/delta-carriage.ts): this instance's subscribers answer from it instead of reading.
+ */
+export function rememberDelta(
+  { prisma }: Store,
+  payload: DeltaPayload,
+  read: Pick<WriteDeltaView, "events" | "response">,
+) {
+  const now = Date.now();
+  const view = { ...payload, cleared: false as const, events: read.events, response: read.response };
+  sharedReadsFor(prisma, now).set(readKey(payload), { readAt: now, view: Promise.resolve(view) });
 }
 
 function forgetOldReads(sharedReads: SharedReads, now: number) {

@@ -4,12 +4,20 @@
 // dropped by seq). Live payloads can arrive out of order (two writers publish after their
 // commits, in either order) or not at all (a slow subscriber's buffer overflowed, Redis blinked):
 // a payload whose previousSeq is past what was sent shows a gap, which is read from the database.
-// A resync (Redis came back after an outage) reads everything committed since what was sent.
+// A resync (Redis came back after an outage) reads everything committed since what was sent, in
+// reads shared with the dialog's other subscribers at the same seq (src/live/resync-reads.ts).
 // In-flight text (src/history-writes/) follows the replay: the text so far, then live text
 // deltas, each character once (src/live/text-positions.ts).
 // A clear (clearDialog) moves no seq: it is sent once, as a cleared delta at the dialog's seq, and
 // a catch-up that spans one (the dialog's clearedAtSeq) sends it before the events after it.
-import { clearedDelta, type HistoryDeltaView, readDeltasBetween, responseDeletedDelta } from "./delta-reads.js";
+import {
+  clearedDelta,
+  type HistoryDeltaView,
+  readDeltasBetween,
+  responseDeletedDelta,
+  type WriteDeltaView,
+} from "./delta-reads.js";
+import { readForResync } from "./resync-reads.js";
 import type { Store } from "../store/store.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
 import {
@@ -65,12 +73,14 @@ export function historyDeltaStream(
         upTo: number,
         statusChangesFrom: number | undefined = sent + 1,
         clearedAtSeq: number | null | undefined = undefined,
+        /** The deltas of that span, read already (shared by the subscribers of a resync). */
+        readAlready?: WriteDeltaView[],
       ) {
         const cleared = clearedAtSeq === undefined ? (await readDialog())?.clearedAtSeq : clearedAtSeq;
         if (cleared != null && cleared >= sent && cleared <= upTo && !clearsSent.has(cleared)) {
           yield clearAt(cleared);
         }
-        for await (const delta of readDeltasBetween(store, dialogId, sent, upTo, statusChangesFrom)) {
+        for await (const delta of readAlready ?? readDeltasBetween(store, dialogId, sent, upTo, statusChangesFrom)) {
           if (signal.aborted) return;
           if (delta.seq === delta.previousSeq) {
             if (statusChangesSent.has(statusKey(delta))) continue;
@@ -122,17 +132,13 @@ export function historyDeltaStream(
           return lane.deliver(delivery);
         });
       }
-      const textSoFar = async function* () {
-        const states = await inFlight.textsOfDialog(dialogId);
-        if (!signal.aborted) yield* texts.fromSnapshot(states, sent);
-      };
 
       for await (const update of updates) {
         if (isResync(update)) {
-          const now = await readDialog();
-          if (!now) break; // the dialog was deleted
-          yield* catchUp(now.lastSeq, sent, now.clearedAtSeq);
-          yield* textSoFar();
+          const shared = await readForResync(store, update, dialogId, sent, (id) => inFlight.textsOfDialog(id));
+          if (!shared.dialog) break; // the dialog was deleted
+          yield* catchUp(shared.dialog.lastSeq, sent, shared.dialog.clearedAtSeq, shared.deltas ?? undefined);
+          if (!signal.aborted) yield* texts.fromSnapshot(shared.texts, sent);
           continue;
         }
         if (isDeleted(update)) break;

@@ -2,8 +2,8 @@
 // live fan-out goes through Redis, so every instance reads the same text and any instance can take
 // the agent's next delta. An append checks its position against what is held and applies in one
 // step (a Lua script in Redis), so two writers can never both extend the same text.
-import type { Redis } from "ioredis";
 import type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
+import type { RedisCommands } from "./redis-messages.js";
 
 export type AppendOutcome = { appended: true; length: number } | { appended: false; held: InFlightState | null };
 
@@ -53,7 +53,9 @@ export function memoryInFlightStore(): InFlightStore {
 // Held text outlives a vanished agent only until the idle sweep ends its response; this is a
 // backstop for a key nobody will ever delete (the response was deleted meanwhile).
 const KEY_TTL_SECONDS = 24 * 3600;
-const key = (responseId: string) => `dialogql:in-flight:${responseId}`;
+// The response id in a hash tag: on a Redis Cluster the key lives on the slot of the response's
+// `responseUpdated:{id}` channel, and every command touches this one key (no CROSSSLOT).
+const key = (responseId: string) => `dialogql:in-flight:{${responseId}}`;
 
 // KEYS[1] the hash; ARGV: part, type, offset (UTF-16 units, as JavaScript counts), delta, delta's
 // length in UTF-16 units, now, ttl. Lengths are kept in `length` since Lua counts bytes.
@@ -70,7 +72,7 @@ if redis.call('HGET', KEYS[1], 'part') == ARGV[1] then redis.call('DEL', KEYS[1]
 return 0
 `;
 
-export function redisInFlightStore(redis: Redis): InFlightStore {
+export function redisInFlightStore(redis: RedisCommands): InFlightStore {
   const get = async (responseId: string): Promise<InFlightState | null> => {
     const held = await redis.hgetall(key(responseId));
     if (!held.part) return null;

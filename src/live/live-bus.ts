@@ -1,13 +1,19 @@
 // The live fan-out of committed writes. Payloads are small JSON (ids, seqs, status): subscribers
-// re-read what they show from the database, so a payload can be lost, repeated or reordered
-// without a subscriber ever showing wrong data (src/live/history-delta-stream.ts repairs gaps).
-// Every payload is delivered in this process at once; with REDIS_URL it also goes through Redis to
-// the other instances (src/live/redis-fanout.ts), so a Redis outage never stops same-instance
-// subscribers, and after one every listener is told to resync from the database.
+// show what the database holds for them, so a payload can be lost, repeated or reordered without a
+// subscriber ever showing wrong data (src/live/history-delta-stream.ts repairs gaps). Through Redis
+// a delta also carries what its writer read of it (src/live/delta-carriage.ts), so the other
+// instances need not read it back.
+// Every payload is delivered in this process at once; with REDIS_URL (or REDIS_CLUSTER_NODES) it
+// also goes through Redis to the other instances (src/live/redis-fanout.ts, redis-cluster-fanout.ts),
+// so a Redis outage never stops same-instance subscribers, and after one the listeners of the
+// channels it touched are told to resync from the database.
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { metrics } from "../metrics.js";
 import { PayloadQueue } from "./payload-queue.js";
-import { createRedisFanout, type RedisFanout } from "./redis-fanout.js";
+import { createClusterFanout } from "./redis-cluster-fanout.js";
+import { orderedSends } from "./ordered-sends.js";
+import { createRedisFanout } from "./redis-fanout.js";
+import type { RedisFanout, RedisFanoutHandlers } from "./redis-messages.js";
 
 /** What one committed write changed, as published. */
 export interface DeltaPayload {
@@ -122,10 +128,33 @@ export interface LiveBus {
 // A subscriber that stops reading keeps at most this many payloads; older ones are dropped and
 // the history stream refills the hole from the database when it notices the gap.
 const LISTENER_BUFFER = 10_000;
-const NOTICES = "dialogql:notices";
+export const NOTICES = "dialogql:notices";
+
+/**
+ * A channel's name: its id in a hash tag, so that on a Redis Cluster the channel — and any key
+ * named after the same id (src/live/in-flight-store.ts) — lives on the slot of that one id.
+ */
+const channelOf = (topic: Topic, id: string) => `${topic}:{${id}}`;
+
+/**
+ * What travels with a delta through Redis so other instances need not read it back
+ * (src/live/delta-carriage.ts). Without one, deltas go as ids and each instance reads them.
+ */
+export interface DeltaCarriage {
+  /** What to send with `payload`, or undefined for ids only (too large); asked once per write, by the writer. */
+  attach(payload: DeltaPayload): Promise<unknown>;
+  /** A delta from another instance arrived with what its writer attached. */
+  receive(payload: DeltaPayload, carried: unknown): void;
+}
+
+const isCarrying = (message: unknown): message is DeltaPayload & { carried: unknown } =>
+  typeof message === "object" && message !== null && "carried" in message;
 
 export interface LiveBusOptions {
   redisUrl?: string | null;
+  carriage?: DeltaCarriage;
+  /** `host:port,…` of a Redis Cluster's nodes (REDIS_CLUSTER_NODES); takes the place of redisUrl. */
+  redisClusterNodes?: string | null;
   /** How long a Redis command may take (REDIS_COMMAND_TIMEOUT_MS); 1 s when not given. */
   redisCommandTimeoutMs?: number;
 }
@@ -140,25 +169,44 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
     for (const listener of listenersByChannel.get(channel) ?? []) listener.push(message as LiveMessage);
   };
   const everyListener = () => [...listenersByChannel.values()].flatMap((listeners) => [...listeners]);
-  const redis = options.redisUrl
-    ? createRedisFanout(
-        options.redisUrl,
-        { deliver, resync: () => everyListener().forEach((listener) => listener.push({ resync: true })) },
-        { commandTimeoutMs: options.redisCommandTimeoutMs ?? 1_000 },
-      )
-    : null;
+  const { carriage } = options;
+  const handlers: RedisFanoutHandlers = {
+    deliver(channel, message) {
+      if (!isCarrying(message)) return deliver(channel, message);
+      const { carried, ...payload } = message;
+      if (carriage) carriage.receive(payload, carried);
+      deliver(channel, payload);
+    },
+    resync(channels) {
+      const listeners =
+        channels === "all"
+          ? everyListener()
+          : channels.flatMap((channel) => [...(listenersByChannel.get(channel) ?? [])]);
+      // One object for all: the subscribers of a dialog share the reads of one resync by it.
+      const resync: Resync = { resync: true };
+      for (const listener of listeners) listener.push(resync);
+    },
+  };
+  const fanoutOptions = { commandTimeoutMs: options.redisCommandTimeoutMs ?? 1_000 };
+  const redis: RedisFanout | null = options.redisClusterNodes
+    ? createClusterFanout(options.redisClusterNodes, handlers, fanoutOptions)
+    : options.redisUrl
+      ? createRedisFanout(options.redisUrl, handlers, fanoutOptions)
+      : null;
   // Notices from other instances arrive for the life of the bus.
   void redis?.subscribe(NOTICES);
 
-  const send = (channel: string, message: unknown) => {
+  const sendRemote = redis && orderedSends(redis);
+  /** Delivers `message` here, and sends it (or what `remote` resolves to) to the other instances. */
+  const send = (channel: string, message: unknown, remote: unknown = message) => {
     deliver(channel, message);
-    redis?.publish(channel, message);
+    sendRemote?.(channel, remote);
   };
 
   return {
     publish(write) {
       if ("deleted" in write) {
-        return send(`historyDelta:${write.dialogId}`, {
+        return send(channelOf("historyDelta", write.dialogId), {
           dialogId: write.dialogId,
           deleted: true,
         } satisfies DeletedPayload);
@@ -166,12 +214,17 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
       if ("responseDeleted" in write) {
         const { dialogId, responseId, previousSeq, seq } = write;
         const payload: ResponseDeletedPayload = { dialogId, responseId, responseDeleted: true, previousSeq, seq };
-        send(`historyDelta:${dialogId}`, payload);
-        return send(`responseUpdated:${responseId}`, payload);
+        send(channelOf("historyDelta", dialogId), payload);
+        return send(channelOf("responseUpdated", responseId), payload);
       }
       if ("cleared" in write) {
         const { dialogId, previousSeq, seq } = write;
-        return send(`historyDelta:${dialogId}`, { dialogId, cleared: true, previousSeq, seq } satisfies ClearedPayload);
+        return send(channelOf("historyDelta", dialogId), {
+          dialogId,
+          cleared: true,
+          previousSeq,
+          seq,
+        } satisfies ClearedPayload);
       }
       const payload: DeltaPayload = {
         dialogId: write.dialogId,
@@ -182,18 +235,25 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
         ...(write.endsTextPart != null && { endsTextPart: write.endsTextPart }),
       };
       metrics.deltasPublished.inc();
-      send(`historyDelta:${payload.dialogId}`, payload);
-      send(`responseUpdated:${payload.responseId}`, payload);
+      const carrying =
+        redis && carriage
+          ? carriage.attach(payload).then(
+              (carried) => (carried === undefined ? payload : { ...payload, carried }),
+              () => payload,
+            )
+          : payload;
+      send(channelOf("historyDelta", payload.dialogId), payload, carrying);
+      send(channelOf("responseUpdated", payload.responseId), payload);
     },
 
     publishText(text) {
-      send(`historyDelta:${text.dialogId}`, { text });
+      send(channelOf("historyDelta", text.dialogId), { text });
     },
 
     // Not pubSub.subscribe(): its repeaters register their listener lazily, on the first next();
     // a resumable stream needs the listener in place before it reads the database.
     async listen(topic, id) {
-      const channel = `${topic}:${id}`;
+      const channel = channelOf(topic, id);
       const listeners = listenersByChannel.get(channel) ?? new Set();
       listenersByChannel.set(channel, listeners);
       const payloads: PayloadQueue<LiveMessage> = new PayloadQueue(LISTENER_BUFFER, () => {
@@ -208,7 +268,7 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
     },
 
     listenerCount(topic, id) {
-      return listenersByChannel.get(`${topic}:${id}`)?.size ?? 0;
+      return listenersByChannel.get(channelOf(topic, id))?.size ?? 0;
     },
 
     broadcast(notice) {

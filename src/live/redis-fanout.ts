@@ -1,5 +1,6 @@
-// The Redis half of the live bus: carries payloads between instances. Built to keep working, not
-// to be perfect, while Redis is away:
+// The Redis half of the live bus on one Redis server (REDIS_URL): carries payloads between
+// instances (a cluster: redis-cluster-fanout.ts). Built to keep working, not to be perfect, while
+// Redis is away:
 // - Commands never queue while Redis is down (a long outage would grow the queue without bound);
 //   a publish that cannot be sent is dropped, and the payloads an instance missed are found again
 //   in the database (see `resync`).
@@ -18,47 +19,30 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { logger } from "../logger.js";
 import { reportRedisConnection } from "../metrics.js";
-
-export interface RedisFanoutOptions {
-  /** How long any Redis command may take before it fails (and the connection counts as lost). */
-  commandTimeoutMs: number;
-}
-
-export interface RedisFanoutHandlers {
-  /** A message another instance published. */
-  deliver(channel: string, message: unknown): void;
-  /** Redis came back: payloads may have been missed since it went away. */
-  resync(): void;
-}
+import {
+  connectionOptions,
+  frame,
+  publishOutcomes,
+  type RedisFanout,
+  type RedisFanoutHandlers,
+  type RedisFanoutOptions,
+  timedOut,
+  unframe,
+  withTimeout,
+} from "./redis-messages.js";
 
 export function createRedisFanout(
   url: string,
   handlers: RedisFanoutHandlers,
   { commandTimeoutMs }: RedisFanoutOptions,
-) {
+): RedisFanout {
   const origin = randomUUID();
-  const options = {
-    enableOfflineQueue: false,
-    autoResubscribe: false,
-    autoResendUnfulfilledCommands: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: commandTimeoutMs,
-    // A stalled server accepts the TCP connection but never answers the ready check.
-    connectTimeout: Math.max(commandTimeoutMs, 1_000),
-  };
-  const publisher = new Redis(url, options);
-  const subscriber = new Redis(url, options);
+  const publisher = new Redis(url, connectionOptions(commandTimeoutMs));
+  const subscriber = new Redis(url, connectionOptions(commandTimeoutMs));
   const unreport = reportRedisConnection(() => publisher.status === "ready" && subscriber.status === "ready");
-
   // A subscription Redis does not acknowledge within the command timeout is treated like one made
   // while Redis is down: it is made again, followed by a resync, when the connection is ready again.
-  const withTimeout = <T>(promise: Promise<T>): Promise<T> => {
-    let timer: NodeJS.Timeout;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("Command timed out")), commandTimeoutMs);
-    });
-    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-  };
+  const acknowledged = <T>(promise: Promise<T>) => withTimeout(promise, commandTimeoutMs);
 
   let reconnecting = false;
   /** Redis stopped answering on a connection that is still open: drop both and reconnect. */
@@ -72,13 +56,12 @@ export function createRedisFanout(
     subscriber.disconnect(true);
   };
   publisher.on("ready", () => (reconnecting = false));
-  const timedOut = (error: Error) => error.message === "Command timed out";
   // Silence on a ready connection is only noticed by asking: a PING on each, now and then.
   const heartbeat = setInterval(
     () => {
       for (const client of [publisher, subscriber]) {
         if (client.status === "ready")
-          withTimeout(client.ping()).catch((error: Error) => timedOut(error) && stalled("a heartbeat"));
+          acknowledged(client.ping()).catch((error: Error) => timedOut(error) && stalled("a heartbeat"));
       }
     },
     Math.max(commandTimeoutMs, 500),
@@ -86,7 +69,7 @@ export function createRedisFanout(
   heartbeat.unref();
   /** channel → how many listeners, and when its SUBSCRIBE was acknowledged. */
   const channels = new Map<string, { listeners: number; subscribed: Promise<void> }>();
-  let publishFailing = false;
+  const outcomes = publishOutcomes(() => stalled("a publish"));
 
   for (const [name, client] of [
     ["publisher", publisher],
@@ -96,13 +79,8 @@ export function createRedisFanout(
   }
 
   subscriber.on("message", (channel: string, raw: string) => {
-    let message: { origin?: string; payload?: unknown };
-    try {
-      message = JSON.parse(raw);
-    } catch {
-      return logger.warn(`[live] ignored a malformed Redis message on ${channel}`);
-    }
-    if (message.origin !== origin) handlers.deliver(channel, message.payload);
+    const message = unframe(origin, channel, raw);
+    if (message) handlers.deliver(channel, message.payload);
   });
 
   subscriber.on("ready", () => {
@@ -111,36 +89,22 @@ export function createRedisFanout(
     const subscribed = confirmSubscription(names);
     for (const name of names) channels.get(name)!.subscribed = subscribed;
     subscribed
-      .then(() => handlers.resync())
+      .then(() => handlers.resync("all"))
       .catch((error: Error) => logger.warn(`[live] resubscribing after a Redis reconnect failed: ${error.message}`));
   });
 
   /** SUBSCRIBE, then a PING: Redis answers in order, so the PONG means the channels are live. */
   async function confirmSubscription(names: string[]) {
-    await withTimeout(subscriber.subscribe(...names));
-    await withTimeout(subscriber.ping());
+    await acknowledged(subscriber.subscribe(...names));
+    await acknowledged(subscriber.ping());
   }
 
   return {
-    publish(channel: string, payload: unknown) {
-      publisher.publish(channel, JSON.stringify({ origin, payload })).then(
-        () => {
-          if (publishFailing) logger.info("[live] Redis publishing again");
-          publishFailing = false;
-        },
-        (error: Error) => {
-          if (timedOut(error)) stalled("a publish");
-          if (!publishFailing) logger.warn(`[live] Redis publish failed (${error.message}); delivering locally only`);
-          publishFailing = true;
-        },
-      );
+    publish(channel, payload) {
+      publisher.publish(channel, frame(origin, payload)).then(outcomes.sent, outcomes.failed);
     },
 
-    /**
-     * Resolves once messages on `channel` from other instances will arrive — or at once when Redis
-     * is unreachable, since the channel is then subscribed (and listeners resynced) on reconnect.
-     */
-    async subscribe(channel: string) {
+    async subscribe(channel) {
       const known = channels.get(channel);
       if (known) {
         known.listeners++;
@@ -153,14 +117,13 @@ export function createRedisFanout(
       await entry.subscribed.catch(() => undefined);
     },
 
-    unsubscribe(channel: string) {
+    unsubscribe(channel) {
       const entry = channels.get(channel);
       if (!entry || --entry.listeners > 0) return;
       channels.delete(channel);
       if (subscriber.status === "ready") subscriber.unsubscribe(channel).catch(() => undefined);
     },
 
-    /** A command connection for other users of Redis (rate limits), failing fast while it is down. */
     commands: publisher,
 
     async close() {
@@ -174,5 +137,3 @@ export function createRedisFanout(
     },
   };
 }
-
-export type RedisFanout = ReturnType<typeof createRedisFanout>;

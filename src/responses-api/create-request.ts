@@ -223,7 +223,7 @@ export function fromValidation(error: ValidationError) {
 }
 
 /** An imported event as the write input createResponse takes (parts in chat vocabulary, as stored). */
-function toEventInput(event: NewEvent): HistoryEventInput {
+export function toEventInput(event: NewEvent): HistoryEventInput {
   const parts = event.parts ? (event.parts as Part[]).map(toChatPart) : null;
   const message = { content: event.content, parts };
   switch (event.type) {
@@ -243,6 +243,7 @@ function toEventInput(event: NewEvent): HistoryEventInput {
           callId: event.callId,
           toolName: event.toolName,
           content: event.content ?? (parts ? parts.map((part) => part.text ?? "").join("\n") : ""),
+          isError: event.isError,
         },
       };
   }

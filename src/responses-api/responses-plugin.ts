@@ -9,7 +9,10 @@ import { requestIdOf } from "../request-id.js";
 import { followResponse } from "./background-stream.js";
 import { cancel } from "./cancel.js";
 import { ApiError, errorResponse, json, toApiError } from "./api-errors.js";
+import { anthropicMessagesRoute } from "./anthropic-messages.js";
+import { chatCompletionsRoute } from "./chat-completions.js";
 import { handleCompact } from "./compact.js";
+import { modelsRoute } from "./models.js";
 import { handleCreate, type ResponsesDeps } from "./create-response.js";
 import { toResponseObject } from "./response-object.js";
 import { listInputItems, readResponseView } from "./stored-responses.js";
@@ -44,8 +47,13 @@ export function useApiRoutes(options: ResponsesDeps, prefix: string, handle: Api
   };
 }
 
+/** The other doors at /v1, each a module of its own. */
+const doors = [chatCompletionsRoute, anthropicMessagesRoute, modelsRoute];
+
 async function route(request: Request, url: URL, scope: TenantScope, deps: ResponsesDeps) {
   const { method } = request;
+  const door = doors.find((candidate) => candidate.matches(url.pathname));
+  if (door) return door.handle(request, { ...deps, scope });
   if (url.pathname === "/v1/responses" || url.pathname === "/v1/responses/") {
     if (method === "POST") return handleCreate(request, { ...deps, scope });
     return notAllowed(method, url);

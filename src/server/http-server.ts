@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Authenticator } from "../auth/authenticator.js";
 import type { HistoryWrites } from "../history-writes/history-writes.js";
+import { deltaCarriage } from "../live/delta-carriage.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createResponsesWebSocket, RESPONSES_WEBSOCKET_PATH } from "../responses-api/websocket-mode.js";
 import { type AppOptions, buildApp } from "./app.js";
@@ -19,8 +20,10 @@ export interface ServerOptions extends Omit<AppOptions, "live"> {
   port: number;
   /** 127.0.0.1 when not given (main.ts passes HOST). */
   host?: string;
-  /** Redis for the live fan-out between instances; REDIS_URL when not given, null for none. */
+  /** Redis for the live fan-out between instances; REDIS_URL (or REDIS_CLUSTER_NODES) when not given, null for none. */
   redisUrl?: string | null;
+  /** A Redis Cluster instead (`host:port,…`); REDIS_CLUSTER_NODES when neither this nor redisUrl is given. */
+  redisClusterNodes?: string | null;
   /** Interval of WebSocket keep-alive pings, in ms. */
   keepAliveMs?: number;
   /** How long close() waits for requests in flight; from SHUTDOWN_DRAIN_MS when not given. */
@@ -48,8 +51,11 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config } = options;
   const live = createLiveBus({
-    redisUrl: options.redisUrl === undefined ? config.REDIS_URL : options.redisUrl,
+    ...(options.redisUrl === undefined && options.redisClusterNodes === undefined
+      ? { redisUrl: config.REDIS_URL, redisClusterNodes: config.REDIS_CLUSTER_NODES }
+      : { redisUrl: options.redisUrl, redisClusterNodes: options.redisClusterNodes }),
     redisCommandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+    carriage: deltaCarriage(options.store),
   });
   // The server ends idle streaming responses; a bare app (tests) does not unless asked.
   const yoga = buildApp({ ...options, live, inFlight: { sweep: true, ...options.inFlight } });

@@ -11,6 +11,8 @@ import { Prisma } from "../generated/prisma/client.js";
 import type { Dialog, Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { rowFromJson } from "../db/json-rows.js";
+import { extendChatHash, normalMessageTexts } from "../formats/chat-context-hash.js";
+import { chatHashAfter, finalChatHash } from "./chat-hash.js";
 import { NotFoundError } from "../errors.js";
 import type { NewEvent } from "../vocabulary/events.js";
 import { dialogExpired, isExpired } from "./retention-window.js";
@@ -117,6 +119,8 @@ export class DialogWrite {
     const events: EventPlace[] = [];
     const charges: LedgerEntry[] = [];
     let previous = parent;
+    const anyFinal = turns.some((turn) => turn.status !== "IN_PROGRESS");
+    let chatHash = anyFinal ? await chatHashAfter(this.session, this.dialog.tenantId, parent) : null;
     for (const turn of turns) {
       const priced = pricedUsage(this.prices, turn.model, turn.usage);
       if (!isNoUsage(priced.sums)) {
@@ -137,6 +141,9 @@ export class DialogWrite {
       );
       this.#seq += turn.input.length + turn.output.length;
       const final = turn.status !== "IN_PROGRESS";
+      // A turn still in progress has no hash yet, so neither have the turns continuing it.
+      chatHash =
+        final && chatHash ? normalMessageTexts([...turn.input, ...turn.output]).reduce(extendChatHash, chatHash) : null;
       responses.push({
         ...turn.usage,
         ...eventCounts([...turn.input, ...turn.output]),
@@ -151,6 +158,7 @@ export class DialogWrite {
         metadata: turn.metadata,
         idempotencyKey: turn.idempotencyKey,
         requestHash: turn.requestHash,
+        chatHash: chatHash?.toString("hex") ?? null,
         completedAt: final ? now : null,
         // A finished response records the seq its status became final at.
         finishedAtSeq: final ? this.#seq : null,
@@ -169,20 +177,19 @@ export class DialogWrite {
       r AS (
         INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
           "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
-          "requestHash", "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents", "systemEvents",
-          "segmentId", ${segmentCountColumnList}, "cachedTokens", cost, "apiKeyId", ${segmentUsageColumnList})
+          "requestHash", "chatHash", "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents",
+          "systemEvents", "segmentId", ${segmentCountColumnList}, "cachedTokens", cost, "apiKeyId", ${segmentUsageColumnList})
         SELECT x.id, ${this.dialog.id}, x."previousResponseId", x.depth, x.model, x.status, x."inputTokens",
           x."outputTokens", x."reasoningTokens", x."totalTokens", x.error, COALESCE(x.metadata, '{}'), ${now}::timestamp,
-          x."completedAt", x."finishedAtSeq", x."idempotencyKey", x."requestHash", x."humanEvents", x."aiEvents",
+          x."completedAt", x."finishedAtSeq", x."idempotencyKey", x."requestHash", x."chatHash", x."humanEvents", x."aiEvents",
           x."reasoningEvents", x."toolCallEvents", x."toolResultEvents", x."systemEvents",
           COALESCE(t."segmentId", ${turns[0]!.id}), ${Prisma.join(Object.values(countColumns).map(inSegment))},
           x."cachedTokens", x.cost, x."apiKeyId", ${Prisma.join([...usageKinds, "cost"].map(inSegment))}
         FROM jsonb_to_recordset(${JSON.stringify(responses)}::jsonb) AS x(id text, "previousResponseId" text, depth int,
           model text, status "ResponseStatus", "inputTokens" int, "outputTokens" int, "reasoningTokens" int,
           "totalTokens" int, error jsonb, metadata jsonb, "completedAt" timestamp, "finishedAtSeq" int,
-          "idempotencyKey" text, "requestHash" text, "humanEvents" int, "aiEvents" int, "reasoningEvents" int,
-          "toolCallEvents" int, "toolResultEvents" int, "systemEvents" int, "cachedTokens" int, cost float8,
-          "apiKeyId" text)
+          "idempotencyKey" text, "requestHash" text, "chatHash" text, "humanEvents" int, "aiEvents" int, "reasoningEvents" int,
+          "toolCallEvents" int, "toolResultEvents" int, "systemEvents" int, "cachedTokens" int, cost float8, "apiKeyId" text)
         LEFT JOIN t ON TRUE
         RETURNING *)
       SELECT to_jsonb(r) AS row FROM r ORDER BY r.depth`,
@@ -231,6 +238,7 @@ export class DialogWrite {
       if (change.status !== "IN_PROGRESS") {
         sets.push(
           Prisma.sql`"completedAt" = ${this.now.toISOString()}::timestamp, "finishedAtSeq" = ${this.#seq}::int`,
+          await finalChatHash(this.session, this.dialog.tenantId, responseId),
         );
       }
     }

@@ -14,6 +14,7 @@
 import type { Dialog, Response } from "../generated/prisma/client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { rowFromJson } from "../db/json-rows.js";
+import { normalMessageTexts } from "../formats/chat-context-hash.js";
 import { expiryCutoff } from "./retention-window.js";
 import {
   countColumnList,
@@ -101,23 +102,28 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
     : Prisma.empty;
   const final = turn.status !== "IN_PROGRESS";
   const all = [...turn.input, ...turn.output];
+  const parentId = Prisma.sql`COALESCE(${parent?.id ?? null}::text, d."headId")`;
+  // A finished turn's context is known now; one still in progress gets its hash when it finishes.
+  const chatHash = final
+    ? Prisma.sql`"chatContextHash"(${parentId}, d."tenantId", ${normalMessageTexts(all)}::text[])`
+    : Prisma.sql`NULL::text`;
   const statement = Prisma.sql`
     WITH d AS (${dialog}),
     r AS (
       INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
         "reasoningTokens", "totalTokens", "cachedTokens", cost, "apiKeyId", error, metadata, "createdAt", "completedAt",
-        "finishedAtSeq", "idempotencyKey", "requestHash", ${countColumnList}, "segmentId", ${segmentCountColumnList},
+        "finishedAtSeq", "idempotencyKey", "requestHash", "chatHash", ${countColumnList}, "segmentId", ${segmentCountColumnList},
         ${segmentUsageColumnList})
-      SELECT ${turn.id}, d.id, COALESCE(${parent?.id ?? null}::text, d."headId"),
+      SELECT ${turn.id}, d.id, ${parentId},
         COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0),
         ${turn.model}, ${turn.status}::"ResponseStatus", ${usage.inputTokens}::int, ${usage.outputTokens}::int,
         ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${usage.cachedTokens}::int, ${priced.sums.cost}::float8,
         ${turn.apiKeyId}, ${jsonOrNull(turn.error)}::jsonb,
         ${JSON.stringify(turn.metadata)}::jsonb, ${now}::timestamp, ${final ? now : null}::timestamp,
-        ${final ? events.length : null}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash},
+        ${final ? events.length : null}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash}, ${chatHash},
         ${countValues(all)}, COALESCE(tail."segmentId", ${turn.id}), ${segmentCountValues(all, "tail")},
         ${segmentUsageValues(priced.sums, "tail")}
-      FROM d LEFT JOIN LATERAL "segmentTail"(COALESCE(${parent?.id ?? null}::text, d."headId")) tail ON TRUE
+      FROM d LEFT JOIN LATERAL "segmentTail"(${parentId}) tail ON TRUE
       WHERE ${alive}
       RETURNING *),
     e AS (

@@ -33,6 +33,8 @@ export async function startGeneratingServer(
     OPENAI_API_KEY: "sk-stand-in",
     UPSTREAM_API: "chat",
     UPSTREAM_MAX_RETRIES: 0,
+    // With an Anthropic key, claude-* models go to the same stand-in, speaking Anthropic's Messages.
+    ...(settings.ANTHROPIC_API_KEY && { ANTHROPIC_BASE_URL: upstream.url }),
     ...settings,
   });
   const server = await startServer({

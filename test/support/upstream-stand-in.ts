@@ -1,6 +1,6 @@
 // A model upstream for tests: a real HTTP server on a free loopback port that speaks OpenAI's
-// Chat Completions (`POST /chat/completions`) and Responses (`POST /responses`) wire formats,
-// streaming (SSE) and not. What it answers is scripted per request: each request takes the next
+// Chat Completions (`POST /chat/completions`) and Responses (`POST /responses`) wire formats and
+// Anthropic's Messages (`POST /messages`), streaming (SSE) and not. What it answers is scripted per request: each request takes the next
 // scripted reply (or the fallback), so a test says exactly what "the model" does — text,
 // reasoning, tool calls, a slow stream, an HTTP error, a connection dropped mid-stream — and can
 // read back every request body it was sent.
@@ -112,7 +112,14 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
         JSON.stringify({ error: { message: reply.httpError.message, type: "server_error", param: null, code: null } }),
       );
     }
-    const wire = path === "/chat/completions" ? chatWire : path === "/responses" ? responsesWire : null;
+    const wire =
+      path === "/chat/completions"
+        ? chatWire
+        : path === "/responses"
+          ? responsesWire
+          : path === "/messages"
+            ? anthropicWire
+            : null;
     if (!wire) {
       response.writeHead(404, { "content-type": "application/json" });
       return response.end(JSON.stringify({ error: { message: `no route ${path}`, type: "invalid_request_error" } }));
@@ -364,5 +371,64 @@ const responsesWire = {
       yield event("response.output_item.done", { output_index: index, item });
     }
     yield event("response.completed", { response: whole });
+  },
+};
+
+/** Anthropic's Messages: content blocks, and the named SSE events that build them. */
+const anthropicWire = {
+  whole(reply: ScriptedReply, model: string) {
+    const usage = usageOf(reply);
+    const content = reply.output.map((out, index) =>
+      "text" in out
+        ? { type: "text", text: out.text }
+        : "reasoning" in out
+          ? { type: "thinking", thinking: out.reasoning, signature: `sig_${index}` }
+          : {
+              type: "tool_use",
+              id: out.toolCall.id ?? `toolu_${index}`,
+              name: out.toolCall.name,
+              input: JSON.parse(out.toolCall.arguments || "{}"),
+            },
+    );
+    const stop = reply.cutOff ? "max_tokens" : content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
+    return {
+      id: "msg_standin",
+      type: "message",
+      role: "assistant",
+      model,
+      content,
+      stop_reason: stop,
+      stop_sequence: null,
+      usage: { input_tokens: usage.input, output_tokens: usage.output },
+    };
+  },
+  *chunks(reply: ScriptedReply, model: string) {
+    const whole = anthropicWire.whole(reply, model);
+    const event = (type: string, fields: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+    const usage = { input_tokens: whole.usage.input_tokens, output_tokens: 1 };
+    yield event("message_start", { message: { ...whole, content: [], stop_reason: null, usage } });
+    for (const [index, block] of whole.content.entries()) {
+      if (block.type === "text") {
+        yield event("content_block_start", { index, content_block: { type: "text", text: "" } });
+        for (const piece of chunksOf(block.text!)) {
+          yield event("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
+        }
+      } else if (block.type === "thinking") {
+        yield event("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
+        yield event("content_block_delta", { index, delta: { type: "thinking_delta", thinking: block.thinking } });
+        yield event("content_block_delta", { index, delta: { type: "signature_delta", signature: block.signature } });
+      } else {
+        yield event("content_block_start", { index, content_block: { ...block, input: {} } });
+        for (const piece of chunksOf(JSON.stringify(block.input))) {
+          yield event("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } });
+        }
+      }
+      yield event("content_block_stop", { index });
+    }
+    yield event("message_delta", {
+      delta: { stop_reason: whole.stop_reason, stop_sequence: null },
+      usage: { output_tokens: whole.usage.output_tokens },
+    });
+    yield event("message_stop", {});
   },
 };

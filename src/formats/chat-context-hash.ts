@@ -1,0 +1,130 @@
+// A context in the Chat Completions normal form, hashed message by message, so that a Chat
+// Completions (or Anthropic Messages) request can be matched to the stored response whose context
+// its messages begin with, by one indexed lookup instead of a walk (src/services/chat-match.ts).
+//
+// The normal form keeps what a chat client sends back of each message and nothing else: the role
+// (developer counts as system), the text, or the parts when there is more than text, an
+// assistant's tool calls with their arguments as canonical JSON (key order and spacing do not
+// matter), a tool result's call id and whether it was an error. Reasoning, names, metadata,
+// timestamps and provider fields are left out, because clients drop or reshape them. Messages are
+// grouped from events by one rule on both sides: an assistant message is its text followed by the
+// tool calls after it (as a model's step stores them).
+//
+// The hash of a context is a chain: the tenant's seed, then one SHA-256 step per message,
+// h = sha256(h ‖ utf8(normal form)). Each stored response keeps the hash of its whole context
+// (its parent's hash extended by its own messages: the SQL function "chatContextHash" of the
+// migration 20261125200600_chat_context_hash computes the same), and a request's prefix hashes
+// are computed in one pass over its messages.
+import { createHash } from "node:crypto";
+import type { HistoryEventType } from "../generated/prisma/enums.js";
+
+/** The columns of an event the normal form reads (stored events and events about to be stored alike). */
+export interface ChatHashedEvent {
+  type: HistoryEventType;
+  content: string | null;
+  parts: unknown;
+  callId: string | null;
+  toolName: string | null;
+  args: unknown;
+  isError: boolean | null;
+}
+
+/** One message of the normal form, with the index after its last event. */
+export interface NormalMessage {
+  text: string;
+  end: number;
+}
+
+/** The messages `events` make, in the normal form, each with where it ends in `events`. */
+export function normalMessages(events: readonly ChatHashedEvent[]): NormalMessage[] {
+  const messages: NormalMessage[] = [];
+  let assistant: { text: string; calls: unknown[][] } | null = null;
+  const closeAssistant = () => {
+    if (assistant) messages[messages.length - 1]!.text = JSON.stringify(["assistant", assistant.text, assistant.calls]);
+    assistant = null;
+  };
+  events.forEach((event, index) => {
+    switch (event.type) {
+      case "SYSTEM":
+      case "HUMAN":
+        closeAssistant();
+        messages.push({
+          text: JSON.stringify([event.type === "SYSTEM" ? "system" : "user", contentOf(event)]),
+          end: index + 1,
+        });
+        break;
+      case "TOOL_RESULT":
+        closeAssistant();
+        messages.push({
+          text: JSON.stringify(["tool", event.callId ?? "", contentOf(event), event.isError === true]),
+          end: index + 1,
+        });
+        break;
+      case "REASONING":
+        // Not part of the normal form, but an assistant message ends where reasoning starts.
+        closeAssistant();
+        break;
+      case "AI":
+        closeAssistant();
+        assistant = { text: textOf(contentOf(event)), calls: [] };
+        messages.push({ text: "", end: index + 1 });
+        break;
+      case "TOOL_CALL":
+        if (!assistant) {
+          assistant = { text: "", calls: [] };
+          messages.push({ text: "", end: index + 1 });
+        }
+        assistant.calls.push([event.callId ?? "", event.toolName ?? "", canonicalJson(event.args ?? {})]);
+        messages[messages.length - 1]!.end = index + 1;
+        break;
+    }
+  });
+  closeAssistant();
+  return messages;
+}
+
+/** The text of the normal form's messages (what the hash chain is made of). */
+export const normalMessageTexts = (events: readonly ChatHashedEvent[]) => normalMessages(events).map((m) => m.text);
+
+/** The hash of an empty context of `tenantId`: every chain of the tenant starts from it. */
+export const chatHashSeed = (tenantId: string) =>
+  createHash("sha256").update(`dialogql chat context ${tenantId}`, "utf8").digest();
+
+/** `hash` extended by one message of the normal form. */
+export const extendChatHash = (hash: Buffer, message: string) =>
+  createHash("sha256").update(hash).update(message, "utf8").digest();
+
+/** The hashes (hex) of every prefix of `messages`: the first is the hash of messages[0] alone. */
+export function chatPrefixHashes(tenantId: string, messages: readonly NormalMessage[]): string[] {
+  let hash = chatHashSeed(tenantId);
+  return messages.map((message) => (hash = extendChatHash(hash, message.text)).toString("hex"));
+}
+
+/** A message's content: its text, or its parts when it has more than text (canonical JSON). */
+function contentOf(event: ChatHashedEvent): string | unknown[] {
+  const parts = Array.isArray(event.parts) && event.parts.length ? (event.parts as unknown[]) : null;
+  if (!parts) return event.content ?? "";
+  const all = event.content != null ? [{ type: "text", text: event.content }, ...parts] : parts;
+  const isText = (part: unknown) => (part as { type?: unknown })?.type === "text";
+  if (all.every(isText)) return all.map((part) => String((part as { text?: unknown }).text ?? "")).join("");
+  return all.map((part) => (isText(part) ? String((part as { text?: unknown }).text ?? "") : canonicalJson(part)));
+}
+
+const textOf = (content: string | unknown[]) => (typeof content === "string" ? content : content.join(""));
+
+/** JSON with object keys sorted, so equal values have one spelling. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sorted(value));
+}
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}

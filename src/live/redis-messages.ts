@@ -1,0 +1,86 @@
+// What the two Redis fan-outs (one server: redis-fanout.ts; a cluster: redis-cluster-fanout.ts)
+// share: the connection every other user of Redis is handed, the framing of a message between
+// instances, and the timeout every wait on Redis gets.
+import type { Cluster, Redis } from "ioredis";
+import { logger } from "../logger.js";
+
+/** The command connection: one server, or a cluster that routes each key to its slot's node. */
+export type RedisCommands = Redis | Cluster;
+
+export interface RedisFanoutHandlers {
+  /** A message another instance published. */
+  deliver(channel: string, message: unknown): void;
+  /** Redis came back: payloads on these channels (or on every channel: "all") may have been missed. */
+  resync(channels: string[] | "all"): void;
+}
+
+export interface RedisFanoutOptions {
+  /** How long any Redis command may take before it fails (and the connection counts as lost). */
+  commandTimeoutMs: number;
+}
+
+export interface RedisFanout {
+  publish(channel: string, payload: unknown): void;
+  /**
+   * Resolves once messages on `channel` from other instances will arrive — or at once when Redis
+   * is unreachable, since the channel is then subscribed (and its listeners resynced) on reconnect.
+   */
+  subscribe(channel: string): Promise<void>;
+  unsubscribe(channel: string): void;
+  /** A command connection for other users of Redis (rate limits, in-flight text), failing fast while it is down. */
+  commands: RedisCommands;
+  close(): Promise<void>;
+}
+
+/** Options of every connection: fail fast while Redis is away, never queue, never resend. */
+export const connectionOptions = (commandTimeoutMs: number) => ({
+  enableOfflineQueue: false,
+  autoResubscribe: false,
+  autoResendUnfulfilledCommands: false,
+  maxRetriesPerRequest: 1,
+  commandTimeout: commandTimeoutMs,
+  // A stalled server accepts the TCP connection but never answers the ready check.
+  connectTimeout: Math.max(commandTimeoutMs, 1_000),
+});
+
+export const TIMED_OUT = "Command timed out";
+export const timedOut = (error: Error) => error.message === TIMED_OUT;
+
+/** `promise`, or a failure after `ms` (subscriptions have no command timeout of their own in ioredis). */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(TIMED_OUT)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Each message names the instance that sent it: an instance ignores its own, delivered locally already. */
+export const frame = (origin: string, payload: unknown) => JSON.stringify({ origin, payload });
+
+export function unframe(origin: string, channel: string, raw: string): { payload: unknown } | null {
+  let message: { origin?: string; payload?: unknown };
+  try {
+    message = JSON.parse(raw);
+  } catch {
+    logger.warn(`[live] ignored a malformed Redis message on ${channel}`);
+    return null;
+  }
+  return message.origin === origin ? null : { payload: message.payload };
+}
+
+/** Logs a failing publish once, and its recovery once. */
+export function publishOutcomes(onTimeout: () => void) {
+  let failing = false;
+  return {
+    sent() {
+      if (failing) logger.info("[live] Redis publishing again");
+      failing = false;
+    },
+    failed(error: Error) {
+      if (timedOut(error)) onTimeout();
+      if (!failing) logger.warn(`[live] Redis publish failed (${error.message}); delivering locally only`);
+      failing = true;
+    },
+  };
+}

@@ -1,0 +1,88 @@
+// POST /v1/messages: Anthropic's Messages API, as a recording door beside /v1/chat/completions, so
+// `@anthropic-ai/sdk` clients have their conversations kept too. The request's system prompt and
+// messages are matched to the caller's stored chains (src/responses-api/recorded-turn.ts); the
+// model is whichever provider the model name maps to (the AI SDK converts); the answer and every
+// error are in Anthropic's shapes.
+import { requestTraceContext } from "../tracing.js";
+import type { GenerateRequest } from "../generation/generate-turn.js";
+import { storedTurns } from "../generation/turn-sink.js";
+import { logger } from "../logger.js";
+import { requestIdOf } from "../request-id.js";
+import { ApiError, json, toApiError } from "./api-errors.js";
+import { anthropicMessage, messageEventStream } from "./anthropic-message-object.js";
+import { messagesSettings, parseMessagesBody } from "./anthropic-messages-request.js";
+import { type CreateDeps, readBody } from "./create-response.js";
+import { keptHeaders, placeInChain, requestEvents } from "./recorded-turn.js";
+import { sseBody } from "./sse-body.js";
+
+export const anthropicMessagesRoute = {
+  matches: (path: string) => path === "/v1/messages",
+  async handle(request: Request, deps: CreateDeps): Promise<Response> {
+    try {
+      if (request.method !== "POST")
+        throw new ApiError(405, `${request.method} is not allowed on /v1/messages`, "invalid_request_error");
+      return await handleMessages(request, deps);
+    } catch (error) {
+      const known = toApiError(error);
+      if (known) return anthropicError(known.status, known.message);
+      logger.error(`request ${requestIdOf(request)}: POST /v1/messages failed`, error);
+      return anthropicError(500, "Internal server error");
+    }
+  },
+};
+
+async function handleMessages(request: Request, deps: CreateDeps): Promise<Response> {
+  const body = parseMessagesBody(await readBody(request));
+  const settings = messagesSettings(body, deps.generator.models.upstreamOf(body.model));
+  const events = requestEvents("ANTHROPIC_MESSAGES", { system: body.system, messages: body.messages }, []);
+  const place = await placeInChain(deps, deps.scope, events, request);
+  const generate: GenerateRequest = {
+    ...settings,
+    ...place,
+    tenantId: deps.scope.tenantId,
+    // Charged to the caller's key, held to its budget, traced as a child of this request.
+    apiKeyId: deps.keyId ?? null,
+    traceContext: requestTraceContext(request),
+  };
+  const sink = storedTurns(deps);
+
+  if (body.stream) {
+    const stream = sseBody();
+    const events = messageEventStream(stream.write, body.model);
+    // Errors before the turn is open (bad ids, no provider) are answered as JSON, not as a stream.
+    const started = await deps.generator.start(generate, sink, events);
+    events.begin(started);
+    void started.done.then((outcome) => {
+      events.end(outcome);
+      stream.close();
+    });
+    return stream.response(keptHeaders(started));
+  }
+  const started = await deps.generator.start(generate, sink);
+  const outcome = await started.done;
+  if (outcome.status === "FAILED") {
+    return anthropicError(
+      502,
+      `The model upstream failed (response ${started.responseId} is stored as failed): ${outcome.error?.message}`,
+    );
+  }
+  const answer = json(200, anthropicMessage(started, outcome, body.model));
+  for (const [name, value] of Object.entries(keptHeaders(started))) answer.headers.set(name, value);
+  return answer;
+}
+
+const errorTypes: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  403: "permission_error",
+  404: "not_found_error",
+  405: "invalid_request_error",
+  409: "invalid_request_error",
+  413: "request_too_large",
+  429: "rate_limit_error",
+};
+
+/** Anthropic's error body: `{"type": "error", "error": {"type", "message"}}`. */
+function anthropicError(status: number, message: string) {
+  return json(status, { type: "error", error: { type: errorTypes[status] ?? "api_error", message } });
+}

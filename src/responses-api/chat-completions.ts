@@ -1,0 +1,65 @@
+// POST /v1/chat/completions: OpenAI's Chat Completions, as a recording door. The request's
+// messages are matched to the caller's stored chains (src/responses-api/recorded-turn.ts), the
+// turn runs through the same model loop and services as /v1/responses — so watchers see it live —
+// and the answer is a `chat.completion` or its chunk stream. `store: false` keeps nothing.
+import { requestTraceContext } from "../tracing.js";
+import type { GenerateRequest } from "../generation/generate-turn.js";
+import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
+import { ApiError, errorBody, json } from "./api-errors.js";
+import { chatCompletion, chunkStream } from "./chat-completion-object.js";
+import { chatSettings, parseChatBody } from "./chat-completions-request.js";
+import { type CreateDeps, readBody } from "./create-response.js";
+import { keptHeaders, placeInChain, requestEvents } from "./recorded-turn.js";
+import { sseBody } from "./sse-body.js";
+
+export const chatCompletionsRoute = {
+  matches: (path: string) => path === "/v1/chat/completions",
+  handle: handleChatCompletions,
+};
+
+async function handleChatCompletions(request: Request, deps: CreateDeps): Promise<Response> {
+  if (request.method !== "POST") {
+    return json(
+      405,
+      errorBody(new ApiError(405, `${request.method} is not allowed on /v1/chat/completions`, "invalid_request_error")),
+    );
+  }
+  const parsed = parseChatBody(await readBody(request));
+  const settings = chatSettings(parsed.body, deps.generator.models.upstreamOf(parsed.body.model));
+  const events = requestEvents("OPENAI_CHAT", parsed.body.messages, ["messages"]);
+  const place = parsed.store
+    ? await placeInChain(deps, deps.scope, events, request)
+    : { dialogId: null, previousResponseId: null, input: events };
+  const generate: GenerateRequest = {
+    ...settings,
+    ...place,
+    tenantId: deps.scope.tenantId,
+    // Charged to the caller's key, held to its budget, traced as a child of this request.
+    apiKeyId: deps.keyId ?? null,
+    traceContext: requestTraceContext(request),
+  };
+  const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
+  const model = parsed.body.model;
+
+  if (parsed.stream) {
+    const body = sseBody();
+    const chunks = chunkStream(body.write, model, parsed.includeUsage);
+    // Errors before the turn is open (bad ids, no provider) are answered as JSON, not as a stream.
+    const started = await deps.generator.start(generate, sink, chunks);
+    chunks.begin(started);
+    void started.done.then((outcome) => {
+      chunks.end(outcome);
+      body.close();
+    });
+    return body.response(keptHeaders(started));
+  }
+  const started = await deps.generator.start(generate, sink);
+  const outcome = await started.done;
+  if (outcome.status === "FAILED") {
+    const message = `The model upstream failed (response ${started.responseId} is stored as failed): ${outcome.error?.message}`;
+    return json(502, errorBody(new ApiError(502, message, "server_error", null, "upstream_error")));
+  }
+  const answer = json(200, chatCompletion(started, outcome, model));
+  for (const [name, value] of Object.entries(keptHeaders(started))) answer.headers.set(name, value);
+  return answer;
+}

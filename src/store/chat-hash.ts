@@ -1,0 +1,31 @@
+// The chat hash of a response (Response.chatHash; src/formats/chat-context-hash.ts says what it
+// is): set by the write primitive when a response gets its final status — in the statement that
+// inserts a finished turn, or in the one that finishes a turn begun earlier — from the events the
+// response then holds and the hash of its parent.
+import { Prisma } from "../generated/prisma/client.js";
+import { type ChatHashedEvent, chatHashSeed, normalMessageTexts } from "../formats/chat-context-hash.js";
+import { run, type SqlRunner } from "./sql.js";
+
+/** The chat hash of the context `parent` ends (the tenant's seed for none); null when it has none. */
+export async function chatHashAfter(
+  session: SqlRunner,
+  tenantId: string,
+  parent: { id: string } | null,
+): Promise<Buffer | null> {
+  if (!parent) return chatHashSeed(tenantId);
+  const [row] = await run<{ chatHash: string | null }>(
+    Prisma.sql`SELECT "chatHash" FROM "Response" WHERE id = ${parent.id}`,
+    session,
+  );
+  return row?.chatHash ? Buffer.from(row.chatHash, "hex") : null;
+}
+
+/** A `SET` item giving a finishing response its chat hash, from its events as written so far in this write. */
+export async function finalChatHash(session: SqlRunner, tenantId: string, responseId: string) {
+  const events = await run<ChatHashedEvent>(
+    Prisma.sql`SELECT type, content, parts, "callId", "toolName", args, "isError" FROM "Event"
+      WHERE "responseId" = ${responseId} ORDER BY seq`,
+    session,
+  );
+  return Prisma.sql`"chatHash" = "chatContextHash"("previousResponseId", ${tenantId}, ${normalMessageTexts(events)}::text[])`;
+}

@@ -1,0 +1,128 @@
+// Matching a whole conversation to the stored chain it continues: every response keeps the hash of
+// its context in the Chat Completions normal form (the write primitive sets it, in SQL, when the
+// response finishes), and a request's prefix hashes, computed here, find the longest one in a
+// single statement whatever the depth of the chain.
+import { describe, expect, it } from "vitest";
+import { chatPrefixHashes, normalMessages } from "../src/formats/chat-context-hash.js";
+import { requestEvents, hashedView } from "../src/responses-api/recorded-turn.js";
+import { matchChatContext } from "../src/services/chat-match.js";
+import { importMessages } from "../src/services/import-messages.js";
+import { completeResponse } from "../src/services/response-lifecycle.js";
+import { createResponse } from "../src/services/responses.js";
+import { prisma, store } from "./support/database.js";
+import { countStatements } from "./support/query-counter.js";
+
+const TENANT = "tenant-match";
+const eventsOf = (messages: unknown[]) => requestEvents("OPENAI_CHAT", messages, ["messages"]).map(hashedView);
+const conversation = (turns: number, system = "You count.") => [
+  { role: "system", content: system },
+  ...Array.from({ length: turns }, (_, i) => [
+    { role: "user", content: `After ${i}?` },
+    { role: "assistant", content: `${i + 1}.` },
+  ]).flat(),
+];
+
+async function importChat(messages: unknown[], tenantId = TENANT) {
+  const result = await importMessages(store, { format: "OPENAI_CHAT", messages, tenantId });
+  return result.responseIds;
+}
+
+describe("matchChatContext", () => {
+  it("finds the tip of a 300-turn chain in one statement, leaving the new message as input", async () => {
+    const messages = conversation(300);
+    const ids = await importChat(messages);
+    const request = [...messages, { role: "user", content: "And then?" }];
+    const { result, statements } = await countStatements(() => matchChatContext(store, TENANT, eventsOf(request)));
+    expect(result).toMatchObject({ previousResponseId: ids.at(-1), inputFrom: request.length - 1 });
+    expect(statements).toHaveLength(1);
+
+    // An edit halfway: the longest stored context before it.
+    const edited = [...messages.slice(0, 201), { role: "user", content: "After 100, really?" }];
+    const branch = await matchChatContext(store, TENANT, eventsOf(edited));
+    expect(branch).toMatchObject({ previousResponseId: ids[99], inputFrom: 201 });
+  });
+
+  it("keeps each tenant's chains to itself", async () => {
+    const messages = conversation(3, "Tenant-scoped.");
+    await importChat(messages);
+    const request = [...messages, { role: "user", content: "Next?" }];
+    expect((await matchChatContext(store, TENANT, eventsOf(request))).previousResponseId).not.toBeNull();
+    expect(await matchChatContext(store, "another-tenant", eventsOf(request))).toMatchObject({
+      previousResponseId: null,
+      inputFrom: 0,
+    });
+  });
+
+  it("reads what a client sends back the way it was sent out: key order, spacing, parts, developer", async () => {
+    const stored = [
+      { role: "developer", content: "Use tools." },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Weather in " },
+          { type: "text", text: "Oslo?" },
+        ],
+      },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo","unit":"C"}' } },
+        ],
+      },
+      { role: "tool", tool_call_id: "call_1", content: "12" },
+      { role: "assistant", content: "12°C." },
+    ];
+    const ids = await importChat(stored);
+    const resent = [
+      { role: "system", content: "Use tools." },
+      { role: "user", content: "Weather in Oslo?" },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          {
+            id: "call_1",
+            type: "function",
+            function: { name: "weather", arguments: '{ "unit": "C", "city": "Oslo" }' },
+          },
+        ],
+      },
+      { role: "tool", tool_call_id: "call_1", content: [{ type: "text", text: "12" }] },
+      { role: "assistant", content: "12°C." },
+      { role: "user", content: "Thanks." },
+    ];
+    expect(await matchChatContext(store, TENANT, eventsOf(resent))).toMatchObject({
+      previousResponseId: ids.at(-1),
+      inputFrom: 6, // an event index: the resent assistant message is an empty text and a tool call
+    });
+  });
+
+  it("stores the hash the application computes, when a turn begun in progress finishes", async () => {
+    const messages = [{ role: "user", content: "Hash me." }];
+    const begun = await createResponse(store, { input: [{ human: { content: "Hash me." } }] }, TENANT);
+    const read = () =>
+      prisma.response.findUniqueOrThrow({ where: { id: begun.responseId }, select: { chatHash: true } });
+    expect((await read()).chatHash).toBeNull();
+    const [continued] = await Promise.all([
+      createResponse(
+        store,
+        {
+          previousResponseId: begun.responseId,
+          input: [{ human: { content: "Too soon." } }],
+          output: [{ ai: { content: "!" } }],
+        },
+        TENANT,
+      ),
+    ]);
+    await completeResponse(store, { responseId: begun.responseId });
+    // Hashed from the events it holds, in SQL, exactly as the request side hashes the same messages.
+    expect((await read()).chatHash).toBe(chatPrefixHashes(TENANT, normalMessages(eventsOf(messages))).at(-1));
+    // A turn that continued it while it was in progress has no hash: its context was not settled.
+    const child = await prisma.response.findUniqueOrThrow({
+      where: { id: continued.responseId },
+      select: { chatHash: true },
+    });
+    expect(child.chatHash).toBeNull();
+  });
+});
