@@ -145,7 +145,9 @@ const schema = z.object({
   IN_FLIGHT_CHECKPOINT_CHARS: count(2_000),
   /** Largest text delta one streamText call may carry, in characters. */
   MAX_TEXT_DELTA_CHARS: count(64 * 1024),
-  /** A response whose agent sent no text delta for this long is ended INCOMPLETE with its text so far. */
+  /** An IN_PROGRESS response nobody was heard from for this long (no text delta, event or
+   * checkpoint; a generated turn whose instance died or whose end could not be stored) is ended
+   * INCOMPLETE with its text so far, by the sweep of any instance. */
   IN_FLIGHT_IDLE_TIMEOUT: duration().default(5 * 60_000),
   /** How often idle streaming responses are looked for. */
   IN_FLIGHT_SWEEP_INTERVAL: duration().default(15_000),

@@ -166,6 +166,7 @@ describe("chat.completions.create", () => {
         type: "function" as const,
         function: {
           name: "get_weather",
+          strict: true,
           parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
         },
       },
@@ -183,7 +184,7 @@ describe("chat.completions.create", () => {
       },
     });
     expect(g.upstream.requests.at(-1)!.body.tools).toEqual([
-      { type: "function", function: expect.objectContaining({ name: "get_weather" }) },
+      { type: "function", function: expect.objectContaining({ name: "get_weather", strict: true }) },
     ]);
 
     messages.push(call.choices[0]!.message, { role: "tool", tool_call_id: "call_w1", content: "12°C, cloudy" });
@@ -365,5 +366,27 @@ describe("models", () => {
     expect(await m.openai.models.retrieve("stand-in-2")).toEqual(list[1]);
     const missing = await m.openai.models.retrieve("gpt-unknown").catch((e: unknown) => e);
     expect(missing).toMatchObject({ status: 404, code: "model_not_found", param: "model" });
+  });
+});
+
+describe("a model whose upstream is the Responses API", () => {
+  it("gets the parameters that API has, and refuses by name the ones only Chat Completions has", async () => {
+    const r = await startGeneratingServer({ UPSTREAM_API: "responses" });
+    r.upstream.script({ output: [{ text: "Fine." }] });
+    const completion = await r.openai.chat.completions.create({
+      model: "stand-in-1",
+      messages: [{ role: "user", content: "Hello?" }],
+      max_completion_tokens: 20,
+      temperature: 0.1,
+    });
+    expect(completion.choices[0]!.message.content).toBe("Fine.");
+    expect(r.upstream.requests.at(-1)).toMatchObject({
+      path: "/responses",
+      body: { max_output_tokens: 20, temperature: 0.1 },
+    });
+    const refused = await r.openai.chat.completions
+      .create({ model: "stand-in-1", messages: [{ role: "user", content: "Hi" }], logit_bias: { "1": 1 } })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 400, param: "logit_bias" });
   });
 });

@@ -61,6 +61,41 @@ describe("conversations", () => {
     await expect(g.openai.conversations.retrieve(conversation.id)).rejects.toMatchObject({ status: 404 });
   });
 
+  it("deletes an item: the head turn loses it, or the history from its turn is rewritten as a branch", async () => {
+    const conversation = await g.openai.conversations.create({
+      items: [{ type: "message", role: "user", content: "a" }],
+    });
+    const texts = async () => {
+      const page = await g.openai.conversations.items.list(conversation.id, { order: "asc" });
+      return page.data.map((item) =>
+        item.type === "message" ? (item.content[0] as { text: string }).text : item.type,
+      );
+    };
+    const [b] = (
+      await g.openai.conversations.items.create(conversation.id, {
+        items: [{ type: "message", role: "assistant", content: "b" }],
+      })
+    ).data;
+    await g.openai.conversations.items.delete(b!.id!, { conversation_id: conversation.id });
+    expect(await texts()).toEqual(["a"]);
+
+    const [c] = (
+      await g.openai.conversations.items.create(conversation.id, {
+        items: [
+          { type: "message", role: "user", content: "c" },
+          { type: "message", role: "assistant", content: "d" },
+        ],
+      })
+    ).data;
+    await g.openai.conversations.items.delete(c!.id!, { conversation_id: conversation.id });
+    expect(await texts()).toEqual(["a", "d"]);
+    // The old branch is kept: the dialog has two leaves.
+    expect(await prisma.response.count({ where: { dialogId: conversation.id } })).toBe(3);
+    await expect(
+      g.openai.conversations.items.delete("evt_01NOPE", { conversation_id: conversation.id }),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
   it("a new chain names its conversation; another tenant's conversation is not found", async () => {
     const response = await g.openai.responses.create({ model: "stand-in-1", input: "Hello" });
     expect(response.conversation?.id).toBe(
@@ -140,6 +175,34 @@ describe("responses.create fidelity", () => {
     g.upstream.script({ output: [{ text: "{}" }] });
     await g.openai.responses.create({ model: "stand-in-1", input: "JSON", text: { format: { type: "json_object" } } });
     expect(g.upstream.requests.at(-1)!.body.response_format).toEqual({ type: "json_object" });
+  });
+
+  it("reasoning.summary: the reasoning the model gives comes as summary items and events", async () => {
+    g.upstream.script({ output: [{ reasoning: "Think first." }, { text: "Done." }] });
+    const stream = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "Go",
+      reasoning: { summary: "auto" },
+      stream: true,
+    });
+    const types: string[] = [];
+    let summary = "";
+    let completed: unknown;
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === "response.reasoning_summary_text.delta") summary += event.delta;
+      if (event.type === "response.completed") completed = event.response;
+    }
+    expect(summary).toBe("Think first.");
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "response.reasoning_summary_part.added",
+        "response.reasoning_summary_text.done",
+        "response.reasoning_summary_part.done",
+      ]),
+    );
+    const reasoning = (completed as { output: { type: string; summary?: unknown }[] }).output[0]!;
+    expect(reasoning).toMatchObject({ type: "reasoning", summary: [{ type: "summary_text", text: "Think first." }] });
   });
 
   it("refuses what it cannot honour, by name, storing nothing", async () => {

@@ -127,7 +127,13 @@ describe("the layers", () => {
   });
 
   it("reads the environment into a configuration and a store only in the entry points", () => {
-    const entryPoints = ["main.ts", "auth/keys-cli.ts", "db/migrate-cli.ts", "db/make-template-cli.ts"];
+    const entryPoints = [
+      "main.ts",
+      "auth/keys-cli.ts",
+      "db/migrate-cli.ts",
+      "db/make-template-cli.ts",
+      "services/import-cli.ts",
+    ];
     const readers = [...texts]
       .filter(([, text]) => /loadConfig\(process\.env\)|(?<!function )\b(openStore|openDatabase)\(/.test(code(text)))
       .map(([file]) => file)

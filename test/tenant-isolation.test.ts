@@ -243,6 +243,22 @@ describe("tenant B naming tenant A's ids", () => {
       (ids) => ({ r: ids.response }),
     ],
     [
+      "cancels the response",
+      `mutation($r: ID!) { cancelResponse(responseId: $r) { ${WRITE} } }`,
+      (ids) => ({ r: ids.open }),
+    ],
+    ["titles the dialog", `mutation($d: ID!) { titleDialog(dialogId: $d) { ${WRITE} } }`, (ids) => ({ d: ids.dialog })],
+    [
+      "shares the dialog",
+      `mutation($d: ID!) { createShareLink(input: { dialogId: $d }) { ${WRITE} } }`,
+      (ids) => ({ d: ids.dialog }),
+    ],
+    [
+      "shares the branch",
+      `mutation($d: ID!, $r: ID!) { createShareLink(input: { dialogId: $d, responseId: $r }) { ${WRITE} } }`,
+      (ids) => ({ d: ids.dialog, r: ids.response }),
+    ],
+    [
       "imports after the response",
       `mutation($r: ID!) { importMessages(input: { previousResponseId: $r, format: OPENAI_CHAT, messages: [{ role: "user", content: "x" }] }) { ${WRITE} } }`,
       (ids) => ({ r: ids.response }),
@@ -266,6 +282,8 @@ describe("tenant B naming tenant A's ids", () => {
       budgetSpend: "names no id: the budgets of the caller's own key and tenant",
       setBudget: "test/usage-budgets.test.ts, a subject outside the caller's tenant is not found",
       removeBudget: "test/usage-budgets.test.ts, another tenant cannot remove a budget",
+      importChats: "test/import-chats.test.ts: the dialogs it makes are the caller's, and import keys are per tenant",
+      revokeShareLink: "test/share-links.test.ts: another tenant's token is not found",
     };
     const exercised = operations.map(([, query]) => /\{\s*(\w+)\(/.exec(query)![1]!);
     const rootFields = rootFieldsOf(schema).map((field) => field.name);

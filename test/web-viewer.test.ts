@@ -58,10 +58,13 @@ const dialogUrl = (dialogId: string, responseId?: string) =>
   `${server.url}/dialogs/${dialogId}${responseId ? `?response=${responseId}` : ""}`;
 
 describe.skipIf(!hasChromium)("the web viewer", () => {
-  it("lists a dialog created through the API while the page is open", async () => {
+  it("lists a dialog created through the API while the page is open, once the tab is looked at again", async () => {
     const { page, errors } = await openPage(`${server.url}/`);
-    await page.getByText("Pick a dialog on the left").waitFor({ timeout: 10_000 });
+    await page.getByTestId("new-chat").waitFor({ timeout: 10_000 });
+    await page.getByTestId("dialog-count").filter({ hasText: "dialogs" }).waitFor({ timeout: 10_000 });
     const { dialogId } = await createSeedDialog("Created while watching the list");
+    // An idle tab does not poll; coming back to it (focus) reads the list again.
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
 
     const item = page.locator(`[data-dialog-id="${dialogId}"]`);
     await item.waitFor({ timeout: 10_000 });
@@ -188,7 +191,10 @@ describe.skipIf(!hasChromium)("the web viewer", () => {
     const asked = page.locator('[data-event-type="HUMAN"][data-seq="6"]');
     await asked.waitFor({ timeout: 10_000 });
     expect(await asked.locator(".event-body").textContent()).toBe("Now summarise it in one line");
-    expect(await page.getByLabel("Human message").inputValue()).toBe("");
+    expect(await page.getByTestId("composer-input").inputValue()).toBe("");
+    // With no model, the page says the turn waits, and the next message written is its answer.
+    await page.getByTestId("no-model-note").filter({ hasText: "waits for an answer" }).waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId("composer-role").inputValue()).toBe("ai");
 
     // Stored through useCreateResponse: a new IN_PROGRESS turn continuing the seed's response.
     const head = await client.request(DialogHeadDocument, { id: dialogId });

@@ -7,6 +7,7 @@
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
 import type { Context as TraceContext } from "@opentelemetry/api";
 import { type JSONValue, type LanguageModel, type LanguageModelUsage, streamText } from "ai";
+import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
 import type { Tracing } from "../tracing.js";
@@ -77,6 +78,9 @@ export interface TurnOutcome {
   /** For FAILED: {code, message}; for INCOMPLETE: {code: reason}. */
   error: { code: string; message: string } | null;
   completedAt: Date;
+  /** Whether the end is stored (for an unstored turn, `store: false`, whether it was recorded as
+   * such): false when the database refused it even after retries, so the response is still IN_PROGRESS. */
+  stored: boolean;
 }
 
 export interface StartedTurn extends BegunTurn {
@@ -178,8 +182,12 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   const newItem = <T extends OutputItem["type"]>(type: T) => outputItemId(type, responseId, items.length);
   const saveDone = async () => {
     const events: HistoryEventInput[] = items.slice(saved).map((item) => toEventInput(item, request.model));
-    saved = items.length;
-    await turn.sink.append(responseId, events);
+    const upTo = items.length;
+    await turn.sink.append(responseId, events).catch((error: unknown) => {
+      throw new StorageFailure(error);
+    });
+    // Only once stored: the end's retries store what a refused step could not.
+    saved = upTo;
   };
 
   const called = performance.now();
@@ -232,6 +240,9 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
         case "text-end":
         case "reasoning-end": {
           const item = bySdkId.get(part.id);
+          // A Responses upstream asked for `reasoning.encrypted_content` gives it with the reasoning.
+          const encrypted = part.providerMetadata?.openai?.reasoningEncryptedContent;
+          if (item?.type === "reasoning" && typeof encrypted === "string") item.encryptedContent = encrypted;
           if (item) observer.onItemDone?.(item, items.indexOf(item));
           break;
         }
@@ -296,15 +307,46 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
     error: outcome.status === "FAILED" ? (outcome.error?.message ?? "failed") : null,
     output: items.map((item) => (item.type === "function_call" ? "" : item.text)).join(""),
   });
-  try {
+  const stored = await storeTheEnd(responseId, async () => {
     await saveDone();
     await turn.sink.finish(responseId, outcome.status, outcome.usage, outcome.error);
-  } catch (error) {
-    // The store refused the end of the turn (database away, response deleted meanwhile): the
-    // caller still learns how the turn ended; the response is left for an operator to see.
-    logger.error(`response ${responseId}: could not store the end of the turn`, error);
+  });
+  return { ...outcome, stored };
+}
+
+// A turn's end is written again while the database is away, for about eight seconds in all; a
+// turn whose end still cannot be written stays IN_PROGRESS until the idle sweep of any instance
+// closes it INCOMPLETE (IN_FLIGHT_IDLE_TIMEOUT after it was last heard from), so none is left
+// hanging for ever.
+/** A step of the turn the store refused: the turn stops, and it is not the upstream's failure. */
+class StorageFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`the turn's output could not be stored: ${(cause as Error)?.message ?? cause}`);
   }
-  return outcome;
+}
+
+const STORAGE_FAILURE = {
+  code: "unavailable",
+  message: "The database became unavailable while the turn was being stored; the turn was stopped. Try again.",
+};
+
+const END_RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000];
+
+async function storeTheEnd(responseId: string, write: () => Promise<void>): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await write();
+      return true;
+    } catch (error) {
+      const delay = END_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined || !isDatabaseUnavailable(error)) {
+        // Database away for too long, or the response deleted or finished meanwhile.
+        logger.error(`response ${responseId}: could not store the end of the turn`, error);
+        return false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }
 
 /** The GenAI conventions' provider name from the AI SDK's ("openai.chat" → "openai"). */
@@ -318,13 +360,15 @@ function settle(
   failure: unknown,
   finishReason: string | undefined,
   usage: LanguageModelUsage | undefined,
-): TurnOutcome {
+): Omit<TurnOutcome, "stored"> {
   const completedAt = new Date();
   const counts = usageOf(usage);
   if (aborted) return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
   if (failure !== undefined || !finishReason) {
-    // The tenant reads a safe description; the detail is logged (upstream-errors.ts).
-    return { status: "FAILED", output, usage: counts, error: describeUpstreamFailure(failure), completedAt };
+    // The tenant reads a safe description; the detail is logged (upstream-errors.ts). A turn the
+    // database stopped (a delta or a step that could not be stored) did not fail upstream.
+    const error = failure instanceof StorageFailure ? STORAGE_FAILURE : describeUpstreamFailure(failure);
+    return { status: "FAILED", output, usage: counts, error, completedAt };
   }
   if (finishReason === "length" || finishReason === "content-filter") {
     const code = finishReason === "length" ? "max_output_tokens" : "content_filter";

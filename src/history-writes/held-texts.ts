@@ -63,7 +63,12 @@ export function createHeldTexts(store: Store, live: LiveBus, options: InFlightOp
 }
 
 async function mayHaveCheckpoint(held: HeldTexts, responseId: string) {
-  held.recoverable ??= responsesWithCheckpoints(held.store).then((ids) => new Set(ids));
+  if (!held.recoverable) {
+    const reading = responsesWithCheckpoints(held.store).then((ids) => new Set(ids));
+    // A read that failed (the database away) is made again next time, not remembered.
+    reading.catch(() => held.recoverable === reading && (held.recoverable = null));
+    held.recoverable = reading;
+  }
   return (await held.recoverable).has(responseId);
 }
 

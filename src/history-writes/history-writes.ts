@@ -13,6 +13,8 @@ import { logger } from "../logger.js";
 import { deleteResponse } from "../services/delete-response.js";
 import * as dialogs from "../services/dialogs.js";
 import { forkDialog, type ForkDialogInput } from "../services/fork.js";
+import type { ImportedConversation } from "../services/chat-exports/index.js";
+import { storeConversation } from "../services/import-chats.js";
 import { importMessages, type ImportMessagesInput } from "../services/import-messages.js";
 import type {
   AppendEventsInput,
@@ -63,6 +65,12 @@ export function createHistoryWrites(store: Store, live: LiveBus, options: InFlig
     deleteDialog: (id: string) => committed(dialogs.deleteDialog(store, id)),
     forkDialog: (input: ForkDialogInput) => committed(forkDialog(store, input)),
     importMessages: (input: ImportMessagesInput) => committed(importMessages(store, input)),
+    /**
+     * A conversation of a chat app's export, as a new dialog of the tenant (or the one imported
+     * before). Nothing is published: nobody can be following a dialog that did not exist.
+     */
+    importConversation: (conversation: ImportedConversation, tenantId: string) =>
+      storeConversation(store, conversation, tenantId),
 
     // Responses.
     /** The turn's usage is charged to `apiKeyId` (docs/usage.md). */

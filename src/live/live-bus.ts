@@ -13,7 +13,7 @@ import { PayloadQueue } from "./payload-queue.js";
 import { createClusterFanout } from "./redis-cluster-fanout.js";
 import { orderedSends } from "./ordered-sends.js";
 import { createRedisFanout } from "./redis-fanout.js";
-import type { RedisFanout, RedisFanoutHandlers } from "./redis-messages.js";
+import { type RedisFanout, type RedisFanoutHandlers, withTimeout } from "./redis-messages.js";
 
 /** What one committed write changed, as published. */
 export interface DeltaPayload {
@@ -129,6 +129,9 @@ export interface LiveBus {
 // the history stream refills the hole from the database when it notices the gap.
 const LISTENER_BUFFER = 10_000;
 export const NOTICES = "dialogql:notices";
+// A delta's read that takes longer (a slow database) is not waited for: the delta goes as ids,
+// and the dialog's later messages are not held behind it.
+const CARRY_WAIT_MS = 5_000;
 
 /**
  * A channel's name: its id in a hash tag, so that on a Redis Cluster the channel — and any key
@@ -237,7 +240,7 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
       metrics.deltasPublished.inc();
       const carrying =
         redis && carriage
-          ? carriage.attach(payload).then(
+          ? withTimeout(carriage.attach(payload), CARRY_WAIT_MS).then(
               (carried) => (carried === undefined ? payload : { ...payload, carried }),
               () => payload,
             )

@@ -8,7 +8,7 @@ import type { GenerateRequest } from "../generation/generate-turn.js";
 import { storedTurns } from "../generation/turn-sink.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "../request-id.js";
-import { ApiError, json, toApiError } from "./api-errors.js";
+import { ApiError, endedTurnError, json, toApiError } from "./api-errors.js";
 import { anthropicMessage, messageEventStream } from "./anthropic-message-object.js";
 import { messagesSettings, parseMessagesBody } from "./anthropic-messages-request.js";
 import { type CreateDeps, readBody } from "./create-response.js";
@@ -60,12 +60,8 @@ async function handleMessages(request: Request, deps: CreateDeps): Promise<Respo
   }
   const started = await deps.generator.start(generate, sink);
   const outcome = await started.done;
-  if (outcome.status === "FAILED") {
-    return anthropicError(
-      502,
-      `The model upstream failed (response ${started.responseId} is stored as failed): ${outcome.error?.message}`,
-    );
-  }
+  const refused = endedTurnError(outcome, started.responseId);
+  if (refused) return anthropicError(refused.status, refused.message);
   const answer = json(200, anthropicMessage(started, outcome, body.model));
   for (const [name, value] of Object.entries(keptHeaders(started))) answer.headers.set(name, value);
   return answer;

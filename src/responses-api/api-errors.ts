@@ -78,3 +78,24 @@ export function toApiError(error: unknown): ApiError | null {
 export function errorResponse(error: ApiError) {
   return json(error.status, errorBody(error));
 }
+
+/**
+ * The refusal a non-streamed turn is answered with, saying what is stored (null when it ended well
+ * and is stored): every door (/v1/responses, /v1/chat/completions, /v1/messages) answers with it.
+ */
+export function endedTurnError(
+  outcome: { status: string; stored: boolean; error: { code: string; message: string } | null },
+  responseId: string,
+): ApiError | null {
+  if (!outcome.stored) {
+    const message = `The turn ended ${outcome.status.toLowerCase()}, but its end could not be stored (the database is unavailable): response ${responseId} is stored as in progress, and is closed as incomplete once the server notices it was abandoned.`;
+    return new ApiError(503, message, "server_error", null, "unavailable");
+  }
+  if (outcome.status !== "FAILED") return null;
+  if (outcome.error?.code === "unavailable") {
+    const message = `${outcome.error.message} (response ${responseId} is stored as failed)`;
+    return new ApiError(503, message, "server_error", null, "unavailable");
+  }
+  const message = `The model upstream failed (response ${responseId} is stored as failed): ${outcome.error?.message}`;
+  return new ApiError(502, message, "server_error", null, "upstream_error");
+}

@@ -5,7 +5,7 @@
 import { requestTraceContext } from "../tracing.js";
 import type { GenerateRequest } from "../generation/generate-turn.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
-import { ApiError, errorBody, json } from "./api-errors.js";
+import { ApiError, endedTurnError, errorBody, json } from "./api-errors.js";
 import { chatCompletion, chunkStream } from "./chat-completion-object.js";
 import { chatSettings, parseChatBody } from "./chat-completions-request.js";
 import { type CreateDeps, readBody } from "./create-response.js";
@@ -55,10 +55,8 @@ async function handleChatCompletions(request: Request, deps: CreateDeps): Promis
   }
   const started = await deps.generator.start(generate, sink);
   const outcome = await started.done;
-  if (outcome.status === "FAILED") {
-    const message = `The model upstream failed (response ${started.responseId} is stored as failed): ${outcome.error?.message}`;
-    return json(502, errorBody(new ApiError(502, message, "server_error", null, "upstream_error")));
-  }
+  const refused = endedTurnError(outcome, started.responseId);
+  if (refused) return json(refused.status, errorBody(refused));
   const answer = json(200, chatCompletion(started, outcome, model));
   for (const [name, value] of Object.entries(keptHeaders(started))) answer.headers.set(name, value);
   return answer;

@@ -10,6 +10,7 @@ import type { ResponsesDeps } from "./create-response.js";
 import { readBody } from "./create-response.js";
 import { InvalidRequest } from "./invalid-request.js";
 import { findItemEvents } from "./item-references.js";
+import { deleteConversationItem, itemNotFound } from "./conversation-item-delete.js";
 import { listedItem } from "./listed-items.js";
 import { inputItemsPage, notAllowed, useApiRoutes } from "./responses-plugin.js";
 import { parseConversationBody } from "./conversation-request.js";
@@ -43,14 +44,8 @@ async function route(request: Request, url: URL, scope: TenantScope, deps: Respo
   const itemId = decodeURIComponent(rawItemId);
   if (method === "GET") return json(200, await item(scope, id, itemId, deps));
   if (method === "DELETE") {
-    await item(scope, id, itemId, deps);
-    throw new ApiError(
-      400,
-      `Item '${itemId}' cannot be deleted: a dialog's history is append-only. Branch instead: continue an earlier response with previous_response_id, or forkDialog in GraphQL.`,
-      "invalid_request_error",
-      "item_id",
-      "unsupported_operation",
-    );
+    await deleteConversationItem(deps, scope.tenantId, id, itemId);
+    return json(200, await conversationObject(deps, id));
   }
   return notAllowed(method, url);
 }
@@ -112,9 +107,6 @@ async function item(scope: TenantScope, dialogId: string, itemId: string, deps: 
   if (!isItemOf(event, dialogId)) throw itemNotFound(itemId);
   return listedItem(itemId, event);
 }
-
-export const itemNotFound = (id: string) =>
-  new ApiError(404, `Item with id '${id}' not found.`, "invalid_request_error", null, "item_not_found");
 
 // `include` adds nothing: stored items are listed whole (there are no built-in tool outputs or
 // logprobs stored to add).

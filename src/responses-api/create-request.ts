@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ValidationError } from "../errors.js";
 import { importEvents } from "../formats/index.js";
 import { type Part, toChatPart } from "../vocabulary/parts.js";
+import { findUnstorable } from "../vocabulary/storable-text.js";
 import type { FunctionTool, ToolChoice } from "../generation/generate-turn.js";
 import type { HistoryEventInput, NewEvent } from "../vocabulary/events.js";
 import type { ResponseFormat } from "../generation/generate-turn.js";
@@ -118,6 +119,13 @@ export interface ParsedCreate {
 export { InvalidRequest };
 
 export function parseCreateBody(raw: unknown): ParsedCreate {
+  // Text PostgreSQL cannot store (a NUL, an unpaired surrogate) anywhere in the body is the
+  // caller's mistake, named like any other bad parameter, before anything is stored.
+  const unstorable = findUnstorable(raw);
+  if (unstorable) {
+    const param = paramName(unstorable.path);
+    throw new InvalidRequest(param ? `Invalid '${param}': ${unstorable.message}` : unstorable.message, param || null);
+  }
   refuseUnhonoured(raw);
   const parsed = createBodySchema.safeParse(raw);
   if (!parsed.success) {

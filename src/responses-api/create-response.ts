@@ -6,7 +6,7 @@ import { requestTraceContext } from "../tracing.js";
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../generation/generate-turn.js";
 import { storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
-import { ApiError, errorBody, json } from "./api-errors.js";
+import { ApiError, endedTurnError, errorBody, json } from "./api-errors.js";
 import type { CreateDeps } from "./responses-deps.js";
 import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-request.js";
 import { followResponse } from "./background-stream.js";
@@ -16,9 +16,18 @@ import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
 
 export type { CreateDeps, ResponsesDeps } from "./responses-deps.js";
 
+// Bytes that are not UTF-8 are refused, not decoded to U+FFFD and stored as if the client had sent that.
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 export async function readBody(request: Request) {
+  let text: string;
   try {
-    return await request.json();
+    text = utf8.decode(await request.arrayBuffer());
+  } catch {
+    throw new InvalidRequest("The request body is not valid UTF-8.", null);
+  }
+  try {
+    return JSON.parse(text) as unknown;
   } catch {
     throw new InvalidRequest("The request body is not valid JSON.", null);
   }
@@ -110,10 +119,9 @@ export async function handleCreate(request: Request, deps: CreateDeps): Promise<
   const started = await deps.generator.start(generate, sink);
   if (parsed.background) return json(200, toResponseObject(turnView(generate, parsed.store, started)));
   const outcome = await started.done;
-  if (outcome.status === "FAILED") {
-    const message = `The model upstream failed (response ${started.responseId} is stored as failed): ${outcome.error?.message}`;
-    return json(502, errorBody(new ApiError(502, message, "server_error", null, "upstream_error")));
-  }
+  // The answer says what is stored (a turn whose end the database refused is still in progress there).
+  const refused = endedTurnError(outcome, started.responseId);
+  if (refused) return json(refused.status, errorBody(refused));
   return json(200, toResponseObject(turnView(generate, parsed.store, started, outcome)));
 }
 
@@ -153,7 +161,7 @@ export async function startStreamedTurn(
   generator: Generator,
   events: ResponseEventSink,
 ) {
-  const stream = turnEventStream(events);
+  const stream = turnEventStream(events, { summary: Boolean(generate.upstream?.reasoningSummary) });
   const started = await generator.start(generate, sink, stream);
   stream.begin(toResponseObject(turnView(generate, store, started)));
   const done = started.done.then((outcome) => {

@@ -26,7 +26,11 @@ const emptyPart = (item: OutputItem) =>
 
 export const sseFrame = (event: { type: string }) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
-export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
+/**
+ * `summary`: the request asked for a reasoning summary (`reasoning.summary`), so the reasoning the
+ * upstream gives is also streamed as the summary (reasoning_summary_part / _text events).
+ */
+export function turnEventStream(sink: ResponseEventSink, { summary = false } = {}): TurnEventStream {
   let sequence = 0;
   let pending: (() => void)[] | null = [];
   const emit = (type: string, fields: object) => {
@@ -49,11 +53,23 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
           part: emptyPart(item),
         });
       }
+      if (item.type === "reasoning" && summary) {
+        const part = { type: "summary_text", text: "" };
+        emit("response.reasoning_summary_part.added", {
+          item_id: item.id,
+          output_index: index,
+          summary_index: 0,
+          part,
+        });
+      }
     },
     delta(item: OutputItem, index: number, delta: string) {
       const at = { item_id: item.id, output_index: index };
       if (item.type === "message") emit("response.output_text.delta", { ...at, content_index: 0, delta, logprobs: [] });
       if (item.type === "reasoning") emit("response.reasoning_text.delta", { ...at, content_index: 0, delta });
+      if (item.type === "reasoning" && summary) {
+        emit("response.reasoning_summary_text.delta", { ...at, summary_index: 0, delta });
+      }
       if (item.type === "function_call") emit("response.function_call_arguments.delta", { ...at, delta });
     },
     done(item: OutputItem, index: number) {
@@ -73,11 +89,16 @@ export function turnEventStream(sink: ResponseEventSink): TurnEventStream {
           content_index: 0,
           part: { type: "reasoning_text", text: item.text },
         });
+        if (summary) {
+          emit("response.reasoning_summary_text.done", { ...at, summary_index: 0, text: item.text });
+          const part = { type: "summary_text", text: item.text };
+          emit("response.reasoning_summary_part.done", { ...at, summary_index: 0, part });
+        }
       }
       if (item.type === "function_call") {
         emit("response.function_call_arguments.done", { ...at, name: item.name, arguments: item.arguments });
       }
-      emit("response.output_item.done", { output_index: index, item: toOutputItem(item, "completed") });
+      emit("response.output_item.done", { output_index: index, item: toOutputItem(item, "completed", summary) });
     },
   };
 

@@ -1,11 +1,14 @@
 // Generating a turn through a configured model: generateResponse runs the same model loop as
 // POST /v1/responses and returns the IN_PROGRESS Response at once (its progress arrives over
-// historyDelta); `models` tells clients (the web viewer) whether a model is configured.
+// historyDelta); cancelResponse stops it; titleDialog names a dialog from its first exchange;
+// `models` tells clients (the web viewer) whether a model is configured.
 import { BudgetExceededError } from "../errors.js";
+import { titleDialog } from "../generation/dialog-title.js";
 import { ModelNotConfiguredError } from "../generation/providers.js";
 import { storedTurns } from "../generation/turn-sink.js";
 import { builder } from "./builder.js";
 import { ErrorInterface, writeErrors } from "./errors.js";
+import { committedWrite } from "./committed-write.js";
 import { HistoryEventInput } from "./event-inputs.js";
 
 builder.objectType(ModelNotConfiguredError, {
@@ -80,6 +83,52 @@ builder.mutationField("generateResponse", (t) =>
         storedTurns(ctx),
       );
       return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id: started.responseId } });
+    },
+  }),
+);
+
+builder.mutationField("cancelResponse", (t) =>
+  t.prismaField({
+    type: "Response",
+    errors: { types: writeErrors },
+    description:
+      "Stop an IN_PROGRESS response: a turn this server is generating stops the model and keeps what it wrote (as POST /v1/responses/{id}/cancel); any other open turn ends CANCELLED. A finished response is returned as it is.",
+    args: { responseId: t.arg.id({ required: true }) },
+    tenant: { responses: ["responseId"] },
+    resolve: async (query, _root, args, ctx) => {
+      const responseId = String(args.responseId);
+      const running = ctx.generator.cancel(responseId);
+      if (running) await running;
+      else {
+        const { status } = await ctx.store.prisma.response.findUniqueOrThrow({
+          where: { id: responseId },
+          select: { status: true },
+        });
+        // An agent's turn (or one whose process is gone): ended as interruptResponse ends it.
+        if (status === "IN_PROGRESS") await committedWrite(ctx, () => ctx.writes.cancelResponse(responseId));
+      }
+      return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id: responseId } });
+    },
+  }),
+);
+
+builder.mutationField("titleDialog", (t) =>
+  t.prismaField({
+    type: "Dialog",
+    errors: { types: writeErrors },
+    description:
+      "Give an untitled dialog a title from its first exchange: written by the model when one is configured, else the first words of the first message. A titled dialog keeps its title.",
+    args: { dialogId: t.arg.id({ required: true }), model: t.arg.string({ description: "The model to ask." }) },
+    tenant: { dialogs: ["dialogId"] },
+    resolve: async (query, _root, args, ctx) => {
+      const dialogId = String(args.dialogId);
+      await titleDialog(ctx.store, dialogId, {
+        models: ctx.generator.models,
+        model: args.model,
+        // Through the one door, as every dialog change.
+        setTitle: (title) => ctx.writes.updateDialog(dialogId, { title }),
+      });
+      return ctx.store.prisma.dialog.findUniqueOrThrow({ ...query, where: { id: dialogId } });
     },
   }),
 );

@@ -16,5 +16,7 @@ import "./branches.js";
 import "./generation.js";
 import "./usage.js";
 import "./budget.js";
+import "./import-chats.js";
+import "./share-link.js";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

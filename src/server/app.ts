@@ -30,6 +30,7 @@ import { useConversationsApi } from "../responses-api/conversations.js";
 import { cancelNotice } from "../responses-api/cancel.js";
 import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
+import { useSharedDialogs } from "../rest/shared-dialog.js";
 import { schema } from "../schema/index.js";
 import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
 import { createTenantReads } from "../schema/request-budget.js";
@@ -129,6 +130,8 @@ export function buildApp(options: AppOptions) {
       useTracing(tracing),
       useOperationsEndpoints({ database: async () => store.database, live }),
       useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
+      // A share link's token is its own credential: read before any API key is asked for.
+      useSharedDialogs(store, live),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
       useLongLivedConnections(connections),
       useRestEndpoints(store),

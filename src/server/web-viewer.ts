@@ -1,7 +1,7 @@
 // The web viewer at `/`: the static build in web/dist (made by `npm run build:web`, which
-// `npm install` runs). The viewer's own routes (`/`, `/dialogs/<id>`) get index.html, so a deep
-// link opens the viewer there; any other path without a file is 404. Nothing is built at start-up,
-// to keep start-up fast.
+// `npm install` runs). The viewer's own routes (`/`, `/dialogs/<id>`, `/shared/<token>`, the pages
+// of VIEWER_PAGES) get index.html, so a deep link opens the viewer there; any other path without a
+// file is 404. Nothing is built at start-up, to keep start-up fast.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Plugin } from "graphql-yoga";
@@ -63,8 +63,13 @@ export async function serveViewer(root: string, pathname: string): Promise<Respo
 }
 
 /** The client-side routes of web/src/hooks/use-route.ts. */
+/** Whole pages of the viewer (web/src/slots.tsx `pages`) at /<name>. */
+export const VIEWER_PAGES: string[] = ["usage"];
+
 const isViewerRoute = (pathname: string) =>
-  pathname === "/" || /^\/usage\/?$/.test(pathname) || /^\/dialogs\/[^/]+\/?$/.test(pathname);
+  pathname === "/" ||
+  /^\/(dialogs|shared)\/[^/]+\/?$/.test(pathname) ||
+  VIEWER_PAGES.some((page) => pathname === `/${page}` || pathname === `/${page}/`);
 
 const notFound = () =>
   new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });

@@ -33,19 +33,24 @@ export async function matchChatContext(
   if (!messages.length) return none;
   const hashes = chatPrefixHashes(tenantId, messages);
   const cutoff = expiryCutoff(new Date(), store.retentionMs);
-  // The responses holding one of the hashes are found through the chatHash index first (the
-  // planner, without statistics on PGlite, would otherwise start from the tenant's dialogs); only
-  // the one with the longest context is returned.
+  // Longest prefix first, one probe of Response_chatHash_idx each, stopping at the first found: a
+  // chat that grows is found in a probe or two, an unmatched request costs one probe per message.
+  // The probes, and the check of the found response's dialog, are LATERAL subqueries, so that the
+  // planner (which has no statistics on PGlite) cannot start from the tenant's dialogs instead. The
+  // hashes are seeded by the tenant, so the tenant check is a second lock on the door, not a filter.
   const [best] = await store.database.query<{ id: string; dialogId: string; at: number }>(
-    `WITH found AS MATERIALIZED (
-       SELECT id, "dialogId", "chatHash", "createdAt" FROM "Response" WHERE "chatHash" = ANY($1::text[]))
-     SELECT f.id, f."dialogId", (h.k - 1)::int AS at
-     FROM found f
-     JOIN unnest($1::text[]) WITH ORDINALITY AS h(hash, k) ON h.hash = f."chatHash"
-     JOIN "Dialog" d ON d.id = f."dialogId"
-     WHERE d."tenantId" = $2 AND ($3::text IS NULL OR f."dialogId" = $3)
-       AND ($4::timestamp IS NULL OR d."updatedAt" > $4::timestamp)
-     ORDER BY h.k DESC, f."createdAt" DESC, f.id DESC
+    `SELECT m.id, m."dialogId", (h.k - 1)::int AS at
+     FROM (SELECT hash, k FROM unnest($1::text[]) WITH ORDINALITY AS u(hash, k) ORDER BY k DESC) h
+     CROSS JOIN LATERAL (
+       SELECT r.id, r."dialogId" FROM "Response" r
+       WHERE r."chatHash" = h.hash AND ($3::text IS NULL OR r."dialogId" = $3)
+       ORDER BY r."createdAt" DESC, r.id DESC
+       LIMIT 1) m
+     CROSS JOIN LATERAL (
+       SELECT 1 FROM "Dialog" d
+       WHERE d.id = m."dialogId" AND d."tenantId" = $2 AND ($4::timestamp IS NULL OR d."updatedAt" > $4::timestamp)
+       LIMIT 1) owned
+     ORDER BY h.k DESC
      LIMIT 1`,
     [hashes, tenantId, dialogId, cutoff],
   );

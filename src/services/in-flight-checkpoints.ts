@@ -49,10 +49,17 @@ export function inProgressResponses({ prisma }: Store, dialogId: string) {
   });
 }
 
-/** IN_PROGRESS responses whose last checkpointed delta is older than `before`. */
+/**
+ * IN_PROGRESS responses nobody was heard from since `before`: their last text delta, event or
+ * checkpoint (inFlightAt) is older, or they never had one and were created before it (a generated
+ * turn whose instance died, or whose end could not be stored, before it wrote anything).
+ */
 export function idleStreamingResponses({ prisma }: Store, before: Date) {
   return prisma.response.findMany({
-    where: { status: "IN_PROGRESS", inFlightAt: { lt: before } },
+    where: {
+      status: "IN_PROGRESS",
+      OR: [{ inFlightAt: { lt: before } }, { inFlightAt: null, createdAt: { lt: before } }],
+    },
     select: { id: true },
     take: 100,
   });

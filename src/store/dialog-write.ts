@@ -68,6 +68,8 @@ export interface NewDialog {
   title?: string | null;
   metadata?: Record<string, unknown>;
   forkedFromId?: string | null;
+  /** An imported dialog's source ("chatgpt:<id>"), unique per tenant. */
+  importKey?: string | null;
 }
 
 export interface ResponseChange {
@@ -222,8 +224,11 @@ export class DialogWrite {
         (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p`,
       this.session,
     );
+    // The response's agent was heard from: the idle sweep measures from here (inFlightAt).
+    const heardFrom = Prisma.sql`"inFlightAt" = CASE WHEN u.id = ${responseId} AND u.status = 'IN_PROGRESS'
+      THEN ${this.now.toISOString()}::timestamp ELSE u."inFlightAt" END`;
     await run(
-      Prisma.sql`UPDATE "Response" u SET ${Prisma.join(segmentCountIncrements(events, "u", Prisma.sql`p.depth`))}
+      Prisma.sql`UPDATE "Response" u SET ${Prisma.join([...segmentCountIncrements(events, "u", Prisma.sql`p.depth`), heardFrom])}
         FROM (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p
         WHERE u."segmentId" = p."segmentId" AND u.depth >= p.depth`,
       this.session,
@@ -456,9 +461,9 @@ export async function lockDialog(
 async function createDialogRow(session: SqlRunner, dialog: NewDialog, now: Date): Promise<LockedDialog> {
   const at = now.toISOString();
   await run(
-    Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", title, metadata, "forkedFromId", "createdAt", "updatedAt")
+    Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", title, metadata, "forkedFromId", "importKey", "createdAt", "updatedAt")
       VALUES (${dialog.id}, ${dialog.tenantId}, ${dialog.title ?? null}, ${JSON.stringify(dialog.metadata ?? {})}::jsonb,
-        ${dialog.forkedFromId ?? null}, ${at}::timestamp, ${at}::timestamp)`,
+        ${dialog.forkedFromId ?? null}, ${dialog.importKey ?? null}, ${at}::timestamp, ${at}::timestamp)`,
     session,
   );
   return { id: dialog.id, tenantId: dialog.tenantId, lastSeq: 0, headId: null, headDepth: null, updatedAt: now };

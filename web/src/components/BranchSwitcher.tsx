@@ -20,6 +20,9 @@ export function BranchSwitcher({ dialogId, currentId, siblings, tree, headId }: 
         branch {index + 1} of {siblings.length}
       </span>
       {siblings.map((sibling, i) => {
+        // The first answer is the original; a later one with the same question was regenerated,
+        // one with another question came from an edit. (A fork is a dialog of its own.)
+        const how = i === 0 ? "original" : sibling.preview === siblings[0]!.preview ? "regenerated" : "edited";
         const leaf = latestLeafUnder(tree, sibling.id);
         const current = sibling.id === currentId;
         return (
@@ -29,9 +32,11 @@ export function BranchSwitcher({ dialogId, currentId, siblings, tree, headId }: 
             className={current ? "branch current" : "branch"}
             aria-current={current ? "true" : undefined}
             data-branch-id={sibling.id}
+            data-branch-kind={how}
             title={`${sibling.id}${sibling.model ? ` · ${sibling.model}` : ""}`}
           >
             <span className="branch-number">{i + 1}</span>
+            <span className={`branch-kind branch-${how}`}>{how}</span>
             {sibling.preview && <span className="branch-preview">{shorten(sibling.preview)}</span>}
           </Link>
         );

@@ -11,9 +11,11 @@ interface Props {
   pinned: boolean;
   /** Shown, in italics, for an untitled dialog: the start of its first message. */
   preview?: string | null;
+  /** The response a fork was copied from (in another dialog). */
+  forkedFrom?: { id: string; dialog: { id: string; title?: string | null } } | null;
 }
 
-export function DialogHeader({ dialog, history, pinned, preview }: Props) {
+export function DialogHeader({ dialog, history, pinned, preview, forkedFrom }: Props) {
   const branches = dialog?.branches.length ?? 0;
   return (
     <header className="dialog-header">
@@ -26,6 +28,12 @@ export function DialogHeader({ dialog, history, pinned, preview }: Props) {
         {dialog && <span>created {formatTime(dialog.createdAt)}</span>}
         <span data-testid="event-count">{plural(history.events.length, "event")}</span>
         {branches > 1 && <span>{branches} branches</span>}
+        {forkedFrom && (
+          <span className="tag tag-fork" data-testid="forked-from">
+            fork of{" "}
+            <Link href={dialogPath(forkedFrom.dialog.id, forkedFrom.id)}>{forkedFrom.dialog.title || "a dialog"}</Link>
+          </span>
+        )}
         {pinned ? (
           <span className="pinned">
             showing the branch ending at <code>{history.responseId}</code> ·{" "}

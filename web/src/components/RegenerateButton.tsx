@@ -4,6 +4,7 @@ import { useState } from "react";
 import { dialogPath, navigate } from "../hooks/use-route.js";
 import { useGenerate } from "../hooks/use-generate.js";
 import { useModels } from "../hooks/use-models.js";
+import { readableError } from "../lib/readable-error.js";
 
 interface Props {
   dialogId: string;
@@ -11,9 +12,11 @@ interface Props {
   /** The turn's human messages, sent again. */
   inputs: string[];
   model: string | null;
+  /** The button's words: "Retry" for a failed turn. */
+  label?: string;
 }
 
-export function RegenerateButton({ dialogId, parentId, inputs, model }: Props) {
+export function RegenerateButton({ dialogId, parentId, inputs, model, label = "Regenerate" }: Props) {
   const models = useModels();
   const [{ fetching }, generate] = useGenerate();
   const [problem, setProblem] = useState<string | null>(null);
@@ -30,10 +33,17 @@ export function RegenerateButton({ dialogId, parentId, inputs, model }: Props) {
   };
   return (
     <>
-      <button type="button" className="regenerate" onClick={regenerate} disabled={fetching} data-testid="regenerate">
-        Regenerate from here
+      <button
+        type="button"
+        className="regenerate"
+        title="Ask the model again for this turn: a new branch beside it"
+        onClick={regenerate}
+        disabled={fetching}
+        data-testid="regenerate"
+      >
+        {label}
       </button>
-      {problem && <span role="alert">{problem}</span>}
+      {problem && <span role="alert">{readableError(problem)}</span>}
     </>
   );
 }

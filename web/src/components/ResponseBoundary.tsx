@@ -3,6 +3,7 @@
 import type { ResponseSummary } from "../../../src/client/index.js";
 import { type BranchTree, siblingsOf } from "../lib/branch-tree.js";
 import { formatTime, formatUsage } from "../lib/format.js";
+import { readableError } from "../lib/readable-error.js";
 import { BranchSwitcher } from "./BranchSwitcher.js";
 import { RegenerateButton } from "./RegenerateButton.js";
 import { StatusBadge } from "./StatusBadge.js";
@@ -35,10 +36,15 @@ export function ResponseBoundary({ dialogId, responseId, response, tree, headId,
             parentId={response.previousResponse.id}
             inputs={inputs}
             model={response.model ?? null}
+            label={response.status === "FAILED" ? "Retry" : undefined}
           />
         )}
       </div>
-      {response?.error != null && <pre className="response-error">{JSON.stringify(response.error)}</pre>}
+      {response?.error != null && (
+        <p className="response-error" role="alert" data-testid="response-error">
+          {readableError(response.error)}
+        </p>
+      )}
       {tree && siblings.length > 1 && (
         <BranchSwitcher dialogId={dialogId} currentId={responseId} siblings={siblings} tree={tree} headId={headId} />
       )}

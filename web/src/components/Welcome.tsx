@@ -1,18 +1,24 @@
+// The front page is a new chat: the first message sent makes the dialog, and the page moves to it.
+import { dialogPath, navigate } from "../hooks/use-route.js";
+import { startedHere } from "../lib/started-here.js";
+import { Composer } from "./Composer.js";
+
 export function Welcome() {
   return (
-    <section className="welcome">
-      <h1>dialogql viewer</h1>
-      <p>Pick a dialog on the left. Its history appears here and grows live as agents write to it.</p>
+    <section className="welcome new-chat" data-testid="new-chat">
+      <h1>New chat</h1>
       <p className="muted">
-        Write one through the API (GraphiQL is at <a href="/graphql">/graphql</a>):
+        Your dialogs are on the left, live. Press <kbd>?</kbd> for the keyboard shortcuts.
       </p>
-      <pre className="json">{`mutation {
-  createResponse(input: {
-    model: "gpt-4o"
-    input: [{ human: { content: "Hello" } }]
-    output: [{ ai: { content: "Hi! How can I help?" } }]
-  }) { ... on Response { id dialog { id } } }
-}`}</pre>
+      <Composer
+        dialogId={null}
+        previousResponseId={null}
+        tip={null}
+        onSent={({ dialogId, model }) => {
+          startedHere.set(dialogId, model);
+          navigate(dialogPath(dialogId));
+        }}
+      />
     </section>
   );
 }

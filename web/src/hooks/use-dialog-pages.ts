@@ -1,6 +1,7 @@
-// The dialog list, a page at a time as the reader scrolls, for the filters of the moment; the first
-// page is re-read every `pollMs` so new and changed dialogs show up (the contract has no
-// subscription for the list of dialogs).
+// The dialog list, a page at a time as the reader scrolls, for the filters of the moment. There is no
+// subscription for the list of dialogs, and an idle tab must not poll: the first page is re-read
+// when this viewer writes (DIALOG_CHANGED), when the tab comes back into view, and every `pollMs`
+// only when a caller asks for it (0, the default, never).
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useClient } from "urql";
 import type { DialogOrder, DialogPageQuery, SearchFilter } from "../../../src/client/index.js";
@@ -26,7 +27,7 @@ interface State {
 
 const empty: State = { rows: [], totalCount: null, endCursor: null, hasMore: false, loading: true, error: null };
 
-export function useDialogPages(filter: SearchFilter, orderBy: DialogOrder, pollMs = 2_000) {
+export function useDialogPages(filter: SearchFilter, orderBy: DialogOrder, pollMs = 0) {
   const client = useClient();
   const [state, setState] = useState<State>(empty);
   const key = JSON.stringify([filter, orderBy]);
@@ -76,10 +77,16 @@ export function useDialogPages(filter: SearchFilter, orderBy: DialogOrder, pollM
     // A dialog open in this viewer saw a write: the list need not wait for the next poll.
     const changed = () => void refresh(true);
     window.addEventListener(DIALOG_CHANGED, changed);
+    // Back to the tab: what agents wrote meanwhile shows up.
+    const visible = () => document.visibilityState === "visible" && void refresh(true);
+    document.addEventListener("visibilitychange", visible);
+    window.addEventListener("focus", changed);
     return () => {
       active = false;
       clearInterval(timer);
       window.removeEventListener(DIALOG_CHANGED, changed);
+      document.removeEventListener("visibilitychange", visible);
+      window.removeEventListener("focus", changed);
     };
   }, [read, key, pollMs]);
 

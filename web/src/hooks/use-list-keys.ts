@@ -1,11 +1,9 @@
 // Keyboard navigation of the workbench: `/` focuses search, `j`/`k` (or ↓/↑ with Alt) open the next
-// or previous dialog of the list, `Escape` leaves a text box. Keys typed into a text box are its own.
+// or previous dialog of the list, `n` starts a new chat, `Escape` leaves a text box (the `?` help
+// lists them all: components/KeyboardHelp.tsx). Keys typed into a text box are its own.
 import { useEffect } from "react";
+import { isTyping } from "../lib/is-typing.js";
 import { dialogPath, navigate, parseRoute } from "./use-route.js";
-
-const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 
 export function useListKeys(ids: readonly string[]) {
   useEffect(() => {
@@ -15,6 +13,12 @@ export function useListKeys(ids: readonly string[]) {
         return;
       }
       if (isTyping(event.target) || event.ctrlKey || event.metaKey) return;
+      if (event.key === "n" && !event.altKey) {
+        event.preventDefault();
+        navigate("/");
+        requestAnimationFrame(() => document.querySelector<HTMLElement>("[data-testid=composer-input]")?.focus());
+        return;
+      }
       if (event.key === "/") {
         event.preventDefault();
         document.querySelector<HTMLInputElement>("[data-testid=search-input]")?.focus();

@@ -1,8 +1,22 @@
-// Whether the server can generate (a model provider is configured) and which model it proposes.
+// Whether the server can generate (a model provider is configured), which model it proposes, and
+// the models the caller's recent dialogs used: the model picker's choices.
+import { useMemo } from "react";
 import { useQuery } from "urql";
-import { ModelsDocument } from "../../../src/client/index.js";
+import { RecentModelsDocument } from "../lib/chat-operations.js";
 
-export function useModels() {
-  const [{ data }] = useQuery({ query: ModelsDocument });
-  return data?.models ?? { configured: false, defaultModel: null };
+export interface Models {
+  configured: boolean;
+  defaultModel: string | null;
+  /** The default model first, then the others recent dialogs used. */
+  choices: string[];
+}
+
+export function useModels(): Models {
+  const [{ data }] = useQuery({ query: RecentModelsDocument });
+  return useMemo(() => {
+    const info = data?.models ?? { configured: false, defaultModel: null };
+    const used = data?.dialogs.edges.flatMap((edge) => (edge.node.head?.model ? [edge.node.head.model] : [])) ?? [];
+    const choices = [...new Set([...(info.defaultModel ? [info.defaultModel] : []), ...used])];
+    return { configured: info.configured, defaultModel: info.defaultModel, choices };
+  }, [data]);
 }

@@ -11,16 +11,16 @@ export interface Route {
   eventSeq: number | null;
   /** Two responses whose branches are compared. */
   compare: [string, string] | null;
-  /** The usage page (/usage). */
-  usage?: boolean;
+  /** A page of slots.tsx, at /<name>. */
+  page: string | null;
 }
 
 export function parseRoute(location: { pathname: string; search: string }): Route {
   const match = /^\/dialogs\/([^/]+)\/?$/.exec(location.pathname);
   const params = new URLSearchParams(location.search);
   if (!match) {
-    const usage = /^\/usage\/?$/.test(location.pathname);
-    return { dialogId: null, responseId: null, eventSeq: null, compare: null, usage };
+    const page = /^\/([a-z][a-z-]*)\/?$/.exec(location.pathname)?.[1] ?? null;
+    return { dialogId: null, responseId: null, eventSeq: null, compare: null, page };
   }
   const seq = Number(params.get("event"));
   const compare = params.get("compare")?.split(",");
@@ -29,6 +29,7 @@ export function parseRoute(location: { pathname: string; search: string }): Rout
     responseId: params.get("response"),
     eventSeq: Number.isInteger(seq) && seq > 0 ? seq : null,
     compare: compare?.length === 2 && compare.every(Boolean) ? [compare[0]!, compare[1]!] : null,
+    page: null,
   };
 }
 

@@ -79,6 +79,13 @@ export const DialogDetailsDocument = graphql(`
       head {
         id
       }
+      forkedFrom {
+        id
+        dialog {
+          id
+          title
+        }
+      }
       branches {
         id
         depth

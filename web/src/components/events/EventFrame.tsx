@@ -10,9 +10,11 @@ interface Props {
   kind: string;
   label: ReactNode;
   children?: ReactNode;
+  /** More tools beside copy and JSON (a human message's Edit). */
+  tools?: ReactNode;
 }
 
-export function EventFrame({ event, kind, label, children }: Props) {
+export function EventFrame({ event, kind, label, children, tools }: Props) {
   const [raw, setRaw] = useState(false);
   const interrupted = event.metadata.interrupted === true;
   const metadata = Object.entries(event.metadata).filter(([key]) => key !== "interrupted");
@@ -28,6 +30,7 @@ export function EventFrame({ event, kind, label, children }: Props) {
         )}
         <span className="event-seq">#{event.seq}</span>
         <time dateTime={event.createdAt}>{formatTime(event.createdAt)}</time>
+        {tools}
         <EventTools event={event} raw={raw} onToggleRaw={() => setRaw((r) => !r)} />
       </header>
       <div className="event-body">

@@ -1,0 +1,64 @@
+// A title for an untitled dialog, made from its first exchange: the model writes one when a model
+// is configured (a few words, asked without streaming), else the first words of the first human
+// message. A dialog that has a title keeps it: naming is the person's call once they have made it.
+import { generateText } from "ai";
+import type { ModelCatalog } from "./providers.js";
+import { NotFoundError } from "../errors.js";
+import type { Store } from "../store/store.js";
+import { readContext } from "../services/context.js";
+
+const MAX_TITLE_WORDS = 8;
+const MAX_TITLE_CHARS = 80;
+
+export interface TitleOptions {
+  models: ModelCatalog;
+  /** The model to ask (the one the dialog talks to); the catalog's default otherwise. */
+  model?: string | null;
+  /** Stores the title (the app's one door for dialog changes). */
+  setTitle: (title: string) => Promise<unknown>;
+}
+
+export async function titleDialog(store: Store, dialogId: string, options: TitleOptions) {
+  const dialog = await store.prisma.dialog.findUnique({ where: { id: dialogId }, select: { title: true } });
+  if (!dialog) throw NotFoundError.dialog(dialogId);
+  if (dialog.title) return { id: dialogId };
+  const first = await store.prisma.response.findFirst({
+    where: { dialogId, previousResponseId: null },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, model: true },
+  });
+  if (!first) return { id: dialogId };
+  const events = await readContext(first.id, ["HUMAN", "AI"], store.database);
+  const question = events.find((event) => event.type === "HUMAN")?.content?.trim();
+  if (!question) return { id: dialogId };
+  const answer = events.find((event) => event.type === "AI")?.content?.trim() ?? "";
+  const model = options.model ?? first.model ?? options.models.defaultModel;
+  const title =
+    (options.models.configured && model && (await askForTitle(options.models, model, question, answer))) ||
+    firstWords(question);
+  await options.setTitle(title);
+  return { id: dialogId };
+}
+
+/** The model's title, or null when it fails or says nothing usable (the first words stand in). */
+async function askForTitle(models: ModelCatalog, model: string, question: string, answer: string) {
+  try {
+    const { text } = await generateText({
+      model: models.resolve(model),
+      maxRetries: models.maxRetries,
+      maxOutputTokens: 24,
+      system:
+        "Write a title of at most eight words for this conversation. Answer with the title only: no quotes, no final period.",
+      prompt: `User: ${question.slice(0, 2_000)}\n\nAssistant: ${answer.slice(0, 2_000)}`,
+    });
+    const title = text.trim().replace(/^["'“]+|["'”.]+$/g, "");
+    return title ? title.slice(0, MAX_TITLE_CHARS) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function firstWords(text: string): string {
+  const words = text.replace(/\s+/g, " ").trim().split(" ").slice(0, MAX_TITLE_WORDS).join(" ");
+  return words.length > MAX_TITLE_CHARS ? `${words.slice(0, MAX_TITLE_CHARS - 1)}…` : words;
+}
