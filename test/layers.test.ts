@@ -53,7 +53,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["services"],
   ["store"],
   ["db"],
-  ["formats"],
+  ["formats", "usage"],
   ["vocabulary"],
 ];
 

@@ -5,10 +5,12 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import { type JSONValue, type LanguageModelUsage, streamText } from "ai";
+import type { Context as TraceContext } from "@opentelemetry/api";
+import { type JSONValue, type LanguageModel, type LanguageModelUsage, streamText } from "ai";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
+import type { Tracing } from "../tracing.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { UsageInput } from "../services/responses.js";
 import { fitToBudget, loadTokenizer } from "../formats/token-budget.js";
@@ -50,6 +52,8 @@ export interface GenerateRequest extends TurnStart {
   settings?: UpstreamSettings;
   /** Provider options by provider, merged into the call (for an OpenAI-compatible upstream, unknown keys go into the request body). */
   providerOptions?: Record<string, Record<string, unknown>>;
+  /** The trace context of the request that asked for the turn: its model call is a child span of it. */
+  traceContext?: TraceContext;
 }
 
 export interface UpstreamSettings {
@@ -95,7 +99,15 @@ export interface Generator {
   cancel(responseId: string): Promise<TurnOutcome> | null;
 }
 
-export function createGenerator(options: { models: ModelCatalog }): Generator {
+export interface GeneratorOptions {
+  models: ModelCatalog;
+  /** Refuses a turn whose caller has spent its budget (src/services/budgets.ts), before anything is stored or called. */
+  admit?: (caller: { tenantId: string; keyId: string | null }) => Promise<void>;
+  /** Where a span per model call goes (src/tracing.ts); null or absent: none. */
+  tracing?: Tracing | null;
+}
+
+export function createGenerator(options: GeneratorOptions): Generator {
   const running = new Map<string, { abort: AbortController; done: Promise<TurnOutcome> }>();
   return {
     models: options.models,
@@ -103,6 +115,8 @@ export function createGenerator(options: { models: ModelCatalog }): Generator {
       const model = options.models.resolve(request.model);
       // Parameters the upstream cannot take are refused before anything is stored.
       const providerOptions = upstreamOptions(model, request.upstream ?? {});
+      // A caller over its budget is refused before anything is stored or any model called.
+      await options.admit?.({ tenantId: request.tenantId, keyId: request.apiKeyId ?? null });
       const begun = await sink.begin(request);
       const abort = new AbortController();
       const done = runTurn({
@@ -114,6 +128,7 @@ export function createGenerator(options: { models: ModelCatalog }): Generator {
         model,
         providerOptions,
         maxRetries: options.models.maxRetries,
+        tracing: options.tracing ?? null,
         contextTokens: options.models.contextTokens,
       }).finally(() => running.delete(begun.responseId));
       running.set(begun.responseId, { abort, done });
@@ -136,6 +151,7 @@ interface Turn {
   model: ReturnType<ModelCatalog["resolve"]>;
   providerOptions: ReturnType<typeof upstreamOptions>;
   maxRetries: number;
+  tracing: Tracing | null;
   contextTokens: number;
 }
 
@@ -175,6 +191,13 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   };
 
   const called = performance.now();
+  const span = turn.tracing?.startModelCall(request.traceContext, {
+    model: request.model,
+    provider: providerName(turn.model),
+    conversationId: begun.dialogId,
+    responseId,
+    input: () => toModelMessages(begun.context),
+  });
   try {
     const result = streamText({
       model: turn.model,
@@ -276,6 +299,14 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   if (outcome.status === "FAILED") logUpstreamFailure(responseId, failure);
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);
+  span?.end({
+    status: outcome.status,
+    inputTokens: outcome.usage?.inputTokens,
+    outputTokens: outcome.usage?.outputTokens,
+    finishReason: finishReason ?? null,
+    error: outcome.status === "FAILED" ? (outcome.error?.message ?? "failed") : null,
+    output: items.map((item) => (item.type === "function_call" ? "" : item.text)).join(""),
+  });
   const stored = await storeTheEnd(responseId, async () => {
     await saveDone();
     await turn.sink.finish(responseId, outcome.status, outcome.usage, outcome.error);
@@ -318,6 +349,11 @@ async function storeTheEnd(responseId: string, write: () => Promise<void>): Prom
   }
 }
 
+/** The GenAI conventions' provider name from the AI SDK's ("openai.chat" → "openai"). */
+function providerName(model: LanguageModel) {
+  return typeof model === "string" ? "unknown" : model.provider.split(".")[0]!;
+}
+
 function settle(
   output: OutputItem[],
   aborted: boolean,
@@ -355,6 +391,8 @@ function usageOf(usage: LanguageModelUsage | undefined): UsageInput | null {
     outputTokens: count(usage.outputTokens),
     reasoningTokens: count(usage.reasoningTokens),
     totalTokens: count(usage.totalTokens),
+    // Input tokens the provider read from its prompt cache (priced lower: docs/usage.md).
+    cachedTokens: count(usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens),
   };
 }
 

@@ -2,6 +2,7 @@
 // POST /v1/responses and returns the IN_PROGRESS Response at once (its progress arrives over
 // historyDelta); cancelResponse stops it; titleDialog names a dialog from its first exchange;
 // `models` tells clients (the web viewer) whether a model is configured.
+import { BudgetExceededError } from "../errors.js";
 import { titleDialog } from "../generation/dialog-title.js";
 import { ModelNotConfiguredError } from "../generation/providers.js";
 import { storedTurns } from "../generation/turn-sink.js";
@@ -61,7 +62,7 @@ const GenerateResponseInput = builder.inputType("GenerateResponseInput", {
 builder.mutationField("generateResponse", (t) =>
   t.prismaField({
     type: "Response",
-    errors: { types: [...writeErrors, ModelNotConfiguredError] },
+    errors: { types: [...writeErrors, ModelNotConfiguredError, BudgetExceededError] },
     description:
       "Store the input as a new IN_PROGRESS response and have the model answer it; the answer arrives over historyDelta and responseUpdated.",
     args: { input: t.arg({ type: GenerateResponseInput, required: true }) },
@@ -70,7 +71,15 @@ builder.mutationField("generateResponse", (t) =>
       const dialogId = input.dialogId == null ? null : String(input.dialogId);
       const previousResponseId = input.previousResponseId == null ? null : String(input.previousResponseId);
       const started = await ctx.generator.start(
-        { ...input, dialogId, previousResponseId, tenantId: ctx.scope.tenantId, tools: input.tools ?? null },
+        {
+          ...input,
+          dialogId,
+          previousResponseId,
+          tenantId: ctx.scope.tenantId,
+          apiKeyId: ctx.viewer.keyId,
+          traceContext: ctx.traceContext,
+          tools: input.tools ?? null,
+        },
         storedTurns(ctx),
       );
       return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id: started.responseId } });

@@ -14,6 +14,8 @@ import "./search.js";
 import "./dialog-list.js";
 import "./branches.js";
 import "./generation.js";
+import "./usage.js";
+import "./budget.js";
 import "./import-chats.js";
 import "./share-link.js";
 
