@@ -27,6 +27,7 @@ COPY --from=build /app/scripts ./scripts
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/prisma/migrations ./prisma/migrations
+COPY --from=build /app/config ./config
 COPY --from=build /app/.env.example ./.env.example
 # The postinstall sees no build tools here: it checks the build and makes the PGlite template.
 # --omit=optional too: npm otherwise keeps prisma and typescript, optional peers of @prisma/client.

@@ -23,6 +23,7 @@ const config: CodegenConfig = {
           DateTime: "string",
           JSON: "unknown",
           JSONObject: "Record<string, unknown>",
+          SafeInt: "number",
         },
       },
     },

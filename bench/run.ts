@@ -41,6 +41,7 @@ const scenarios: Scenario[] = [
   { name: "search", file: "scenarios/search.ts" },
   { name: "token-budget", file: "scenarios/token-budget.ts" },
   { name: "chat-match", file: "scenarios/chat-match.ts" },
+  { name: "usage-report", file: "scenarios/usage-report.ts" },
 ].filter((s) => !only || only.includes(s.name));
 
 // `--db=postgres` or `--db=pglite`: one database only (both by default).

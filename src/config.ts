@@ -128,6 +128,16 @@ const schema = z.object({
    * "forever": dialogs are kept until deleted.
    */
   RETENTION: duration({ forever: true }).optional(),
+  /** OpenTelemetry traces (docs/operations.md, "Traces"): an OTLP/HTTP receiver's base URL; unset, no traces. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default("dialogql"),
+  /** Milliseconds spans wait to be sent in a batch. */
+  OTEL_BSP_SCHEDULE_DELAY: count(5_000),
+  /** Put prompts and answers in model-call spans (gen_ai.input.messages, gen_ai.output.messages); off by default. */
+  OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: flag(),
+  /** The price book (docs/usage.md): a JSON file of prices per million tokens per model; the
+   * shipped config/model-prices.json when unset. */
+  MODEL_PRICES: z.string().min(1).optional(),
   /** How often the retention sweeper looks for expired dialogs, in milliseconds. */
   RETENTION_SWEEP_INTERVAL: duration().default(60_000),
   /** In-flight text (src/history-writes/) is checkpointed to the database at least this

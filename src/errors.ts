@@ -6,7 +6,8 @@ import { GraphQLError } from "graphql";
 /** What a caller is told while the database cannot be reached (GraphQL and REST alike). */
 export const UNAVAILABLE_MESSAGE = "Service unavailable: the database cannot be reached; retry shortly";
 
-export type ErrorCode = "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT" | "MODEL_NOT_CONFIGURED";
+export type ErrorCode =
+  "NOT_FOUND" | "VALIDATION_ERROR" | "CONFLICT" | "MODEL_NOT_CONFIGURED" | "INSUFFICIENT_QUOTA" | "FORBIDDEN";
 
 export abstract class AppError extends GraphQLError {
   abstract readonly code: ErrorCode;
@@ -66,5 +67,36 @@ export class TextOffsetError extends ConflictError {
   ) {
     super(`offset ${given} is not where the in-flight text ends (${expectedOffset}); resend from ${expectedOffset}`);
     this.extensions.expectedOffset = expectedOffset;
+  }
+}
+
+/**
+ * A call that would generate while its API key or tenant has spent its budget for the period
+ * (src/services/budgets.ts): refused before any model is called. /v1 answers it as OpenAI does,
+ * 429 `insufficient_quota`.
+ */
+export class BudgetExceededError extends AppError {
+  readonly code = "INSUFFICIENT_QUOTA";
+  constructor(
+    readonly scope: "KEY" | "TENANT",
+    readonly unit: "TOKENS" | "COST",
+    readonly period: "DAY" | "MONTH",
+    readonly amount: number,
+    readonly spent: number,
+  ) {
+    const what = unit === "TOKENS" ? `${amount} tokens` : `${amount} (cost)`;
+    super(
+      `You exceeded your current quota: this ${scope === "KEY" ? "API key" : "tenant"} has spent ${spent} of its ` +
+        `budget of ${what} per ${period.toLowerCase()}.`,
+      { extensions: { code: "INSUFFICIENT_QUOTA", http: { status: 429 } } },
+    );
+  }
+}
+
+/** The caller's key may not do this (budgets are managed with an admin key: npm run keys -- create --admin). */
+export class ForbiddenError extends AppError {
+  readonly code = "FORBIDDEN";
+  constructor(message: string) {
+    super(message, { extensions: { code: "FORBIDDEN" } });
   }
 }

@@ -23,3 +23,4 @@ export const newDialogId = () => ulid();
 export const newResponseId = () => `resp_${ulid()}`;
 export const newEventId = () => `evt_${ulid()}`;
 export const newCallId = () => `call_${ulid()}`;
+export const newBudgetId = () => `bud_${ulid()}`;

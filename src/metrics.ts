@@ -85,6 +85,18 @@ export const metrics = {
     labelNames: ["status"] as const,
     registers,
   }),
+  usageTokens: new Counter({
+    name: "dialogql_usage_tokens_total",
+    help: "Tokens written with committed turns, by kind (input, output, cached, reasoning) and price-book model entry ('unlisted' for a model the price book does not list); negative changes are not counted",
+    labelNames: ["model", "kind"] as const,
+    registers,
+  }),
+  usageCost: new Counter({
+    name: "dialogql_usage_cost_total",
+    help: "What committed turns cost, in the price book's currency, by price-book model entry",
+    labelNames: ["model"] as const,
+    registers,
+  }),
   upstreamDuration: new Histogram({
     name: "dialogql_upstream_model_call_duration_seconds",
     help: "Time from the upstream model call to the end of its stream",

@@ -54,7 +54,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["mcp"],
   ["store"],
   ["db"],
-  ["formats"],
+  ["formats", "usage"],
   ["vocabulary"],
 ];
 

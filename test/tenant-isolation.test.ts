@@ -282,6 +282,11 @@ describe("tenant B naming tenant A's ids", () => {
       streamText: "test/live-in-flight-text.test.ts, another tenant's response is not found",
       commitText: "test/live-in-flight-text.test.ts, another tenant's response is not found",
       models: "names no id: the server's configured models",
+      usage: "test/usage-budgets.test.ts, tenant B sees none of tenant A's usage (GraphQL and CSV)",
+      budgets: "test/usage-budgets.test.ts, budgets are listed to the tenant's callers only",
+      budgetSpend: "names no id: the budgets of the caller's own key and tenant",
+      setBudget: "test/usage-budgets.test.ts, a subject outside the caller's tenant is not found",
+      removeBudget: "test/usage-budgets.test.ts, another tenant cannot remove a budget",
       importChats: "test/import-chats.test.ts: the dialogs it makes are the caller's, and import keys are per tenant",
       revokeShareLink: "test/share-links.test.ts: another tenant's token is not found",
     };
@@ -304,6 +309,10 @@ describe("tenant B naming tenant A's ids", () => {
       // A filter, ANDed with the caller's tenant: another tenant's dialog matches nothing.
       dialogs: ["filter.dialogId"],
       search: ["filter.dialogId"],
+      // The ledger is read with the caller's tenant in the query: another tenant's key matches nothing.
+      usage: ["filter.apiKeyIds"],
+      // Deleted only with the caller's tenant in the query.
+      removeBudget: ["id"],
     };
     const problems: string[] = [];
     for (const field of rootFieldsOf(schema)) {

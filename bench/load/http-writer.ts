@@ -1,11 +1,14 @@
 // Child process: CONCURRENCY clients writing turns to dialogql over HTTP for DURATION_MS, each
-// continuing its own dialog, as an agent would.
+// continuing its own dialog, as an agent would. WITH_USAGE=1 (dialogql, not the peer, whose schema
+// has no usage): each turn records its token usage of a priced model, so the write pays for the
+// usage aggregates (docs/usage.md).
 import { emit } from "../lib/report.js";
 import { summarize } from "../lib/stats.js";
 
 const url = process.env.TARGET_URL!;
 const clients = Number(process.env.CONCURRENCY);
 const durationMs = Number(process.env.DURATION_MS);
+const withUsage = process.env.WITH_USAGE === "1";
 
 const CREATE = `mutation($input: CreateResponseInput!) { createResponse(input: $input) { __typename ... on Response { id dialog { id } } ... on Error { message } } }`;
 
@@ -28,7 +31,8 @@ const turn = (i: number) => ({
     { ai: { content: "I'll read it" } },
     { toolCall: { callId: `call_${i}`, toolName: "read_file", args: { path: "file.py" } } },
   ],
-  model: "bench",
+  model: withUsage ? "gpt-4o-mini" : "bench",
+  ...(withUsage && { usage: { inputTokens: 1200 + i, outputTokens: 80, cachedTokens: 1000, reasoningTokens: 20 } }),
 });
 
 const dialogs: string[] = [];

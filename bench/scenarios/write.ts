@@ -19,8 +19,14 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 
 type LoadResult = { turns: number; elapsedMs: number; p50: number; p99: number };
 const load = { CONCURRENCY: String(CONCURRENCY), DURATION_MS: String(DURATION_MS) };
-const overHttp = async (url: string) =>
-  (await runTs<LoadResult[]>(path.join(here, "../load/http-writer.ts"), { TARGET_URL: url, ...load }))[0]!;
+const overHttp = async (url: string, withUsage = false) =>
+  (
+    await runTs<LoadResult[]>(path.join(here, "../load/http-writer.ts"), {
+      TARGET_URL: url,
+      ...load,
+      WITH_USAGE: withUsage ? "1" : "0",
+    })
+  )[0]!;
 // PGlite lives inside the server's process, so its raw baseline runs there too (the server is
 // idle by then); PostgreSQL's runs in a process of its own, like the HTTP clients.
 const raw = async () =>
@@ -32,7 +38,8 @@ const server = await startInProcessServer();
 const peer = await startPeer();
 const runs = { service: [] as LoadResult[], peer: [] as LoadResult[], raw: [] as LoadResult[] };
 for (let rep = 0; rep < REPS; rep++) {
-  runs.service.push(await overHttp(server.url));
+  // dialogql's turns carry usage, so its figure includes keeping the usage aggregates.
+  runs.service.push(await overHttp(server.url, true));
   runs.peer.push(await overHttp(peer.url));
 }
 runs.raw.push(await raw()); // once: no goal rests on it

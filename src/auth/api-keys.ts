@@ -33,6 +33,8 @@ export async function createApiKey(
   { prisma }: Store,
   tenantId: string,
   name?: string | null,
+  /** An admin key may manage its tenant's budgets through GraphQL. */
+  admin = false,
 ): Promise<ApiKeyInfo & { key: string }> {
   if (!TENANT_PATTERN.test(tenantId)) {
     throw new Error(
@@ -45,6 +47,7 @@ export async function createApiKey(
       id: `key_${ulid()}`,
       tenantId,
       name: name ?? null,
+      admin,
       prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
       hash: hashKey(key),
     },
@@ -76,7 +79,10 @@ export async function revokeApiKey({ prisma }: Store, idOrPrefix: string): Promi
 
 /** The active key with this hash, if any: the one query authentication makes on a cache miss. */
 export function findActiveKey({ prisma }: Store, hash: string) {
-  return prisma.apiKey.findFirst({ where: { hash, revokedAt: null }, select: { id: true, tenantId: true } });
+  return prisma.apiKey.findFirst({
+    where: { hash, revokedAt: null },
+    select: { id: true, tenantId: true, admin: true },
+  });
 }
 
 export async function activeKeyExists({ prisma }: Store) {

@@ -20,6 +20,8 @@ export interface Viewer {
   tenantId: string;
   /** The API key's id; null in single-tenant development mode. */
   keyId: string | null;
+  /** May manage its tenant's budgets (an admin key, or development mode, which has no keys). */
+  admin?: boolean;
 }
 
 export type AuthMode = "auto" | "required";
@@ -106,12 +108,12 @@ export function createAuthenticator({ mode, store, live, revocationPollMs = 1_00
       if (!authorization) {
         if (mode === "required") throw authError("An API key is required: send Authorization: Bearer <key>");
         if (await anyKeys()) throw authError("An API key is required: send Authorization: Bearer <key>");
-        return { tenantId: DEVELOPMENT_TENANT, keyId: null };
+        return { tenantId: DEVELOPMENT_TENANT, keyId: null, admin: true };
       }
       // OpenAI-compatible clients always send some key (the SDKs refuse to start without one):
       // while no key exists, one that is not a dialogql key is development mode's "any value".
       const refuse = async (message: string): Promise<Viewer> => {
-        if (mode === "auto" && !(await anyKeys())) return { tenantId: DEVELOPMENT_TENANT, keyId: null };
+        if (mode === "auto" && !(await anyKeys())) return { tenantId: DEVELOPMENT_TENANT, keyId: null, admin: true };
         throw authError(message);
       };
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
@@ -127,7 +129,7 @@ export function createAuthenticator({ mode, store, live, revocationPollMs = 1_00
         unknown.set(hash, true);
         return refuse("Invalid or revoked API key");
       }
-      const viewer = { tenantId: found.tenantId, keyId: found.id };
+      const viewer = { tenantId: found.tenantId, keyId: found.id, admin: found.admin };
       verified.set(hash, viewer);
       return viewer;
     },

@@ -2,9 +2,12 @@
 // embedded one under DATA_DIR — stop the server first then: the embedded database serves one
 // process at a time).
 //
-//   create --tenant <tenant> [--name <label>]   prints the new key, once (`create <tenant>` too)
+//   create --tenant <tenant> [--name <label>] [--admin]   prints the new key, once (`create <tenant>`
+//                                                          too; an admin key manages its tenant's
+//                                                          budgets in GraphQL)
 //   list [--tenant <tenant>]                    id, tenant, name, prefix, created, revoked
 //   revoke <key id or prefix>                   refused from now on; open connections closed
+//   budget set|list|remove …                    budgets per key or tenant (src/auth/budgets-cli.ts)
 //
 // With REDIS_URL, running servers hear of a revocation at once; otherwise within seconds (they
 // poll the database).
@@ -17,29 +20,39 @@ import { type Config, loadConfig } from "../config.js";
 import { applyMigrations } from "../db/migrate.js";
 import { openStore, type Store } from "../store/store.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.js";
+import { budgetUsage, runBudgetCommand } from "./budgets-cli.js";
 import type { KeyNotice } from "./authenticator.js";
 
-const usage = `usage: npm run keys -- create --tenant <tenant> [--name <label>]
+const usage = `usage: npm run keys -- create --tenant <tenant> [--name <label>] [--admin]
        npm run keys -- list [--tenant <tenant>]
-       npm run keys -- revoke <key id or prefix>`;
+       npm run keys -- revoke <key id or prefix>
+${budgetUsage}`;
 
 async function main(store: Store, config: Config, argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { tenant: { type: "string" }, name: { type: "string" } },
+    options: {
+      tenant: { type: "string" },
+      name: { type: "string" },
+      admin: { type: "boolean" },
+      key: { type: "string" },
+      tokens: { type: "string" },
+      cost: { type: "string" },
+      per: { type: "string" },
+    },
   });
-  const [command, target] = positionals;
+  const [command, target, budgetTarget] = positionals;
   await applyMigrations(store.database);
   switch (command) {
     case "create": {
       // `create acme` reads as `create --tenant acme`: both are how people type it.
       const tenant = values.tenant ?? target;
       if (!tenant) return fail("create needs --tenant <tenant>");
-      const created = await createApiKey(store, tenant, values.name);
+      const created = await createApiKey(store, tenant, values.name, values.admin ?? false);
       await notify(config, { type: "keysChanged" });
       console.log(
-        `Created ${created.id} for tenant "${created.tenantId}". The key (shown only now):\n\n  ${created.key}\n`,
+        `Created ${values.admin ? "admin key " : ""}${created.id} for tenant "${created.tenantId}". The key (shown only now):\n\n  ${created.key}\n`,
       );
       console.log(`Use it as: Authorization: Bearer ${created.key.slice(0, 10)}…`);
       return 0;
@@ -62,6 +75,10 @@ async function main(store: Store, config: Config, argv: string[]): Promise<numbe
       await notify(config, { type: "keyRevoked", keyId: revoked.id });
       console.log(`Revoked ${revoked.id} (tenant "${revoked.tenantId}").`);
       return 0;
+    }
+    case "budget": {
+      const problem = await runBudgetCommand(store, target, budgetTarget, values);
+      return problem ? fail(problem) : 0;
     }
     default:
       return fail(command ? `unknown command ${command}` : "no command");

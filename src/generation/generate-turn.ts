@@ -6,15 +6,17 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import type { JSONValue, LanguageModelUsage } from "ai";
+import type { JSONValue, LanguageModel, LanguageModelUsage } from "ai";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { logger } from "../logger.js";
 import type { McpSettings } from "../mcp/mcp-connection.js";
 import { echoedMcpTool, MCP_SERVERS_KEY } from "../mcp/mcp-request.js";
 import { metrics } from "../metrics.js";
+import type { Tracing } from "../tracing.js";
 import type { UsageInput } from "../services/responses.js";
 import type { OutputItem } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
+import { toModelMessages } from "./model-messages.js";
 import { runToolLoop } from "./tool-loop.js";
 import { describeUpstreamFailure, logUpstreamFailure } from "./upstream-errors.js";
 import type { BegunTurn, FinalStatus, TurnSink } from "./turn-sink.js";
@@ -55,7 +57,17 @@ export interface Generator {
   cancel(responseId: string): Promise<TurnOutcome> | null;
 }
 
-export function createGenerator(options: { models: ModelCatalog; mcp: McpSettings }): Generator {
+export interface GeneratorOptions {
+  models: ModelCatalog;
+  /** Refuses a turn whose caller has spent its budget (src/services/budgets.ts), before anything is stored or called. */
+  admit?: (caller: { tenantId: string; keyId: string | null }) => Promise<void>;
+  /** Where a span per model call goes (src/tracing.ts); null or absent: none. */
+  tracing?: Tracing | null;
+  /** How MCP servers are reached (MCP_ALLOWED_SERVERS, the tool timeout). */
+  mcp: McpSettings;
+}
+
+export function createGenerator(options: GeneratorOptions): Generator {
   const running = new Map<string, { abort: AbortController; done: Promise<TurnOutcome> }>();
   return {
     models: options.models,
@@ -64,6 +76,8 @@ export function createGenerator(options: { models: ModelCatalog; mcp: McpSetting
       const model = options.models.resolve(request.model);
       // Parameters the upstream cannot take are refused before anything is stored.
       const providerOptions = withRequestOptions(upstreamOptions(model, request.upstream ?? {}), request);
+      // A caller over its budget is refused before anything is stored or any model called.
+      await options.admit?.({ tenantId: request.tenantId, keyId: request.apiKeyId ?? null });
       const begun = await sink.begin(withMcpServers(request));
       const abort = new AbortController();
       const done = runTurn({
@@ -76,6 +90,7 @@ export function createGenerator(options: { models: ModelCatalog; mcp: McpSetting
         providerOptions,
         maxRetries: options.models.maxRetries,
         mcp: options.mcp,
+        tracing: options.tracing ?? null,
         contextTokens: options.models.contextTokens,
       }).finally(() => running.delete(begun.responseId));
       running.set(begun.responseId, { abort, done });
@@ -91,12 +106,29 @@ export function createGenerator(options: { models: ModelCatalog; mcp: McpSetting
 
 async function runTurn(turn: Turn): Promise<TurnOutcome> {
   const called = performance.now();
+  const { request, begun } = turn;
+  const responseId = begun.responseId;
+  // One span for the turn's model calls (an MCP turn calls the model once per step).
+  const span = turn.tracing?.startModelCall(request.traceContext, {
+    model: request.model,
+    provider: providerName(turn.model),
+    conversationId: begun.dialogId,
+    responseId,
+    input: () => toModelMessages(begun.context),
+  });
   const { items, finishReason, usage, failure, finalSave } = await runToolLoop(turn);
   const outcome = settle(items, turn.abort.aborted, failure, finishReason, usage);
-  if (outcome.status === "FAILED") logUpstreamFailure(turn.begun.responseId, failure);
+  if (outcome.status === "FAILED") logUpstreamFailure(responseId, failure);
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);
-  const responseId = turn.begun.responseId;
+  span?.end({
+    status: outcome.status,
+    inputTokens: outcome.usage?.inputTokens,
+    outputTokens: outcome.usage?.outputTokens,
+    finishReason: finishReason ?? null,
+    error: outcome.status === "FAILED" ? (outcome.error?.message ?? "failed") : null,
+    output: items.map((item) => (item.type === "message" || item.type === "reasoning" ? item.text : "")).join(""),
+  });
   const stored = await storeTheEnd(responseId, async () => {
     await finalSave();
     await turn.sink.finish(responseId, outcome.status, outcome.usage, outcome.error);
@@ -130,6 +162,11 @@ async function storeTheEnd(responseId: string, write: () => Promise<void>): Prom
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
+}
+
+/** The GenAI conventions' provider name from the AI SDK's ("openai.chat" → "openai"). */
+function providerName(model: LanguageModel) {
+  return typeof model === "string" ? "unknown" : model.provider.split(".")[0]!;
 }
 
 export function settle(
@@ -169,6 +206,8 @@ export function usageOf(usage: LanguageModelUsage | undefined): UsageInput | nul
     outputTokens: count(usage.outputTokens),
     reasoningTokens: count(usage.reasoningTokens),
     totalTokens: count(usage.totalTokens),
+    // Input tokens the provider read from its prompt cache (priced lower: docs/usage.md).
+    cachedTokens: count(usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens),
   };
 }
 

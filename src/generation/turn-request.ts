@@ -1,6 +1,8 @@
 // What a generated turn is asked to do (the request, its tools), what follows it as it streams
 // (the observer), and the running turn the tool loop works on.
+import type { Context as TraceContext } from "@opentelemetry/api";
 import type { JSONValue } from "ai";
+import type { Tracing } from "../tracing.js";
 import type { McpSettings } from "../mcp/mcp-connection.js";
 import type { McpRequest } from "../mcp/mcp-request.js";
 import type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
@@ -32,6 +34,8 @@ export interface GenerateRequest extends TurnStart {
   providerOptions?: Record<string, Record<string, unknown>>;
   /** MCP servers dialogql calls itself within the turn, and answers to earlier approval requests. */
   mcp?: McpRequest | null;
+  /** The trace context of the request that asked for the turn: its model call is a child span of it. */
+  traceContext?: TraceContext;
   /** At most this many MCP calls in the turn; then the model must answer (DEFAULT_MAX_TOOL_CALLS). */
   maxToolCalls?: number | null;
 }
@@ -64,5 +68,6 @@ export interface Turn {
   providerOptions: Record<string, Record<string, JSONValue>> | undefined;
   maxRetries: number;
   contextTokens: number;
+  tracing: Tracing | null;
   mcp: McpSettings;
 }

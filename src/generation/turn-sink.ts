@@ -16,10 +16,13 @@ import { readModelContext } from "../services/context.js";
 import { parseEventInputs } from "../services/event-input.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { UsageInput } from "../services/responses.js";
+import { chargeUnstoredTurn } from "../store/usage.js";
 import type { Store } from "../store/store.js";
 
 export interface TurnStart {
   tenantId: string;
+  /** The API key charged for the turn's usage (null: none). */
+  apiKeyId?: string | null;
   dialogId?: string | null;
   previousResponseId?: string | null;
   model: string;
@@ -79,6 +82,7 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
           metadata: start.metadata ?? {},
         },
         start.tenantId,
+        start.apiKeyId ?? null,
       );
       tenants.rememberWrite(write, start.tenantId);
       const response =
@@ -115,26 +119,41 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
 }
 
 /** A turn that keeps nothing (`store: false`): it reads the context it continues from `store`. */
-export const unstoredTurns = (store: Store): TurnSink => ({
-  async begin(start) {
-    const input = parseEventInputs(store.writeLimits, start.input, ["input"]);
-    let previous = start.previousResponseId ?? null;
-    if (!previous && start.dialogId) {
-      const dialog = await store.prisma.dialog.findUnique({ where: { id: start.dialogId }, select: { headId: true } });
-      if (!dialog) throw NotFoundError.dialog(start.dialogId);
-      previous = dialog.headId;
-    }
-    const earlier = previous ? await readModelContext(previous, store.database) : [];
-    return {
-      responseId: newResponseId(),
-      dialogId: null,
-      previousResponseId: previous,
-      createdAt: new Date(),
-      context: [...earlier, ...input.map((event) => ({ ...event, providerFields: event.providerFields ?? null }))],
-    };
-  },
-  textDelta: () => {},
-  append: async () => {},
-  finish: async () => {},
-  eventMetadata: (eventIds) => readMetadata(store, eventIds),
-});
+export function unstoredTurns(store: Store): TurnSink {
+  // Its usage still goes to the ledger, charged to the caller (docs/usage.md).
+  const callers = new Map<string, TurnStart>();
+  return {
+    async begin(start) {
+      const input = parseEventInputs(store.writeLimits, start.input, ["input"]);
+      let previous = start.previousResponseId ?? null;
+      if (!previous && start.dialogId) {
+        const dialog = await store.prisma.dialog.findUnique({
+          where: { id: start.dialogId },
+          select: { headId: true },
+        });
+        if (!dialog) throw NotFoundError.dialog(start.dialogId);
+        previous = dialog.headId;
+      }
+      const earlier = previous ? await readModelContext(previous, store.database) : [];
+      const responseId = newResponseId();
+      callers.set(responseId, start);
+      return {
+        responseId,
+        dialogId: null,
+        previousResponseId: previous,
+        createdAt: new Date(),
+        context: [...earlier, ...input.map((event) => ({ ...event, providerFields: event.providerFields ?? null }))],
+      };
+    },
+    textDelta: () => {},
+    append: async () => {},
+    async finish(responseId, _status, usage) {
+      const start = callers.get(responseId);
+      callers.delete(responseId);
+      if (!start || !usage) return;
+      const { tenantId, apiKeyId, model } = start;
+      await chargeUnstoredTurn(store, { id: responseId, tenantId, apiKeyId: apiKeyId ?? null, model, usage });
+    },
+    eventMetadata: (eventIds) => readMetadata(store, eventIds),
+  };
+}

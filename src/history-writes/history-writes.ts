@@ -73,7 +73,9 @@ export function createHistoryWrites(store: Store, live: LiveBus, options: InFlig
       storeConversation(store, conversation, tenantId),
 
     // Responses.
-    createResponse: (input: CreateResponseInput, tenantId: string) => committed(createResponse(store, input, tenantId)),
+    /** The turn's usage is charged to `apiKeyId` (docs/usage.md). */
+    createResponse: (input: CreateResponseInput, tenantId: string, apiKeyId: string | null = null) =>
+      committed(createResponse(store, input, tenantId, apiKeyId)),
     /** A response nobody continues, with its events; its open text is dropped. */
     deleteResponse: (id: string, dialogId: string) =>
       held.queue.run(id, async () => {

@@ -3,6 +3,7 @@
 // messages are matched to the caller's stored chains (src/responses-api/recorded-turn.ts); the
 // model is whichever provider the model name maps to (the AI SDK converts); the answer and every
 // error are in Anthropic's shapes.
+import { requestTraceContext } from "../tracing.js";
 import type { GenerateRequest } from "../generation/generate-turn.js";
 import { storedTurns } from "../generation/turn-sink.js";
 import { logger } from "../logger.js";
@@ -35,7 +36,14 @@ async function handleMessages(request: Request, deps: CreateDeps): Promise<Respo
   const settings = messagesSettings(body, deps.generator.models.upstreamOf(body.model));
   const events = requestEvents("ANTHROPIC_MESSAGES", { system: body.system, messages: body.messages }, []);
   const place = await placeInChain(deps, deps.scope, events, request);
-  const generate: GenerateRequest = { ...settings, ...place, tenantId: deps.scope.tenantId };
+  const generate: GenerateRequest = {
+    ...settings,
+    ...place,
+    tenantId: deps.scope.tenantId,
+    // Charged to the caller's key, held to its budget, traced as a child of this request.
+    apiKeyId: deps.keyId ?? null,
+    traceContext: requestTraceContext(request),
+  };
   const sink = storedTurns(deps);
 
   if (body.stream) {

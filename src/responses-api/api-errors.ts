@@ -1,7 +1,7 @@
 // Errors in the Responses API's shape — {"error": {"message", "type", "param", "code"}} — with its
 // status codes and codes, from dialogql's typed errors.
 import { isDatabaseUnavailable } from "../db/unavailable.js";
-import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
+import { BudgetExceededError, ConflictError, NotFoundError, ValidationError } from "../errors.js";
 import { ModelNotConfiguredError } from "../generation/providers.js";
 import { UNAVAILABLE_MESSAGE } from "../errors.js";
 import { fromValidation, InvalidRequest } from "./create-request.js";
@@ -62,6 +62,10 @@ export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ValidationError) return toApiError(fromValidation(error));
   if (error instanceof ModelNotConfiguredError) {
     return new ApiError(400, error.message, "invalid_request_error", "model", "model_not_configured");
+  }
+  // OpenAI's answer to an account out of credit.
+  if (error instanceof BudgetExceededError) {
+    return new ApiError(429, error.message, "insufficient_quota", null, "insufficient_quota");
   }
   if (error instanceof NotFoundError)
     return new ApiError(404, error.message, "invalid_request_error", null, "not_found");

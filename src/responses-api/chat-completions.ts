@@ -2,6 +2,7 @@
 // messages are matched to the caller's stored chains (src/responses-api/recorded-turn.ts), the
 // turn runs through the same model loop and services as /v1/responses — so watchers see it live —
 // and the answer is a `chat.completion` or its chunk stream. `store: false` keeps nothing.
+import { requestTraceContext } from "../tracing.js";
 import type { GenerateRequest } from "../generation/generate-turn.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
 import { ApiError, endedTurnError, errorBody, json } from "./api-errors.js";
@@ -29,7 +30,14 @@ async function handleChatCompletions(request: Request, deps: CreateDeps): Promis
   const place = parsed.store
     ? await placeInChain(deps, deps.scope, events, request)
     : { dialogId: null, previousResponseId: null, input: events };
-  const generate: GenerateRequest = { ...settings, ...place, tenantId: deps.scope.tenantId };
+  const generate: GenerateRequest = {
+    ...settings,
+    ...place,
+    tenantId: deps.scope.tenantId,
+    // Charged to the caller's key, held to its budget, traced as a child of this request.
+    apiKeyId: deps.keyId ?? null,
+    traceContext: requestTraceContext(request),
+  };
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   const model = parsed.body.model;
 

@@ -18,7 +18,7 @@ const COMPACTION_INSTRUCTIONS =
 
 export async function handleCompact(
   request: Request,
-  deps: { generator: Generator; scope: TenantScope; store: Store },
+  deps: { generator: Generator; scope: TenantScope; store: Store; keyId?: string | null },
 ) {
   const raw = (await readBody(request)) as Record<string, unknown> | null;
   const parsed = parseCreateBody({
@@ -26,7 +26,7 @@ export async function handleCompact(
     input: raw?.input ?? [],
     previous_response_id: raw?.previous_response_id,
   });
-  const generate = await toGenerateRequest(parsed, deps.scope);
+  const generate = await toGenerateRequest(parsed, deps.scope, deps.keyId);
   const started = await deps.generator.start(
     { ...generate, instructions: COMPACTION_INSTRUCTIONS },
     unstoredTurns(deps.store),

@@ -1,6 +1,8 @@
 // POST /v1/responses: check the body and the ids it names (as the caller's tenant), start the
 // model loop, and answer with the finished Response object, the IN_PROGRESS one (`background`),
 // or the turn's server-sent events (`stream`).
+import type { Context as TraceContext } from "@opentelemetry/api";
+import { requestTraceContext } from "../tracing.js";
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { GenerateRequest, Generator, StartedTurn, TurnOutcome } from "../generation/generate-turn.js";
 import { storedTurns, type TurnSink, unstoredTurns } from "../generation/turn-sink.js";
@@ -32,7 +34,12 @@ export async function readBody(request: Request) {
 }
 
 /** The checked request as the model loop takes it; throws an API error for a bad one. */
-export async function toGenerateRequest(parsed: ParsedCreate, scope: TenantScope): Promise<GenerateRequest> {
+export async function toGenerateRequest(
+  parsed: ParsedCreate,
+  scope: TenantScope,
+  keyId: string | null = null,
+  traceContext?: TraceContext,
+): Promise<GenerateRequest> {
   const { body } = parsed;
   if (body.previous_response_id && parsed.conversation) {
     throw new InvalidRequest("previous_response_id and conversation cannot both be given.", "conversation");
@@ -41,6 +48,8 @@ export async function toGenerateRequest(parsed: ParsedCreate, scope: TenantScope
   if (parsed.conversation) await scope.dialog(parsed.conversation, ApiError.conversationNotFound);
   return {
     tenantId: scope.tenantId,
+    apiKeyId: keyId,
+    traceContext,
     dialogId: parsed.conversation,
     previousResponseId: body.previous_response_id,
     model: body.model,
@@ -95,7 +104,7 @@ export async function parseWithReferences(raw: unknown, deps: CreateDeps): Promi
 
 export async function handleCreate(request: Request, deps: CreateDeps): Promise<Response> {
   const parsed = await parseWithReferences(await readBody(request), deps);
-  const generate = await toGenerateRequest(parsed, deps.scope);
+  const generate = await toGenerateRequest(parsed, deps.scope, deps.keyId, requestTraceContext(request));
   if (parsed.background && !parsed.store) {
     throw new InvalidRequest(
       "Background responses must be stored: background requires store to be true.",

@@ -127,7 +127,7 @@ function toUsage(usage: UsageInput) {
   const output = usage.outputTokens ?? 0;
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: usage.cachedTokens ?? 0 },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.totalTokens ?? input + output,

@@ -11,6 +11,8 @@ import type { LiveBus } from "../live/live-bus.js";
 export interface ResponsesDeps extends StoredTurnsDeps {
   generator: Generator;
   live: LiveBus;
+  /** The caller's API key, charged for the turn and held to its budget (docs/usage.md). */
+  keyId?: string | null;
 }
 
 export interface CreateDeps extends ResponsesDeps {

@@ -33,8 +33,10 @@ export function useApiRoutes(options: ResponsesDeps, prefix: string, handle: Api
     async onRequest({ request, url, endResponse }) {
       if (!url.pathname.startsWith(prefix)) return;
       try {
-        const scope = options.tenants.of(viewerOf(request).tenantId);
-        endResponse(await handle(request, url, scope, options));
+        const viewer = viewerOf(request);
+        const scope = options.tenants.of(viewer.tenantId);
+        // The caller's key is charged for what it generates and held to its budget.
+        endResponse(await handle(request, url, scope, { ...options, keyId: viewer.keyId }));
       } catch (error) {
         const known = toApiError(error);
         if (known) return endResponse(errorResponse(known));

@@ -91,7 +91,7 @@ export function createResponsesWebSocket(deps: WebSocketModeDeps) {
         const message = parseMessage(String(data));
         const scope = deps.tenants.of(viewer.tenantId);
         const parsed = await parseWithReferences(message, { ...deps, scope });
-        const generate = await toGenerateRequest(parsed, scope);
+        const generate = await toGenerateRequest(parsed, scope, viewer.keyId);
         const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
         // A socket that closes mid-turn stops receiving events, not the turn.
         await startStreamedTurn(generate, parsed.store, sink, deps.generator, {

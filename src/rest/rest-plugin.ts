@@ -8,15 +8,18 @@ import { logger } from "../logger.js";
 import { requestIdOf } from "../request-id.js";
 import type { Store } from "../store/store.js";
 import { handleHistoryRequest, historyRoute, json } from "./history-endpoint.js";
+import { handleUsageCsv, usageCsvRoute } from "./usage-csv.js";
 
 export function useRestEndpoints(store: Store): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       const history = historyRoute.exec(url.pathname);
-      if (!history || request.method !== "GET") return;
+      const usage = usageCsvRoute.test(url.pathname);
+      if ((!history && !usage) || request.method !== "GET") return;
       try {
         const scope = { tenantId: viewerOf(request).tenantId };
-        endResponse(await handleHistoryRequest(store, decodePathSegment(history[1]!), url, scope));
+        if (usage) return endResponse(await handleUsageCsv(store, url, scope.tenantId));
+        endResponse(await handleHistoryRequest(store, decodePathSegment(history![1]!), url, scope));
       } catch (error) {
         const requestId = requestIdOf(request);
         if (isDatabaseUnavailable(error)) {

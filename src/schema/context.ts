@@ -2,6 +2,7 @@
 // makes one per request: src/server/context.ts). Per-request context: the app's store (every read goes through it), the history writes (every
 // write goes through them, and they publish), the live bus subscriptions listen on, the caller's tenant scope,
 // and loaders that batch what many fields of one response ask for.
+import type { Context as TraceContext } from "@opentelemetry/api";
 import DataLoader from "dataloader";
 import type { Event, Response } from "../generated/prisma/client.js";
 import type { Generator } from "../generation/generate-turn.js";
@@ -39,6 +40,8 @@ export interface Context extends AppServices {
   loaders: ReturnType<typeof createLoaders>;
   /** What this request may still read (rows, bytes, time); event reads go through it. */
   budget: RequestBudget;
+  /** The request's trace context when traces are on (src/tracing.ts): model calls are its children. */
+  traceContext?: TraceContext;
 }
 
 export function createLoaders({ prisma }: Store, budget: RequestBudget) {

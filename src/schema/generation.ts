@@ -2,6 +2,7 @@
 // POST /v1/responses and returns the IN_PROGRESS Response at once (its progress arrives over
 // historyDelta); cancelResponse stops it; titleDialog names a dialog from its first exchange;
 // `models` tells clients (the web viewer) whether a model is configured.
+import { BudgetExceededError } from "../errors.js";
 import { titleDialog } from "../generation/dialog-title.js";
 import { ModelNotConfiguredError } from "../generation/providers.js";
 import { storedTurns } from "../generation/turn-sink.js";
@@ -64,7 +65,7 @@ const GenerateResponseInput = builder.inputType("GenerateResponseInput", {
 builder.mutationField("generateResponse", (t) =>
   t.prismaField({
     type: "Response",
-    errors: { types: [...writeErrors, ModelNotConfiguredError] },
+    errors: { types: [...writeErrors, ModelNotConfiguredError, BudgetExceededError] },
     description:
       "Store the input as a new IN_PROGRESS response and have the model answer it; the answer arrives over historyDelta and responseUpdated.",
     args: { input: t.arg({ type: GenerateResponseInput, required: true }) },
@@ -74,7 +75,16 @@ builder.mutationField("generateResponse", (t) =>
       const previousResponseId = input.previousResponseId == null ? null : String(input.previousResponseId);
       const mcp = { servers: mcpServersOf(input.mcpTools, ctx.generator.mcp.allowed), approvals: [] };
       const started = await ctx.generator.start(
-        { ...input, dialogId, previousResponseId, tenantId: ctx.scope.tenantId, tools: input.tools ?? null, mcp },
+        {
+          ...input,
+          dialogId,
+          previousResponseId,
+          tenantId: ctx.scope.tenantId,
+          apiKeyId: ctx.viewer.keyId,
+          traceContext: ctx.traceContext,
+          tools: input.tools ?? null,
+          mcp,
+        },
         storedTurns(ctx),
       );
       return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id: started.responseId } });

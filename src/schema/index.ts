@@ -15,6 +15,8 @@ import "./dialog-list.js";
 import "./branches.js";
 import "./generation.js";
 import "./tool-approvals.js";
+import "./usage.js";
+import "./budget.js";
 import "./import-chats.js";
 import "./share-link.js";
 

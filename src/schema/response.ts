@@ -17,6 +17,8 @@ interface UsageShape {
   outputTokens: number | null;
   reasoningTokens: number | null;
   totalTokens: number | null;
+  cachedTokens: number | null;
+  cost: number;
 }
 
 export const Usage = builder.objectRef<UsageShape>("Usage").implement({
@@ -25,6 +27,13 @@ export const Usage = builder.objectRef<UsageShape>("Usage").implement({
     outputTokens: t.exposeInt("outputTokens", { nullable: true }),
     reasoningTokens: t.exposeInt("reasoningTokens", { nullable: true }),
     totalTokens: t.exposeInt("totalTokens", { nullable: true }),
+    cachedTokens: t.exposeInt("cachedTokens", {
+      nullable: true,
+      description: "Input tokens read from the provider's prompt cache (a part of inputTokens).",
+    }),
+    cost: t.exposeFloat("cost", {
+      description: "What this usage cost when it was written (MODEL_PRICES; 0 for an unlisted model).",
+    }),
   }),
 });
 
@@ -43,9 +52,18 @@ export const Response = builder.prismaObject("Response", {
     usage: t.field({
       type: Usage,
       nullable: true,
-      select: { inputTokens: true, outputTokens: true, reasoningTokens: true, totalTokens: true },
+      select: {
+        inputTokens: true,
+        outputTokens: true,
+        reasoningTokens: true,
+        totalTokens: true,
+        cachedTokens: true,
+        cost: true,
+      },
       resolve: (r) =>
-        [r.inputTokens, r.outputTokens, r.reasoningTokens, r.totalTokens].every((n) => n == null) ? null : r,
+        [r.inputTokens, r.outputTokens, r.reasoningTokens, r.totalTokens, r.cachedTokens].every((n) => n == null)
+          ? null
+          : r,
     }),
     error: t.expose("error", { type: "JSON", nullable: true }),
     metadata: t.expose("metadata", { type: "JSONObject" }),
@@ -112,6 +130,7 @@ export const UsageInput = builder.inputType("UsageInput", {
     outputTokens: t.int(),
     reasoningTokens: t.int(),
     totalTokens: t.int(),
+    cachedTokens: t.int({ description: "Input tokens read from the provider's prompt cache (a part of inputTokens)." }),
   }),
 });
 
@@ -153,7 +172,9 @@ builder.mutationField("createResponse", (t) =>
         dialogId: idOrNull(input.dialogId),
         previousResponseId: idOrNull(input.previousResponseId),
       };
-      const written = await committedWrite(ctx, () => ctx.writes.createResponse(request, ctx.scope.tenantId));
+      const written = await committedWrite(ctx, () =>
+        ctx.writes.createResponse(request, ctx.scope.tenantId, ctx.viewer.keyId),
+      );
       return answerWithResponse(ctx, written, query);
     },
   }),

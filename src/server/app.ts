@@ -18,6 +18,13 @@ import { createTenantScopes } from "../auth/tenant-scope.js";
 import { createHistoryWrites, type InFlightOptions, inFlightOptionsFrom } from "../history-writes/history-writes.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
+import { checkBudgets } from "../services/budgets.js";
+import { createTracing, type Tracing } from "../tracing.js";
+import { compactLedger } from "../store/usage.js";
+
+/** How often the usage ledger's past days are compacted. */
+const LEDGER_COMPACTION_MS = 15 * 60_000;
+import { useTracing } from "./tracing-plugin.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
 import { mcpSettingsFrom } from "../mcp/mcp-connection.js";
 import { useConversationsApi } from "../responses-api/conversations.js";
@@ -64,6 +71,8 @@ export interface AppOptions {
   models?: ModelCatalog;
   /** In-flight text settings (clock, checkpoint bounds, idle sweep); from the configuration when not given. */
   inFlight?: Partial<InFlightOptions>;
+  /** Where spans go; from OTEL_EXPORTER_OTLP_ENDPOINT when not given (null: no traces). */
+  tracing?: Tracing | null;
   /** How often revocations are read from the database (they also arrive at once through the live
    * bus); from REVOCATION_POLL_MS when not given. */
   revocationPollMs?: number;
@@ -85,8 +94,11 @@ export function buildApp(options: AppOptions) {
     windowSeconds: limits.rateLimitWindowSeconds,
     redis: live.redis,
   });
+  const tracing = options.tracing === undefined ? tracingFromConfig(config) : options.tracing;
   const generator: Generator = createGenerator({
     models: options.models ?? createModelCatalog(config),
+    admit: (caller) => checkBudgets(store, caller),
+    tracing,
     mcp: mcpSettingsFrom(config),
   });
   // `cancel` received by another instance reaches the turn wherever it runs.
@@ -117,6 +129,7 @@ export function buildApp(options: AppOptions) {
     plugins: [
       useRequestId(),
       useRequestLog(),
+      useTracing(tracing),
       useOperationsEndpoints({ database: async () => store.database, live }),
       useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
       // A share link's token is its own credential: read before any API key is asked for.
@@ -141,13 +154,22 @@ export function buildApp(options: AppOptions) {
     ],
   });
 
+  // Past days' ledger shards are folded into one row each (src/store/usage.ts), so reports stay small.
+  const compactLedgerNow = () =>
+    void compactLedger(store.database).catch((error: Error) =>
+      logger.warn(`ledger compaction failed: ${error.message}`),
+    );
+  const ledgerCompaction = setInterval(compactLedgerNow, LEDGER_COMPACTION_MS);
+  ledgerCompaction.unref();
+
   /** Ends the app's timers (revocation poll, idle sweep, slow-reader watch); the store and the live bus stay open. */
   const stop = () => {
     authenticator.close();
     connections.close();
     writes.close();
+    clearInterval(ledgerCompaction);
   };
-  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, connections, stop });
+  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, connections, tracing, stop });
 }
 
 export type App = ReturnType<typeof buildApp>;
@@ -169,4 +191,14 @@ function corsOptions(origins: string) {
     .filter(Boolean);
   if (!list.length) return false;
   return { origin: list.includes("*") ? "*" : list, credentials: false };
+}
+
+function tracingFromConfig(config: Config): Tracing | null {
+  if (!config.OTEL_EXPORTER_OTLP_ENDPOINT) return null;
+  return createTracing({
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    serviceName: config.OTEL_SERVICE_NAME,
+    scheduledDelayMs: config.OTEL_BSP_SCHEDULE_DELAY,
+    captureContent: config.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT ?? false,
+  });
 }

@@ -3,6 +3,7 @@
 // request's read budget, which waits for a turn when the request asks for a large answer.
 import { viewerOf } from "../auth/access-control.js";
 import { requestIdOf } from "../request-id.js";
+import { requestTraceContext } from "../tracing.js";
 import { type AppServices, type Context, createLoaders } from "../schema/context.js";
 import { createRequestBudget } from "../schema/request-budget.js";
 import type { LargeAnswers } from "./large-answers.js";
@@ -17,6 +18,7 @@ export function contextFactory(services: AppServices, largeAnswers?: LargeAnswer
     return {
       ...services,
       requestId: requestIdOf(request),
+      traceContext: requestTraceContext(request),
       viewer,
       scope: services.tenants.of(viewer.tenantId),
       loaders: createLoaders(services.store, budget),

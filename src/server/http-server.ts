@@ -102,6 +102,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await live.close();
+        // The spans of the last requests are sent before the process goes.
+        await yoga.tracing?.shutdown();
       })()),
   };
 }

@@ -64,7 +64,7 @@ export async function serveViewer(root: string, pathname: string): Promise<Respo
 
 /** The client-side routes of web/src/hooks/use-route.ts. */
 /** Whole pages of the viewer (web/src/slots.tsx `pages`) at /<name>. */
-export const VIEWER_PAGES: string[] = [];
+export const VIEWER_PAGES: string[] = ["usage"];
 
 const isViewerRoute = (pathname: string) =>
   pathname === "/" ||

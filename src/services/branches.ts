@@ -34,7 +34,14 @@ export interface BranchSide {
   responseIds: string[];
   events: ContextEvent[];
   eventCount: number;
-  usage: { inputTokens: number; outputTokens: number; reasoningTokens: number; totalTokens: number };
+  usage: {
+    inputTokens: number;
+    outputTokens: number;
+    reasoningTokens: number;
+    totalTokens: number;
+    cachedTokens: number;
+    cost: number;
+  };
 }
 
 export interface BranchComparison {
@@ -70,6 +77,8 @@ async function readSide(store: Store, tipId: string, ancestor: ChainLink | null)
         outputTokens: true,
         reasoningTokens: true,
         totalTokens: true,
+        cachedTokens: true,
+        cost: true,
         humanEvents: true,
         aiEvents: true,
         reasoningEvents: true,
@@ -97,6 +106,8 @@ async function readSide(store: Store, tipId: string, ancestor: ChainLink | null)
       outputTokens: s.outputTokens ?? 0,
       reasoningTokens: s.reasoningTokens ?? 0,
       totalTokens: s.totalTokens ?? 0,
+      cachedTokens: s.cachedTokens ?? 0,
+      cost: s.cost ?? 0,
     },
   };
 }

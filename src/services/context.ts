@@ -32,17 +32,18 @@ const counted = Object.values(segmentCountColumns);
 
 /**
  * `segments`: one row per segment of the context of `responseId`: its id, the deepest depth of it
- * the context holds (`upTo`), and its segment counts at that depth, the context's tip first.
+ * the context holds (`upTo`), and its segment sums (`sums`: the event counts by default) at that
+ * depth, the context's tip first.
  */
-const segmentsOf = (responseId: string) => Prisma.sql`
+export const segmentsOf = (responseId: string, sums: readonly string[] = counted) => Prisma.sql`
   WITH RECURSIVE segments AS (
-    SELECT "segmentId" AS id, depth AS "upTo", ${Prisma.raw(quote(counted))} FROM "Response" WHERE id = ${responseId}
+    SELECT "segmentId" AS id, depth AS "upTo", ${Prisma.raw(quote([...sums]))} FROM "Response" WHERE id = ${responseId}
     UNION ALL
-    SELECT b."segmentId", b.depth, ${Prisma.raw(counted.map((name) => `b."${name}"`).join(", "))}
+    SELECT b."segmentId", b.depth, ${Prisma.raw(sums.map((name) => `b."${name}"`).join(", "))}
     FROM segments s
     CROSS JOIN LATERAL (SELECT "previousResponseId" FROM "Response" WHERE id = s.id LIMIT 1) f
     CROSS JOIN LATERAL (
-      SELECT "segmentId", depth, ${Prisma.raw(quote(counted))} FROM "Response" WHERE id = f."previousResponseId" LIMIT 1
+      SELECT "segmentId", depth, ${Prisma.raw(quote([...sums]))} FROM "Response" WHERE id = f."previousResponseId" LIMIT 1
     ) b
   )`;
 

@@ -42,7 +42,15 @@ export async function storeConversation(
                 model: turn.model,
                 // What the export holds is history as it was left, answered or not.
                 status: "COMPLETED",
-                usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null },
+                // An import records what was said, not what it cost: it carries no usage and charges no key.
+                usage: {
+                  inputTokens: null,
+                  outputTokens: null,
+                  reasoningTokens: null,
+                  totalTokens: null,
+                  cachedTokens: null,
+                },
+                apiKeyId: null,
                 error: null,
                 metadata: {},
                 idempotencyKey: null,

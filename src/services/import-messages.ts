@@ -64,7 +64,9 @@ export async function importMessages(store: Store, input: ImportMessagesInput): 
         model: input.model ?? null,
         // A conversation ending with a message to the model is waiting for its answer.
         status: turn.output.length > 0 || input.complete ? "COMPLETED" : "IN_PROGRESS",
-        usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null },
+        // An import records what was said, not what it cost: it carries no usage and charges no key.
+        usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null, cachedTokens: null },
+        apiKeyId: null,
         error: null,
         metadata: {},
         idempotencyKey: null,

@@ -20,9 +20,15 @@ export type { CreateResponseInput, UsageInput, WriteResult } from "./write-resul
 
 /**
  * Stores a turn for `tenantId` (a new dialog is created for that tenant; the ids in `input` must
- * already have been checked to be the tenant's: see src/auth/tenant-scope.ts).
+ * already have been checked to be the tenant's: see src/auth/tenant-scope.ts). Its usage is
+ * charged to `apiKeyId` (docs/usage.md).
  */
-export async function createResponse(store: Store, input: CreateResponseInput, tenantId: string): Promise<WriteResult> {
+export async function createResponse(
+  store: Store,
+  input: CreateResponseInput,
+  tenantId: string,
+  apiKeyId: string | null = null,
+): Promise<WriteResult> {
   const parsed = parseWrite(store.writeLimits, input);
   const key =
     input.idempotencyKey == null
@@ -34,7 +40,8 @@ export async function createResponse(store: Store, input: CreateResponseInput, t
     if (earlier) return earlier;
   }
   try {
-    return await storeTurn(store, { ...input, idempotencyKey: key?.stored }, parsed, requestHash, tenantId);
+    const caller = { tenantId, apiKeyId };
+    return await storeTurn(store, { ...input, idempotencyKey: key?.stored }, parsed, requestHash, caller);
   } catch (error) {
     // Retries with the same key raced: the statement that lost stored nothing; answer with the winner's.
     if (key && isUniqueViolation(error)) {
@@ -50,7 +57,7 @@ async function storeTurn(
   request: CreateResponseInput,
   parsed: ParsedWrite,
   requestHash: string | null,
-  tenantId: string,
+  { tenantId, apiKeyId }: { tenantId: string; apiKeyId: string | null },
 ): Promise<WriteResult> {
   const parent = request.previousResponseId
     ? await findParent(store, request.previousResponseId, request.dialogId)
@@ -72,7 +79,9 @@ async function storeTurn(
         outputTokens: usage.outputTokens ?? null,
         reasoningTokens: usage.reasoningTokens ?? null,
         totalTokens: usage.totalTokens ?? null,
+        cachedTokens: usage.cachedTokens ?? null,
       },
+      apiKeyId,
       error: request.error ?? null,
       metadata: parsed.metadata,
       idempotencyKey: request.idempotencyKey ?? null,
@@ -162,6 +171,10 @@ export function checkUsage(usage: UsageInput | null | undefined, errors: FieldEr
     if (value != null && (!Number.isInteger(value) || value < 0)) {
       errors.push({ path: ["usage", field], message: "must be a non-negative integer" });
     }
+  }
+  // Cached tokens are the part of the input read from the provider's cache (as OpenAI counts them).
+  if (usage?.cachedTokens != null && usage.inputTokens != null && usage.cachedTokens > usage.inputTokens) {
+    errors.push({ path: ["usage", "cachedTokens"], message: "cannot exceed inputTokens" });
   }
 }
 

@@ -10,6 +10,8 @@ export interface UsageInput {
   outputTokens?: number | null;
   reasoningTokens?: number | null;
   totalTokens?: number | null;
+  /** Input tokens read from the provider's prompt cache (a part of inputTokens, priced lower). */
+  cachedTokens?: number | null;
 }
 
 export interface CreateResponseInput {

@@ -27,10 +27,25 @@ import {
   type Phase,
   segmentCountColumnList,
   segmentCountIncrements,
+  segmentUsageColumnList,
   type Usage,
 } from "./rows.js";
 import { run, type SqlRunner } from "./sql.js";
 import type { Store } from "./store.js";
+import {
+  addToLedger,
+  addUsage,
+  countCharges,
+  dialogUsageSets,
+  isNoUsage,
+  type LedgerEntry,
+  noUsage,
+  pricedUsage,
+  segmentUsageColumns,
+  usageKinds,
+  type UsageSums,
+} from "./usage.js";
+import type { PriceBook } from "../usage/prices.js";
 
 export interface LockedDialog {
   id: string;
@@ -70,12 +85,17 @@ export class DialogWrite {
   #head: { id: string; depth: number } | null;
   #headMoved = false;
   #cleared = false;
+  /** What this write added to (or took from) the usage of the dialog's responses. */
+  #usage = noUsage();
+  /** What it charged to the ledger, counted in /metrics once committed. */
+  readonly charges: LedgerEntry[] = [];
 
   constructor(
     readonly dialog: LockedDialog,
     /** The transaction: reads that must see this write, or the history as of the lock. */
     readonly session: SqlRunner,
     readonly now: Date,
+    readonly prices: PriceBook,
   ) {
     this.#seq = dialog.lastSeq;
     this.#head = dialog.headId == null ? null : { id: dialog.headId, depth: dialog.headDepth ?? 0 };
@@ -99,10 +119,22 @@ export class DialogWrite {
     const now = this.now.toISOString();
     const responses: unknown[] = [];
     const events: EventPlace[] = [];
+    const charges: LedgerEntry[] = [];
     let previous = parent;
     const anyFinal = turns.some((turn) => turn.status !== "IN_PROGRESS");
     let chatHash = anyFinal ? await chatHashAfter(this.session, this.dialog.tenantId, parent) : null;
     for (const turn of turns) {
+      const priced = pricedUsage(this.prices, turn.model, turn.usage);
+      if (!isNoUsage(priced.sums)) {
+        charges.push({
+          tenantId: this.dialog.tenantId,
+          apiKeyId: turn.apiKeyId,
+          model: turn.model,
+          responses: 1,
+          ...priced,
+        });
+        this.#usage = addUsage(this.#usage, priced.sums);
+      }
       const depth = previous ? previous.depth + 1 : 0;
       const place = (index: number) => ({ responseId: turn.id, seq: this.#seq + index + 1, depth });
       events.push(
@@ -117,6 +149,8 @@ export class DialogWrite {
       responses.push({
         ...turn.usage,
         ...eventCounts([...turn.input, ...turn.output]),
+        cost: priced.sums.cost,
+        apiKeyId: turn.apiKeyId,
         id: turn.id,
         previousResponseId: previous?.id ?? null,
         depth,
@@ -137,7 +171,7 @@ export class DialogWrite {
     // segment's last response ("segmentTail"), else a new one named after the first turn. Their
     // segment counts run on from the parent's.
     const inSegment = (column: string) =>
-      Prisma.raw(`COALESCE(t."${column}InSegment", 0) + sum(x."${column}") OVER (ORDER BY x.depth)`);
+      Prisma.raw(`COALESCE(t."${column}InSegment", 0) + sum(COALESCE(x."${column}", 0)) OVER (ORDER BY x.depth)`);
     // Rows of one INSERT may reference each other: foreign keys are checked at its end.
     const rows = await run<{ row: unknown }>(
       Prisma.sql`
@@ -146,17 +180,18 @@ export class DialogWrite {
         INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
           "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
           "requestHash", "chatHash", "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents",
-          "systemEvents", "segmentId", ${segmentCountColumnList})
+          "systemEvents", "segmentId", ${segmentCountColumnList}, "cachedTokens", cost, "apiKeyId", ${segmentUsageColumnList})
         SELECT x.id, ${this.dialog.id}, x."previousResponseId", x.depth, x.model, x.status, x."inputTokens",
           x."outputTokens", x."reasoningTokens", x."totalTokens", x.error, COALESCE(x.metadata, '{}'), ${now}::timestamp,
           x."completedAt", x."finishedAtSeq", x."idempotencyKey", x."requestHash", x."chatHash", x."humanEvents", x."aiEvents",
           x."reasoningEvents", x."toolCallEvents", x."toolResultEvents", x."systemEvents",
-          COALESCE(t."segmentId", ${turns[0]!.id}), ${Prisma.join(Object.values(countColumns).map(inSegment))}
+          COALESCE(t."segmentId", ${turns[0]!.id}), ${Prisma.join(Object.values(countColumns).map(inSegment))},
+          x."cachedTokens", x.cost, x."apiKeyId", ${Prisma.join([...usageKinds, "cost"].map(inSegment))}
         FROM jsonb_to_recordset(${JSON.stringify(responses)}::jsonb) AS x(id text, "previousResponseId" text, depth int,
           model text, status "ResponseStatus", "inputTokens" int, "outputTokens" int, "reasoningTokens" int,
           "totalTokens" int, error jsonb, metadata jsonb, "completedAt" timestamp, "finishedAtSeq" int,
           "idempotencyKey" text, "requestHash" text, "chatHash" text, "humanEvents" int, "aiEvents" int, "reasoningEvents" int,
-          "toolCallEvents" int, "toolResultEvents" int, "systemEvents" int)
+          "toolCallEvents" int, "toolResultEvents" int, "systemEvents" int, "cachedTokens" int, cost float8, "apiKeyId" text)
         LEFT JOIN t ON TRUE
         RETURNING *)
       SELECT to_jsonb(r) AS row FROM r ORDER BY r.depth`,
@@ -165,6 +200,8 @@ export class DialogWrite {
     const stored = rows.map(({ row }) => rowFromJson("Response", row) as Response);
     const segmentId = stored[0]!.segmentId;
     await this.#insertEvents(events.map((event) => ({ ...event, segmentId })));
+    await addToLedger(this.session, charges, this.dialog.id, this.now);
+    this.charges.push(...charges);
     this.#head = previous;
     this.#headMoved = true;
     return stored;
@@ -210,14 +247,64 @@ export class DialogWrite {
         );
       }
     }
+    const usage = Object.entries(change.usage ?? {}).filter(([, value]) => value !== undefined);
     // Only the counts given are set; absent ones keep what they were.
-    for (const [field, value] of Object.entries(change.usage ?? {})) {
-      if (value !== undefined) sets.push(Prisma.sql`${Prisma.raw(`"${field}"`)} = ${value}::int`);
-    }
+    for (const [field, value] of usage) sets.push(Prisma.sql`${Prisma.raw(`"${field}"`)} = ${value}::int`);
     if (change.error !== undefined)
       sets.push(Prisma.sql`error = ${change.error == null ? null : JSON.stringify(change.error)}::jsonb`);
     if (!sets.length) return;
+    if (usage.length) sets.push(await this.#changeUsage(responseId, Object.fromEntries(usage)));
     await run(Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`, this.session);
+  }
+
+  /**
+   * A response's usage changes to `next` (the counts given; others keep theirs): the difference,
+   * priced, goes into its segment's sums, the dialog's totals and the ledger. Returns the `SET`
+   * item for the response's cost.
+   */
+  async #changeUsage(responseId: string, next: Partial<Usage>) {
+    type Row = Usage & {
+      model: string | null;
+      apiKeyId: string | null;
+      cost: number;
+      segmentId: string;
+      depth: number;
+    };
+    const [row] = await run<Row>(
+      Prisma.sql`SELECT model, "apiKeyId", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", cost,
+        "segmentId", depth FROM "Response" WHERE id = ${responseId}`,
+      this.session,
+    );
+    if (!row) return Prisma.sql`cost = cost`;
+    const before = { ...pricedUsage(this.prices, row.model, row).sums, cost: row.cost };
+    const after = pricedUsage(this.prices, row.model, { ...row, ...next });
+    const delta = addUsage(after.sums, before, -1);
+    if (isNoUsage(delta)) return Prisma.sql`cost = cost`;
+    this.#usage = addUsage(this.#usage, delta);
+    const sums = Prisma.join(
+      segmentUsageColumns.map((column, i) => {
+        const amount = i < usageKinds.length ? delta[usageKinds[i]!] : delta.cost;
+        const cast = Prisma.raw(column === "costInSegment" ? "float8" : "int");
+        return Prisma.sql`${Prisma.raw(`"${column}"`)} = ${Prisma.raw(`"${column}"`)} + ${amount}::${cast}`;
+      }),
+    );
+    // The response's own row takes its sums in the caller's UPDATE; later ones of its segment here.
+    await run(
+      Prisma.sql`UPDATE "Response" SET ${sums} WHERE "segmentId" = ${row.segmentId} AND depth > ${row.depth}::int`,
+      this.session,
+    );
+    const first = [row.inputTokens, row.outputTokens, row.cachedTokens, row.reasoningTokens].every((n) => n == null);
+    const charge = {
+      tenantId: this.dialog.tenantId,
+      apiKeyId: row.apiKeyId,
+      model: row.model,
+      responses: first ? 1 : 0,
+      sums: delta,
+      unpricedTokens: after.unpricedTokens - pricedUsage(this.prices, row.model, row).unpricedTokens,
+    };
+    await addToLedger(this.session, [charge], this.dialog.id, this.now);
+    this.charges.push(charge);
+    return Prisma.sql`cost = ${after.sums.cost}::float8, ${sums}`;
   }
 
   /** A response of this dialog as it is under the lock (null when it is not there). */
@@ -242,6 +329,7 @@ export class DialogWrite {
     this.#head = null;
     this.#headMoved = true;
     this.#cleared = true;
+    this.#usage = noUsage();
     return count;
   }
 
@@ -258,7 +346,14 @@ export class DialogWrite {
     );
     if (!row) return "not-found";
     if (row.children) return "continued";
-    await run(Prisma.sql`DELETE FROM "Response" WHERE id = ${responseId}`, this.session);
+    const [gone] = await run<UsageSums>(
+      Prisma.sql`DELETE FROM "Response" WHERE id = ${responseId}
+        RETURNING COALESCE("inputTokens", 0) AS "inputTokens", COALESCE("outputTokens", 0) AS "outputTokens",
+          COALESCE("cachedTokens", 0) AS "cachedTokens", COALESCE("reasoningTokens", 0) AS "reasoningTokens", cost`,
+      this.session,
+    );
+    // The dialog's totals follow its responses; the ledger keeps what was spent.
+    if (gone) this.#usage = addUsage(this.#usage, gone, -1);
     if (this.#head?.id === responseId) {
       this.#head = row.previousResponseId ? { id: row.previousResponseId, depth: row.depth - 1 } : null;
       this.#headMoved = true;
@@ -270,8 +365,9 @@ export class DialogWrite {
    * Takes over rows another statement of this write inserted (src/store/fork-copy.ts): `events`
    * more seqs are used and `head` is the new head.
    */
-  adoptCopied(events: number, head: { id: string; depth: number }) {
+  adoptCopied(events: number, head: { id: string; depth: number }, usage: UsageSums) {
     this.#seq += events;
+    this.#usage = addUsage(this.#usage, usage);
     this.#head = head;
     this.#headMoved = true;
   }
@@ -296,6 +392,7 @@ export class DialogWrite {
       Prisma.sql`UPDATE "Dialog" SET "lastSeq" = ${this.#seq}::int, "updatedAt" = ${this.now.toISOString()}::timestamp
         ${this.#headMoved ? Prisma.sql`, "headId" = ${head?.id ?? null}, "headDepth" = ${head?.depth ?? null}::int` : Prisma.empty}
         ${this.#cleared ? Prisma.sql`, "clearedAtSeq" = ${this.#seq}::int` : Prisma.empty}
+        ${this.#cleared || !isNoUsage(this.#usage) ? Prisma.sql`, ${dialogUsageSets(this.#usage, this.#cleared)}` : Prisma.empty}
         WHERE id = ${this.dialog.id} RETURNING to_jsonb("Dialog") AS row`,
       this.session,
     );
@@ -321,19 +418,24 @@ export async function writeDialog<T>(
   work: (write: DialogWrite) => Promise<T>,
   now = new Date(),
 ): Promise<DialogWriteOutcome<T>> {
+  let charges: LedgerEntry[] = [];
   const transaction = () =>
     store.database.transaction(async (session) => {
       const dialog =
         "create" in target
           ? await createDialogRow(session, target.create, now)
           : await lockDialog(session, target, now, store.retentionMs);
-      const write = new DialogWrite(dialog, session, now);
+      const write = new DialogWrite(dialog, session, now, store.prices);
       const value = await work(write);
       const row = await write.finish();
+      charges = write.charges;
       return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
     });
   // A new dialog has no other writer to wait for; an existing one's writers take turns for the pool.
-  return "create" in target ? transaction() : store.dialogWriters.run(target.id, transaction);
+  const outcome = await ("create" in target ? transaction() : store.dialogWriters.run(target.id, transaction));
+  // Counted once committed: a rolled-back write spent nothing.
+  countCharges(store.prices, charges);
+  return outcome;
 }
 
 /**

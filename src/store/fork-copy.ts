@@ -11,8 +11,9 @@ import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newEventId, newResponseId } from "../ids.js";
 import { countColumns } from "../vocabulary/event-counts.js";
 import type { DialogWrite } from "./dialog-write.js";
-import { segmentCountColumnList } from "./rows.js";
+import { segmentCountColumnList, segmentUsageColumnList } from "./rows.js";
 import { run } from "./sql.js";
+import { addUsage, noUsage, usageKinds, type UsageSums } from "./usage.js";
 
 /**
  * Copies `chain` (root first) and the events `eventIds` (in context order) into the dialog of
@@ -26,22 +27,27 @@ export async function copyContext(write: DialogWrite, chain: { id: string; depth
   const newPrevious = [null, ...newIds.slice(0, -1)];
   const dialogId = write.dialog.id;
   const segmentId = newIds[0]!;
-  const inSegment = (column: string) =>
-    Prisma.raw(`sum(r."${column}") OVER (ORDER BY m.ord)::int AS "${column}InSegment"`);
-  const copied = await run<{ id: string; status: ResponseStatus }>(
+  const inSegment = (column: string, type = "int") =>
+    Prisma.raw(`sum(COALESCE(r."${column}", 0)) OVER (ORDER BY m.ord)::${type} AS "${column}InSegment"`);
+  // The copies keep their originals' usage (the fork's totals count them) but charge nothing again:
+  // the ledger already holds what the originals cost.
+  const copied = await run<{ id: string; status: ResponseStatus } & UsageSums>(
     Prisma.sql`
     INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens",
       "outputTokens", "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt",
       "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents", "systemEvents",
-      "segmentId", ${segmentCountColumnList})
+      "segmentId", ${segmentCountColumnList}, "cachedTokens", cost, "apiKeyId", ${segmentUsageColumnList})
     SELECT m.new_id, ${dialogId}, m.new_previous, r.depth, r.model, r.status, r."inputTokens",
       r."outputTokens", r."reasoningTokens", r."totalTokens", r.error, r.metadata, r."createdAt", r."completedAt",
       r."humanEvents", r."aiEvents", r."reasoningEvents", r."toolCallEvents", r."toolResultEvents", r."systemEvents",
-      ${segmentId}, ${Prisma.join(Object.values(countColumns).map(inSegment))}
+      ${segmentId}, ${Prisma.join(Object.values(countColumns).map((column) => inSegment(column)))},
+      r."cachedTokens", r.cost, r."apiKeyId",
+      ${Prisma.join([...usageKinds.map((kind) => inSegment(kind)), inSegment("cost", "float8")])}
     FROM unnest(${oldIds}::text[], ${newIds}::text[], ${newPrevious}::text[]) WITH ORDINALITY
       AS m(old_id, new_id, new_previous, ord)
     JOIN "Response" r ON r.id = m.old_id
-    RETURNING id, status`,
+    RETURNING id, status, COALESCE("inputTokens", 0) AS "inputTokens", COALESCE("outputTokens", 0) AS "outputTokens",
+      COALESCE("cachedTokens", 0) AS "cachedTokens", COALESCE("reasoningTokens", 0) AS "reasoningTokens", cost`,
     write.session,
   );
   if (eventIds.length) {
@@ -61,6 +67,10 @@ export async function copyContext(write: DialogWrite, chain: { id: string; depth
     );
   }
   const head = { id: newIds.at(-1)!, depth: chain.at(-1)!.depth };
-  write.adoptCopied(eventIds.length, head);
+  write.adoptCopied(
+    eventIds.length,
+    head,
+    copied.reduce<UsageSums>((sum, row) => addUsage(sum, row), noUsage()),
+  );
   return { headId: head.id, status: copied.find((row) => row.id === head.id)!.status };
 }

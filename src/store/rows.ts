@@ -6,6 +6,7 @@ import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newEventId } from "../ids.js";
 import type { NewEvent } from "../vocabulary/events.js";
 import { countColumns, eventCounts, segmentCountColumns } from "../vocabulary/event-counts.js";
+import { segmentUsageColumns, type UsageSums, usageKinds } from "./usage.js";
 
 export { eventCounts };
 
@@ -38,6 +39,8 @@ export interface Usage {
   outputTokens: number | null;
   reasoningTokens: number | null;
   totalTokens: number | null;
+  /** Input tokens read from the provider's cache (a part of inputTokens). */
+  cachedTokens: number | null;
 }
 
 /** A response to insert, with the events it starts with. */
@@ -50,6 +53,8 @@ export interface NewTurn {
   metadata: Record<string, unknown>;
   idempotencyKey: string | null;
   requestHash: string | null;
+  /** The API key whose spend the turn's usage is (null: written without a key). */
+  apiKeyId: string | null;
   input: NewEvent[];
   output: NewEvent[];
 }
@@ -107,3 +112,16 @@ export function segmentCountIncrements(events: readonly NewEvent[], row: string,
       ];
     });
 }
+
+/** The usage sums of a segment (src/store/usage.ts), as a column list. */
+export const segmentUsageColumnList = Prisma.raw(segmentUsageColumns.map((column) => `"${column}"`).join(", "));
+
+/** The usage sums of a new response with usage `sums`: its own added to those of `tail` (as segmentCountValues). */
+export const segmentUsageValues = (sums: UsageSums, tail: string) =>
+  Prisma.join(
+    segmentUsageColumns.map((column, i) => {
+      const own = i < usageKinds.length ? sums[usageKinds[i]!] : sums.cost;
+      const cast = Prisma.raw(column === "costInSegment" ? "float8" : "int");
+      return Prisma.sql`COALESCE(${Prisma.raw(`${tail}."${column}"`)}, 0) + ${own}::${cast}`;
+    }),
+  );

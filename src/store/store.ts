@@ -14,6 +14,7 @@ import type { Database } from "../db/database.js";
 import { type DatabaseConfig, openDatabase } from "../db/open-database.js";
 import { observed } from "../statement-log.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
+import { loadPriceBook, type PriceBook } from "../usage/prices.js";
 import { createDialogWriters, type DialogWriters } from "./dialog-writers.js";
 
 export type { Database, Session } from "../db/database.js";
@@ -27,6 +28,8 @@ export interface Store {
   retentionMs: number | null;
   /** What one write may hold (MAX_EVENTS_PER_WRITE, MAX_EVENT_BYTES). */
   writeLimits: WriteLimits;
+  /** What tokens cost per model (MODEL_PRICES): a write prices its usage with it (src/store/usage.ts). */
+  prices: PriceBook;
   /** How many writes of one dialog may hold a connection at once (DIALOG_WRITERS_AT_ONCE). */
   dialogWriters: DialogWriters;
   /** Disconnects Prisma and closes the database. */
@@ -40,9 +43,11 @@ export interface WriteLimits {
 }
 
 export type StoreConfig = DatabaseConfig &
-  Pick<Config, "RETENTION" | "MAX_EVENTS_PER_WRITE" | "MAX_EVENT_BYTES" | "DIALOG_WRITERS_AT_ONCE">;
+  Pick<Config, "RETENTION" | "MAX_EVENTS_PER_WRITE" | "MAX_EVENT_BYTES" | "DIALOG_WRITERS_AT_ONCE"> &
+  Partial<Pick<Config, "MODEL_PRICES">>;
 
 export async function openStore(config: StoreConfig): Promise<Store> {
+  const prices = loadPriceBook(config.MODEL_PRICES);
   const [opened, { PrismaClient }] = await Promise.all([openDatabase(config), import("../generated/prisma/client.js")]);
   const prisma = new PrismaClient({
     adapter: opened.adapter,
@@ -55,6 +60,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     database: opened.database,
     retentionMs: config.RETENTION ?? null,
     writeLimits: { eventsPerWrite: config.MAX_EVENTS_PER_WRITE, eventBytes: config.MAX_EVENT_BYTES },
+    prices,
     dialogWriters: createDialogWriters({
       atOnce: config.DIALOG_WRITERS_AT_ONCE,
       waitMs: config.DATABASE_LOCK_TIMEOUT_MS,

@@ -26,9 +26,12 @@ import {
   type NewTurn,
   segmentCountColumnList,
   segmentCountValues,
+  segmentUsageColumnList,
+  segmentUsageValues,
 } from "./rows.js";
 import { run } from "./sql.js";
 import type { Store } from "./store.js";
+import { countCharges, dialogUsageSets, isNoUsage, ledgerUpsert, ledgerValues, pricedUsage } from "./usage.js";
 
 export interface TurnToInsert extends NewTurn {
   /** An existing dialog to lock and continue, or a new one to create with this turn as root. */
@@ -59,22 +62,44 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
     ...turn.output.map((event) => eventJson(event, "OUTPUT")),
   ];
   const { usage, parent } = turn;
+  // The turn's usage, priced, goes into the dialog's totals, its segment's sums and the ledger in
+  // this same statement (src/store/usage.ts); a turn without usage sends none of that.
+  const priced = pricedUsage(store.prices, turn.model, usage);
+  const charged = !isNoUsage(priced.sums);
   const dialog = turn.dialog.isNew
-    ? Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", "lastSeq", "headId", "headDepth", "createdAt", "updatedAt")
-        VALUES (${turn.dialog.id}, ${turn.dialog.tenantId}, ${events.length}, ${turn.id}, 0, ${now}::timestamp, ${now}::timestamp)
+    ? Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", "lastSeq", "headId", "headDepth", "createdAt", "updatedAt",
+          "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", cost)
+        VALUES (${turn.dialog.id}, ${turn.dialog.tenantId}, ${events.length}, ${turn.id}, 0, ${now}::timestamp, ${now}::timestamp,
+          ${priced.sums.inputTokens}::int, ${priced.sums.outputTokens}::int, ${priced.sums.cachedTokens}::int,
+          ${priced.sums.reasoningTokens}::int, ${priced.sums.cost}::float8)
         RETURNING id, "tenantId", 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth", "updatedAt", to_jsonb("Dialog") AS after`
     : Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt", NULL::jsonb AS after FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
   // Past its retention a dialog takes no more writes, even before the sweeper deletes it.
   const cutoff = expiryCutoff(turn.now, store.retentionMs);
   const alive =
     turn.dialog.isNew || cutoff == null ? Prisma.sql`TRUE` : Prisma.sql`d."updatedAt" > ${cutoff}::timestamp`;
+  const totals = charged ? Prisma.sql`, ${dialogUsageSets(priced.sums, false)}` : Prisma.empty;
   const moveHead = turn.dialog.isNew
     ? Prisma.empty
     : Prisma.sql`, u AS (
         UPDATE "Dialog" SET "lastSeq" = d."lastSeq" + ${events.length}, "headId" = r.id, "headDepth" = r.depth,
-          "updatedAt" = ${now}::timestamp
+          "updatedAt" = ${now}::timestamp ${totals}
         FROM d, r WHERE "Dialog".id = d.id
         RETURNING to_jsonb("Dialog") AS after)`;
+  const ledger = charged
+    ? Prisma.sql`, l AS (${ledgerValues(
+        {
+          apiKeyId: turn.apiKeyId,
+          model: turn.model,
+          responses: 1,
+          sums: priced.sums,
+          unpricedTokens: priced.unpricedTokens,
+        },
+        Prisma.sql`d."tenantId"`,
+        turn.dialog.id,
+        turn.now,
+      )} FROM d, r ${ledgerUpsert})`
+    : Prisma.empty;
   const final = turn.status !== "IN_PROGRESS";
   const all = [...turn.input, ...turn.output];
   const parentId = Prisma.sql`COALESCE(${parent?.id ?? null}::text, d."headId")`;
@@ -86,15 +111,18 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
     WITH d AS (${dialog}),
     r AS (
       INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
-        "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
-        "requestHash", "chatHash", ${countColumnList}, "segmentId", ${segmentCountColumnList})
+        "reasoningTokens", "totalTokens", "cachedTokens", cost, "apiKeyId", error, metadata, "createdAt", "completedAt",
+        "finishedAtSeq", "idempotencyKey", "requestHash", "chatHash", ${countColumnList}, "segmentId", ${segmentCountColumnList},
+        ${segmentUsageColumnList})
       SELECT ${turn.id}, d.id, ${parentId},
         COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0),
         ${turn.model}, ${turn.status}::"ResponseStatus", ${usage.inputTokens}::int, ${usage.outputTokens}::int,
-        ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${jsonOrNull(turn.error)}::jsonb,
+        ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${usage.cachedTokens}::int, ${priced.sums.cost}::float8,
+        ${turn.apiKeyId}, ${jsonOrNull(turn.error)}::jsonb,
         ${JSON.stringify(turn.metadata)}::jsonb, ${now}::timestamp, ${final ? now : null}::timestamp,
         ${final ? events.length : null}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash}, ${chatHash},
-        ${countValues(all)}, COALESCE(tail."segmentId", ${turn.id}), ${segmentCountValues(all, "tail")}
+        ${countValues(all)}, COALESCE(tail."segmentId", ${turn.id}), ${segmentCountValues(all, "tail")},
+        ${segmentUsageValues(priced.sums, "tail")}
       FROM d LEFT JOIN LATERAL "segmentTail"(${parentId}) tail ON TRUE
       WHERE ${alive}
       RETURNING *),
@@ -102,7 +130,7 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
       INSERT INTO "Event" (id, "dialogId", "responseId", seq, "segmentId", depth, ${eventValueColumns})
       SELECT ev->>'id', d.id, r.id, d."lastSeq" + t.ord, r."segmentId", r.depth, ${eventValuesFromJson(now)}
       FROM d, r, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS t(ev, ord))
-    ${moveHead}
+    ${moveHead} ${ledger}
     SELECT d."lastSeq" AS "previousSeq", r.depth, ${alive} AS alive, to_jsonb(r) AS response,
       ${turn.dialog.isNew ? Prisma.sql`d.after` : Prisma.sql`(SELECT after FROM u)`} AS dialog
     FROM d LEFT JOIN r ON TRUE`;
@@ -113,6 +141,7 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
     : await store.dialogWriters.run(turn.dialog.id, () => run<Outcome>(statement, store.database));
   if (!row) return "not-found";
   if (!row.alive || row.depth === null) return "expired";
+  if (charged) countCharges(store.prices, [{ model: turn.model, responses: 1, ...priced }]);
   return {
     previousSeq: row.previousSeq,
     depth: row.depth,

@@ -45,6 +45,9 @@ export function App({ onForgetKey }: Props) {
         <header className="brand">
           <a href="/">dialogql</a>
           <span className="brand-links">
+            <a className="usage-link" href="/usage">
+              Usage
+            </a>
             <button
               type="button"
               className="help-button"

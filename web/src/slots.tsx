@@ -7,9 +7,10 @@
 import type { ComponentType } from "react";
 import { ImportButton } from "./components/import/ImportButton.js";
 import { SharePanel } from "./components/share/SharePanel.js";
+import { UsagePage } from "./components/usage/UsagePage.js";
 
 export const sidebarTools: ComponentType[] = [ImportButton];
 
 export const dialogPanels: ComponentType<{ dialogId: string }>[] = [SharePanel];
 
-export const pages: Record<string, ComponentType> = {};
+export const pages: Record<string, ComponentType> = { usage: UsagePage };

@@ -329,6 +329,8 @@ export type UpdateDialogInput = {
 };
 
 export type UsageInput = {
+  /** Input tokens read from the provider's prompt cache (a part of inputTokens). */
+  cachedTokens?: number | null | undefined;
   inputTokens?: number | null | undefined;
   outputTokens?: number | null | undefined;
   reasoningTokens?: number | null | undefined;
@@ -390,7 +392,11 @@ export type ResponseSummaryFragment = { id: string, status: ResponseStatus, mode
 
 export type DialogSummaryFragment = { id: string, title: string | null, metadata: Record<string, unknown>, createdAt: string, updatedAt: string, lastSeq: number, head: { id: string, status: ResponseStatus, model: string | null } | null };
 
+type WriteErrorFields_BudgetExceededError_Fragment = { __typename: 'BudgetExceededError', message: string, code: string };
+
 type WriteErrorFields_ConflictError_Fragment = { __typename: 'ConflictError', message: string, code: string };
+
+type WriteErrorFields_ForbiddenError_Fragment = { __typename: 'ForbiddenError', message: string, code: string };
 
 type WriteErrorFields_ModelNotConfiguredError_Fragment = { __typename: 'ModelNotConfiguredError', message: string, code: string };
 
@@ -401,7 +407,9 @@ type WriteErrorFields_TextOffsetError_Fragment = { __typename: 'TextOffsetError'
 type WriteErrorFields_ValidationError_Fragment = { __typename: 'ValidationError', message: string, code: string, fieldErrors: Array<{ path: Array<string>, message: string }> };
 
 export type WriteErrorFieldsFragment =
+  | WriteErrorFields_BudgetExceededError_Fragment
   | WriteErrorFields_ConflictError_Fragment
+  | WriteErrorFields_ForbiddenError_Fragment
   | WriteErrorFields_ModelNotConfiguredError_Fragment
   | WriteErrorFields_NotFoundError_Fragment
   | WriteErrorFields_TextOffsetError_Fragment
@@ -635,6 +643,7 @@ export type GenerateResponseMutationVariables = Exact<{
 
 
 export type GenerateResponseMutation = { generateResponse:
+    | { __typename: 'BudgetExceededError', code: string, message: string }
     | { __typename: 'ConflictError', code: string, message: string }
     | { __typename: 'ModelNotConfiguredError', code: string, message: string }
     | { __typename: 'NotFoundError', code: string, message: string }
@@ -1435,6 +1444,7 @@ export type GenerateResponseGenerateResponseMutationVariables = Exact<{
 
 
 export type GenerateResponseGenerateResponseMutation = { generateResponse:
+    | { __typename: 'BudgetExceededError', code: string, message: string }
     | { __typename: 'ConflictError', code: string, message: string }
     | { __typename: 'ModelNotConfiguredError', code: string, message: string }
     | { __typename: 'NotFoundError', code: string, message: string }
@@ -2075,7 +2085,11 @@ export type HistoryPageFieldsFragment = { totalMessages: number, totalReasoning:
 
 export type WriterResponseFragment = { id: string, status: ResponseStatus, dialog: { id: string } };
 
+type WriterError_BudgetExceededError_Fragment = { message: string, code: string };
+
 type WriterError_ConflictError_Fragment = { message: string, code: string };
+
+type WriterError_ForbiddenError_Fragment = { message: string, code: string };
 
 type WriterError_ModelNotConfiguredError_Fragment = { message: string, code: string };
 
@@ -2086,7 +2100,9 @@ type WriterError_TextOffsetError_Fragment = { message: string, code: string };
 type WriterError_ValidationError_Fragment = { message: string, code: string };
 
 export type WriterErrorFragment =
+  | WriterError_BudgetExceededError_Fragment
   | WriterError_ConflictError_Fragment
+  | WriterError_ForbiddenError_Fragment
   | WriterError_ModelNotConfiguredError_Fragment
   | WriterError_NotFoundError_Fragment
   | WriterError_TextOffsetError_Fragment
@@ -2379,6 +2395,7 @@ export type UpstreamMetricsGenerateResponseMutationVariables = Exact<{
 
 
 export type UpstreamMetricsGenerateResponseMutation = { generateResponse:
+    | { __typename: 'BudgetExceededError' }
     | { __typename: 'ConflictError' }
     | { __typename: 'ModelNotConfiguredError' }
     | { __typename: 'NotFoundError' }
@@ -2704,6 +2721,23 @@ export type ForkDialogFromViewerMutation = { forkDialog:
     | { __typename: 'ValidationError', message: string }
    };
 
+export type DialogUsageQueryVariables = Exact<{
+  dialogId: string | number;
+  responseId: string | number;
+  withBranch: boolean;
+}>;
+
+
+export type DialogUsageQuery = { dialog: { id: string, usage: { totalTokens: number, inputTokens: number, outputTokens: number, cachedTokens: number, reasoningTokens: number, cost: number } } | null, response?: { id: string, contextUsage: { totalTokens: number, inputTokens: number, outputTokens: number, cachedTokens: number, reasoningTokens: number, cost: number } } | null };
+
+export type UsageByDayAndModelQueryVariables = Exact<{
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+}>;
+
+
+export type UsageByDayAndModelQuery = { usage: { currency: string, rows: Array<{ day: string | null, model: string | null, responses: number, unpricedTokens: number, usage: { totalTokens: number, cost: number } }>, total: { totalTokens: number, inputTokens: number, outputTokens: number, cost: number } } };
+
 export const ResponseSummaryFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ResponseSummary"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Response"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"model"}},{"kind":"Field","name":{"kind":"Name","value":"depth"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"completedAt"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}},{"kind":"Field","name":{"kind":"Name","value":"usage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"reasoningTokens"}},{"kind":"Field","name":{"kind":"Name","value":"totalTokens"}}]}},{"kind":"Field","name":{"kind":"Name","value":"previousResponse"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<ResponseSummaryFragment, unknown>;
 export const DialogSummaryFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DialogSummary"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Dialog"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastSeq"}},{"kind":"Field","name":{"kind":"Name","value":"head"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"model"}}]}}]}}]} as unknown as DocumentNode<DialogSummaryFragment, unknown>;
 export const WriteErrorFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WriteErrorFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<WriteErrorFieldsFragment, unknown>;
@@ -2892,3 +2926,5 @@ export const CompareBranchesDocument = {"kind":"Document","definitions":[{"kind"
 export const ExportMessagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ExportMessages"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"format"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"MessageFormat"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"response"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"messages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"format"},"value":{"kind":"Variable","name":{"kind":"Name","value":"format"}}}]}]}}]}}]} as unknown as DocumentNode<ExportMessagesQuery, ExportMessagesQueryVariables>;
 export const ExportTranscriptDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ExportTranscript"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"dialogId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"responseId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"dialog"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"dialogId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"transcript"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"responseId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"responseId"}}}]}]}}]}}]} as unknown as DocumentNode<ExportTranscriptQuery, ExportTranscriptQueryVariables>;
 export const ForkDialogFromViewerDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ForkDialogFromViewer"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ForkDialogInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"forkDialog"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Dialog"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ForkDialogFromViewerMutation, ForkDialogFromViewerMutationVariables>;
+export const DialogUsageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DialogUsage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"dialogId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"responseId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"withBranch"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"dialog"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"dialogId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"usage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalTokens"}},{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"cachedTokens"}},{"kind":"Field","name":{"kind":"Name","value":"reasoningTokens"}},{"kind":"Field","name":{"kind":"Name","value":"cost"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"response"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"responseId"}}}],"directives":[{"kind":"Directive","name":{"kind":"Name","value":"include"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"if"},"value":{"kind":"Variable","name":{"kind":"Name","value":"withBranch"}}}]}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"contextUsage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalTokens"}},{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"cachedTokens"}},{"kind":"Field","name":{"kind":"Name","value":"reasoningTokens"}},{"kind":"Field","name":{"kind":"Name","value":"cost"}}]}}]}}]}}]} as unknown as DocumentNode<DialogUsageQuery, DialogUsageQueryVariables>;
+export const UsageByDayAndModelDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"UsageByDayAndModel"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"from"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"to"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"usage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"groupBy"},"value":{"kind":"ListValue","values":[{"kind":"EnumValue","value":"DAY"},{"kind":"EnumValue","value":"MODEL"}]}},{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"from"}}},{"kind":"Argument","name":{"kind":"Name","value":"to"},"value":{"kind":"Variable","name":{"kind":"Name","value":"to"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"rows"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"day"}},{"kind":"Field","name":{"kind":"Name","value":"model"}},{"kind":"Field","name":{"kind":"Name","value":"responses"}},{"kind":"Field","name":{"kind":"Name","value":"unpricedTokens"}},{"kind":"Field","name":{"kind":"Name","value":"usage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalTokens"}},{"kind":"Field","name":{"kind":"Name","value":"cost"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"total"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalTokens"}},{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"cost"}}]}}]}}]}}]} as unknown as DocumentNode<UsageByDayAndModelQuery, UsageByDayAndModelQueryVariables>;

@@ -16,6 +16,7 @@ import { Composer } from "./Composer.js";
 import { DialogHeader } from "./DialogHeader.js";
 import { NotFound } from "./NotFound.js";
 import { Timeline } from "./Timeline.js";
+import { UsageTotals } from "./usage/UsageTotals.js";
 import { BranchTree } from "./workbench/BranchTree.js";
 import { DialogActions } from "./workbench/DialogActions.js";
 
@@ -65,6 +66,7 @@ export function DialogView({ dialogId, responseId, eventSeq = null }: Props) {
         preview={details?.dialog?.preview}
         forkedFrom={details?.dialog?.forkedFrom ?? null}
       />
+      <UsageTotals dialogId={dialogId} responseId={history.responseId} version={version} />
       {dialogPanels.map((Panel, i) => (
         <Panel key={i} dialogId={dialogId} />
       ))}
