@@ -3,7 +3,7 @@ import SchemaBuilder from "@pothos/core";
 import ErrorsPlugin from "@pothos/plugin-errors";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin from "@pothos/plugin-relay";
-import { DateTimeResolver, JSONObjectResolver, JSONResolver, SafeIntResolver } from "graphql-scalars";
+import { DateResolver, DateTimeResolver, JSONObjectResolver, JSONResolver, SafeIntResolver } from "graphql-scalars";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { getDatamodel } from "../generated/pothos-types.js";
 import type { Context } from "./context.js";
@@ -18,6 +18,8 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date };
+    /** A calendar day, YYYY-MM-DD (UTC). */
+    Date: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
     JSONObject: { Input: Record<string, unknown>; Output: unknown };
     /** A whole number up to 2^53 - 1: token totals pass GraphQL's 32-bit Int. */
@@ -45,6 +47,7 @@ export const builder = new SchemaBuilder<{
 });
 
 builder.addScalarType("DateTime", DateTimeResolver);
+builder.addScalarType("Date", DateResolver);
 builder.addScalarType("JSON", JSONResolver);
 builder.addScalarType("JSONObject", JSONObjectResolver);
 builder.addScalarType("SafeInt", SafeIntResolver);

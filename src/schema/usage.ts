@@ -113,8 +113,8 @@ builder.queryField("usage", (t) =>
     args: {
       filter: t.arg({ type: UsageFilter }),
       groupBy: t.arg({ type: [UsageGroupEnum] }),
-      from: t.arg.string({ description: "First UTC day included, YYYY-MM-DD." }),
-      to: t.arg.string({ description: "Last UTC day included, YYYY-MM-DD." }),
+      from: t.arg({ type: "Date", description: "First UTC day included, YYYY-MM-DD." }),
+      to: t.arg({ type: "Date", description: "Last UTC day included, YYYY-MM-DD." }),
     },
     // Reads the ledger with the caller's tenant in the query: no id names another tenant's rows.
     tenant: "caller",
@@ -123,11 +123,14 @@ builder.queryField("usage", (t) =>
       rows: await usageReport(ctx.store.database, {
         tenantId: ctx.scope.tenantId,
         groupBy: (args.groupBy ?? []) as UsageGroup[],
-        from: args.from,
-        to: args.to,
+        from: dayOf(args.from),
+        to: dayOf(args.to),
         models: args.filter?.models,
         apiKeyIds: args.filter?.apiKeyIds?.map(String),
       }),
     }),
   }),
 );
+
+/** A Date scalar's value as the ledger's day (YYYY-MM-DD, UTC). */
+const dayOf = (date: Date | null | undefined) => (date ? date.toISOString().slice(0, 10) : null);

@@ -30,7 +30,7 @@ export const DialogUsageDocument = graphql(`
 `);
 
 export const UsageByDayAndModelDocument = graphql(`
-  query UsageByDayAndModel($from: String, $to: String) {
+  query UsageByDayAndModel($from: Date, $to: Date) {
     usage(groupBy: [DAY, MODEL], from: $from, to: $to) {
       currency
       rows {
