@@ -122,8 +122,11 @@ describe("authentication", () => {
     const first = await countStatements(() => call(TYPENAME), { wholeProcess: true });
     const second = await countStatements(() => call(TYPENAME), { wholeProcess: true });
     expect(first.result.status).toBe(200);
-    expect(first.statements).toHaveLength(1);
-    expect(second.statements).toHaveLength(0);
+    // The whole process is counted, so the work of other apps' timers (sweeps of servers that other
+    // files of this worker started) can fall in the window: the key lookups are what is asserted.
+    const keyReads = (statements: string[]) => statements.filter((sql) => sql.includes('"ApiKey"'));
+    expect(keyReads(first.statements)).toHaveLength(1);
+    expect(keyReads(second.statements)).toHaveLength(0);
   });
 
   it("closes a revoked key's open WebSocket and SSE subscriptions and refuses it from then on", async () => {
