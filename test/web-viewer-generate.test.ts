@@ -40,7 +40,8 @@ describe.skipIf(!hasChromium)("the web viewer with a model", () => {
     const dialogId = seed.dialog.id;
     const { page, errors } = await openPage(`${server.url}/dialogs/${dialogId}`);
     await page.getByText("Hi, how can I help?").waitFor({ timeout: 10_000 });
-    expect(await page.locator("[data-testid=composer-model]").inputValue()).toBe("stand-in-1");
+    // The composer proposes the default model once the viewer has read the configured ones.
+    await expect.poll(() => page.locator("[data-testid=composer-model]").inputValue()).toBe("stand-in-1");
 
     upstream.script({ output: [{ text: "Paris is the capital." }] }, { output: [{ text: "It is Paris." }] });
     await page.getByLabel("Human message").fill("Capital of France?");
