@@ -8,12 +8,12 @@ import type { GenerateRequest } from "../generation/generate-turn.js";
 import { storedTurns } from "../generation/turn-sink.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "../request-id.js";
-import { ApiError, endedTurnError, json, toApiError } from "./api-errors.js";
+import { ApiError, json, toApiError } from "./api-errors.js";
 import { anthropicMessage, messageEventStream } from "./anthropic-message-object.js";
 import { messagesSettings, parseMessagesBody } from "./anthropic-messages-request.js";
 import { type CreateDeps, readBody } from "./create-response.js";
-import { keptHeaders, placeInChain, requestEvents } from "./recorded-turn.js";
-import { sseBody } from "./sse-body.js";
+import { answerRecordedTurn } from "./recorded-answer.js";
+import { placeInChain, requestEvents } from "./recorded-turn.js";
 
 export const anthropicMessagesRoute = {
   matches: (path: string) => path === "/v1/messages",
@@ -46,25 +46,11 @@ async function handleMessages(request: Request, deps: CreateDeps): Promise<Respo
   };
   const sink = storedTurns(deps);
 
-  if (body.stream) {
-    const stream = sseBody();
-    const events = messageEventStream(stream.write, body.model);
-    // Errors before the turn is open (bad ids, no provider) are answered as JSON, not as a stream.
-    const started = await deps.generator.start(generate, sink, events);
-    events.begin(started);
-    void started.done.then((outcome) => {
-      events.end(outcome);
-      stream.close();
-    });
-    return stream.response(keptHeaders(started));
-  }
-  const started = await deps.generator.start(generate, sink);
-  const outcome = await started.done;
-  const refused = endedTurnError(outcome, started.responseId);
-  if (refused) return anthropicError(refused.status, refused.message);
-  const answer = json(200, anthropicMessage(started, outcome, body.model));
-  for (const [name, value] of Object.entries(keptHeaders(started))) answer.headers.set(name, value);
-  return answer;
+  return answerRecordedTurn(deps.generator, generate, sink, {
+    stream: body.stream ? (write) => messageEventStream(write, body.model) : null,
+    whole: (started, outcome) => anthropicMessage(started, outcome, body.model),
+    refuse: (error) => anthropicError(error.status, error.message),
+  });
 }
 
 const errorTypes: Record<number, string> = {

@@ -5,12 +5,12 @@
 import { requestTraceContext } from "../tracing.js";
 import type { GenerateRequest } from "../generation/generate-turn.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
-import { ApiError, endedTurnError, errorBody, json } from "./api-errors.js";
+import { ApiError, errorBody, json } from "./api-errors.js";
 import { chatCompletion, chunkStream } from "./chat-completion-object.js";
 import { chatSettings, parseChatBody } from "./chat-completions-request.js";
 import { type CreateDeps, readBody } from "./create-response.js";
-import { keptHeaders, placeInChain, requestEvents } from "./recorded-turn.js";
-import { sseBody } from "./sse-body.js";
+import { answerRecordedTurn } from "./recorded-answer.js";
+import { placeInChain, requestEvents } from "./recorded-turn.js";
 
 export const chatCompletionsRoute = {
   matches: (path: string) => path === "/v1/chat/completions",
@@ -41,23 +41,9 @@ async function handleChatCompletions(request: Request, deps: CreateDeps): Promis
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   const model = parsed.body.model;
 
-  if (parsed.stream) {
-    const body = sseBody();
-    const chunks = chunkStream(body.write, model, parsed.includeUsage);
-    // Errors before the turn is open (bad ids, no provider) are answered as JSON, not as a stream.
-    const started = await deps.generator.start(generate, sink, chunks);
-    chunks.begin(started);
-    void started.done.then((outcome) => {
-      chunks.end(outcome);
-      body.close();
-    });
-    return body.response(keptHeaders(started));
-  }
-  const started = await deps.generator.start(generate, sink);
-  const outcome = await started.done;
-  const refused = endedTurnError(outcome, started.responseId);
-  if (refused) return json(refused.status, errorBody(refused));
-  const answer = json(200, chatCompletion(started, outcome, model));
-  for (const [name, value] of Object.entries(keptHeaders(started))) answer.headers.set(name, value);
-  return answer;
+  return answerRecordedTurn(deps.generator, generate, sink, {
+    stream: parsed.stream ? (write) => chunkStream(write, model, parsed.includeUsage) : null,
+    whole: (started, outcome) => chatCompletion(started, outcome, model),
+    refuse: (error) => json(error.status, errorBody(error)),
+  });
 }
