@@ -34,6 +34,10 @@ export function toEventInput(
   }
 }
 
+/** The text the model wrote in these items (answers and reasoning), for spans that capture content. */
+export const writtenText = (items: readonly OutputItem[]) =>
+  items.map((item) => (item.type === "message" || item.type === "reasoning" ? item.text : "")).join("");
+
 /** Arguments are a JSON object as the model wrote them; anything else is kept under `raw`. */
 export function parseArguments(text: string): Record<string, unknown> {
   try {
