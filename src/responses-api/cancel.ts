@@ -4,6 +4,7 @@
 // after `handoffMs` is run by nobody (its instance went away) and is closed here as cancelled.
 import type { ResponsesDeps } from "./create-response.js";
 import { readResponseView } from "./stored-responses.js";
+import { untilEnded } from "./turn-end.js";
 
 const NOTICE = "cancelResponse";
 
@@ -21,24 +22,12 @@ export async function cancel(id: string, dialogId: string, deps: ResponsesDeps, 
     await here;
     return readResponseView(deps.store, id);
   }
-  const updates = await deps.live.listen("historyDelta", dialogId);
-  try {
-    if ((await readResponseView(deps.store, id)).status !== "IN_PROGRESS") return readResponseView(deps.store, id);
-    deps.live.broadcast({ [NOTICE]: id });
-    const deadline = Date.now() + handoffMs;
-    for (;;) {
-      const next = await Promise.race([
-        updates.next(),
-        new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, deadline - Date.now())).unref()),
-      ]);
-      const view = await readResponseView(deps.store, id);
-      if (view.status !== "IN_PROGRESS") return view;
-      if (next === null || next.done) break;
-    }
-    // The text typed so far is kept as the partial answer, as a cancel where the turn runs keeps it.
-    await deps.writes.cancelResponse(id);
-    return readResponseView(deps.store, id);
-  } finally {
-    await updates.return?.();
-  }
+  const view = await untilEnded(deps, id, dialogId, {
+    deadlineMs: handoffMs,
+    onWaiting: () => deps.live.broadcast({ [NOTICE]: id }),
+  });
+  if (view.status !== "IN_PROGRESS") return view;
+  // The text typed so far is kept as the partial answer, as a cancel where the turn runs keeps it.
+  await deps.writes.cancelResponse(id);
+  return readResponseView(deps.store, id);
 }
