@@ -6,6 +6,7 @@
 import type { LiveBus } from "../live/live-bus.js";
 import type { Store } from "../store/store.js";
 import type { Generator } from "./generate-turn.js";
+import { untilTurnEnds } from "./turn-end.js";
 
 const NOTICE = "cancelResponse";
 
@@ -58,28 +59,17 @@ export async function cancelTurn(
     await here;
     return;
   }
-  const inProgress = async () =>
-    (await deps.store.prisma.response.findUniqueOrThrow({ where: { id: responseId }, select: { status: true } }))
-      .status === "IN_PROGRESS";
   if (!deps.live.redis) {
-    if (await inProgress()) await closeHere();
+    const status = await deps.store.prisma.response.findUniqueOrThrow({
+      where: { id: responseId },
+      select: { status: true },
+    });
+    if (status.status === "IN_PROGRESS") await closeHere();
     return;
   }
-  const updates = await deps.live.listen("historyDelta", dialogId);
-  try {
-    if (!(await inProgress())) return;
-    deps.live.broadcast({ [NOTICE]: responseId });
-    const deadline = Date.now() + handoffMs;
-    for (;;) {
-      const next = await Promise.race([
-        updates.next(),
-        new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, deadline - Date.now())).unref()),
-      ]);
-      if (!(await inProgress())) return;
-      if (next === null || next.done) break;
-    }
-    await closeHere();
-  } finally {
-    await updates.return?.();
-  }
+  const ended = await untilTurnEnds(deps, responseId, dialogId, {
+    deadlineMs: handoffMs,
+    onWaiting: () => deps.live.broadcast({ [NOTICE]: responseId }),
+  });
+  if (!ended) await closeHere();
 }
