@@ -2,7 +2,7 @@
 // each result, and calls the model again with them, until it answers, calls a function tool (the
 // client runs those, so the turn ends), asks for an approval, or the turn is cancelled. Every step
 // is committed (and so published) as it completes: the model's step with its tool calls, each
-// tool's result, the answer (seed 004's history delta per step). Answers to earlier approval
+// tool's result, the answer (a history delta per step). Answers to earlier approval
 // requests are acted on first: an approved call runs, a denied one is written as a call the user
 // refused, which is what the model is told.
 import type { LanguageModelUsage } from "ai";

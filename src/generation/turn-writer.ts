@@ -1,6 +1,6 @@
 // Where a turn's steps go as they complete: its output items (the observer follows them) and the
 // history events each is written as, through the turn's sink (src/generation/turn-sink.ts), so
-// every step is committed and published on its own (seed 004). What it has written is kept, as
+// every step is committed and published on its own, so a watcher sees each one. What it has written is kept, as
 // the next model call's messages are made from the context and it.
 import type { LanguageModelUsage } from "ai";
 import type { StoredEvent } from "../formats/stored-event.js";
