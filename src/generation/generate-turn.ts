@@ -22,7 +22,7 @@ import { describeUpstreamFailure, logUpstreamFailure } from "./upstream-errors.j
 import type { BegunTurn, FinalStatus, TurnSink } from "./turn-sink.js";
 import type { GenerateRequest, Turn, TurnObserver } from "./turn-request.js";
 import { StorageFailure } from "./turn-writer.js";
-import { upstreamOptions } from "./upstream-options.js";
+import { refuseDroppedSettings, upstreamOptions } from "./upstream-options.js";
 
 export type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
 export type { GenerateRequest, TurnObserver, UpstreamSettings } from "./turn-request.js";
@@ -76,6 +76,7 @@ export function createGenerator(options: GeneratorOptions): Generator {
       const model = options.models.resolve(request.model);
       // Parameters the upstream cannot take are refused before anything is stored.
       const providerOptions = withRequestOptions(upstreamOptions(model, request.upstream ?? {}), request);
+      refuseDroppedSettings(model, request);
       // A caller over its budget is refused before anything is stored or any model called.
       await options.admit?.({ tenantId: request.tenantId, keyId: request.apiKeyId ?? null });
       const begun = await sink.begin(withMcpServers(request));

@@ -109,6 +109,7 @@ async function modelSteps(
         abort,
         providerOptions: turn.providerOptions,
         toolbox,
+        logprobs: request.upstream?.logprobs ?? null,
       },
       target,
     );
