@@ -34,6 +34,8 @@ export interface TurnOutcome {
   /** For FAILED: {code, message}; for INCOMPLETE: {code: reason}. */
   error: { code: string; message: string } | null;
   completedAt: Date;
+  /** The stop sequence the model stopped at, when its upstream says which (Anthropic does). */
+  stopSequence?: string | null;
   /** Whether the end is stored (for an unstored turn, `store: false`, whether it was recorded as
    * such): false when the database refused it even after retries, so the response is still IN_PROGRESS. */
   stored: boolean;
@@ -117,8 +119,8 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
     responseId,
     input: () => toModelMessages(begun.context),
   });
-  const { items, finishReason, usage, failure, finalSave } = await runToolLoop(turn);
-  const outcome = settle(items, turn.abort.aborted, failure, finishReason, usage);
+  const { items, finishReason, stopSequence, usage, failure, finalSave } = await runToolLoop(turn);
+  const outcome = { ...settle(items, turn.abort.aborted, failure, finishReason, usage), stopSequence };
   if (outcome.status === "FAILED") logUpstreamFailure(responseId, failure);
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);
