@@ -26,9 +26,9 @@ import { compactLedger } from "../store/usage.js";
 const LEDGER_COMPACTION_MS = 15 * 60_000;
 import { useTracing } from "./tracing-plugin.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
+import { stopTurnsOnNotice } from "../generation/turn-cancel.js";
 import { mcpSettingsFrom } from "../mcp/mcp-connection.js";
 import { useConversationsApi } from "../responses-api/conversations.js";
-import { cancelNotice } from "../responses-api/cancel.js";
 import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
 import { useSharedDialogs } from "../rest/shared-dialog.js";
@@ -102,7 +102,7 @@ export function buildApp(options: AppOptions) {
     mcp: mcpSettingsFrom(config),
   });
   // `cancel` received by another instance reaches the turn wherever it runs.
-  live.onNotice((notice) => cancelNotice(notice) && void generator.cancel(cancelNotice(notice)!));
+  stopTurnsOnNotice(generator, live);
   const writes = createHistoryWrites(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
   const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
