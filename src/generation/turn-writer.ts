@@ -54,10 +54,11 @@ export function turnWriter({ request, begun, observer, sink }: Turn): TurnWriter
     },
     newId: (type) => outputItemId(type, responseId, items.length),
     textDelta: (type, delta) => sink.textDelta(responseId, type, delta),
-    delta: (item, delta) => observer.onDelta?.(item, at(item), delta),
+    delta: (item, delta, logprobs) => observer.onDelta?.(item, at(item), delta, logprobs),
     argumentsDone: (item) => observer.onArgumentsDone?.(item, at(item)),
     done: (item) => observer.onItemDone?.(item, at(item)),
     stepEnd: saveItems,
+    saveItems,
   };
   return { items, produced, target, write, saveItems };
 }
@@ -88,7 +89,10 @@ function asStored(input: HistoryEventInput): StoredEvent {
     providerFields: null,
   };
   if (input.ai) return { ...blank, type: "AI", content: input.ai.content ?? null };
-  if (input.reasoning) return { ...blank, type: "REASONING", content: input.reasoning.content ?? null };
+  if (input.reasoning) {
+    const { content, providerFields } = input.reasoning;
+    return { ...blank, type: "REASONING", content: content ?? null, providerFields: providerFields ?? null };
+  }
   if (input.toolCall) {
     const { callId, toolName, args } = input.toolCall;
     return { ...blank, type: "TOOL_CALL", callId: callId ?? null, toolName: toolName ?? null, args: args ?? {} };
