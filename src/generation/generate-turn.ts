@@ -57,7 +57,19 @@ export interface Generator {
   start(request: GenerateRequest, sink: TurnSink, observer?: TurnObserver): Promise<StartedTurn>;
   /** Stops a turn this process is running (settling once its end is stored); null when it is not running here. */
   cancel(responseId: string): Promise<TurnOutcome> | null;
+  /** How many turns this process is running. */
+  readonly running: number;
+  /** Settles once no turn runs here (turns started meanwhile included). */
+  whenIdle(): Promise<void>;
+  /**
+   * The server is shutting down: every turn running here stops and ends INCOMPLETE with what it
+   * had (code `server_shutdown`); settles once their ends are stored.
+   */
+  stopAll(): Promise<void>;
 }
+
+/** Why a turn's abort signal was raised: a cancel, or the server shutting down (stopAll). */
+const SHUTDOWN = "server_shutdown";
 
 export interface GeneratorOptions {
   models: ModelCatalog;
@@ -104,6 +116,16 @@ export function createGenerator(options: GeneratorOptions): Generator {
       turn?.abort.abort();
       return turn?.done ?? null;
     },
+    get running() {
+      return running.size;
+    },
+    async whenIdle() {
+      while (running.size) await Promise.allSettled([...running.values()].map((turn) => turn.done));
+    },
+    async stopAll() {
+      for (const turn of running.values()) turn.abort.abort(SHUTDOWN);
+      await this.whenIdle();
+    },
   };
 }
 
@@ -120,7 +142,8 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
     input: () => toModelMessages(begun.context),
   });
   const { items, finishReason, stopSequence, usage, failure, finalSave } = await runToolLoop(turn);
-  const outcome = { ...settle(items, turn.abort.aborted, failure, finishReason, usage), stopSequence };
+  const stopped = !turn.abort.aborted ? null : turn.abort.reason === SHUTDOWN ? "shutdown" : "cancel";
+  const outcome = { ...settle(items, stopped, failure, finishReason, usage), stopSequence };
   if (outcome.status === "FAILED") logUpstreamFailure(responseId, failure);
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);
@@ -172,16 +195,23 @@ function providerName(model: LanguageModel) {
   return typeof model === "string" ? "unknown" : model.provider.split(".")[0]!;
 }
 
+const SHUTDOWN_END = {
+  code: SHUTDOWN,
+  message: "The server shut down before the turn ended; the output so far is kept. Continue it from this response.",
+};
+
+/** `stopped`: null when the turn ran its course, else why it was stopped (a cancel, or the server shutting down). */
 export function settle(
   output: OutputItem[],
-  aborted: boolean,
+  stopped: "cancel" | "shutdown" | null,
   failure: unknown,
   finishReason: string | undefined,
   usage: LanguageModelUsage | undefined,
 ): Omit<TurnOutcome, "stored"> {
   const completedAt = new Date();
   const counts = usageOf(usage);
-  if (aborted) return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
+  if (stopped === "cancel") return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
+  if (stopped === "shutdown") return { status: "INCOMPLETE", output, usage: counts, error: SHUTDOWN_END, completedAt };
   if (failure !== undefined || !finishReason) {
     // The tenant reads a safe description; the detail is logged (upstream-errors.ts). A turn the
     // database stopped (a delta or a step that could not be stored) did not fail upstream.
