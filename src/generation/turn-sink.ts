@@ -121,8 +121,9 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
     },
     async append(responseId, events) {
       // Text and reasoning were streamed as in-flight text, which the writes commit (reasoning
-      // when the answer starts, the answer together with the step's other events).
-      const others = events.filter((event) => !event.ai && !event.reasoning);
+      // when the answer starts, the answer together with the step's other events). Reasoning
+      // with something to send back upstream is written whole, in place of its streamed text.
+      const others = events.filter((event) => !event.ai && !(event.reasoning && !event.reasoning.providerFields));
       if (others.length) await writes.appendEvents({ responseId, events: others });
       else await writes.commitText(responseId);
     },

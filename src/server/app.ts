@@ -110,6 +110,7 @@ export function buildApp(options: AppOptions) {
   const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
   const largeAnswers = createLargeAnswers(limits);
   const connections = createConnectionPolicy(limits, authenticator);
+  const graphiql = options.graphiql ?? config.GRAPHIQL;
   const yoga = createYoga({
     schema,
     context: contextFactory(services, largeAnswers),
@@ -122,7 +123,7 @@ export function buildApp(options: AppOptions) {
     // GraphiQL's scripts and styles come inline from the npm package, not from a CDN: a
     // self-hosted service on a closed network must still show it.
     renderGraphiQL,
-    graphiql: (options.graphiql ?? config.GRAPHIQL) && { title: "dialogql", defaultQuery: exampleQuery },
+    graphiql: graphiql && { title: "dialogql", defaultQuery: exampleQuery },
     cors: corsOptions(config.CORS_ORIGINS),
     maxRequestBodySize: limits.bodyBytes,
     // The last line of defence, for errors outside execution (useErrorReporting handles the rest,
@@ -133,7 +134,7 @@ export function buildApp(options: AppOptions) {
       useRequestLog(),
       useTracing(tracing),
       useOperationsEndpoints({ database: async () => store.database, live }),
-      useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
+      useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"], settings: { graphiql } }),
       // A share link's token is its own credential: read before any API key is asked for.
       useSharedDialogs(store, live),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
