@@ -28,7 +28,7 @@ const LEDGER_COMPACTION_MS = 15 * 60_000;
 import { useTracing } from "./tracing-plugin.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
 import { stopTurnsOnNotice } from "../generation/turn-cancel.js";
-import { mcpSettingsFrom } from "../mcp/mcp-connection.js";
+import { mcpSettingsFrom } from "../mcp/mcp-pool.js";
 import { useConversationsApi } from "../responses-api/conversations.js";
 import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";

@@ -114,6 +114,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await live.close();
+        // The MCP connections kept between turns (the turns are over).
+        await yoga.generator.mcp.pool.close();
         // The spans of the last requests are sent before the process goes.
         await yoga.tracing?.shutdown();
       })()),
