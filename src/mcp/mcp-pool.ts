@@ -37,6 +37,8 @@ export interface McpPoolOptions {
 
 interface Entry {
   connection: Promise<McpConnection>;
+  /** Stops its connecting when the pool closes (one signal per connection: the SDK listens on it). */
+  stop: AbortController;
   users: number;
   idleTimer: NodeJS.Timeout | null;
   idleSince: number;
@@ -58,7 +60,6 @@ export interface McpPool {
 
 export function createMcpPool(settings: McpConnectionSettings, options: McpPoolOptions): McpPool {
   const entries = new Map<string, Entry>();
-  const closing = new AbortController();
 
   const remove = (key: string, entry: Entry) => {
     if (entries.get(key) !== entry) return;
@@ -84,8 +85,9 @@ export function createMcpPool(settings: McpConnectionSettings, options: McpPoolO
       const reused = entry !== undefined;
       if (!entry) {
         // Opened for the pool, not for this turn: another turn may be waiting on it too.
-        const connection = connectMcp(server, settings, closing.signal);
-        entry = { connection, users: 0, idleTimer: null, idleSince: 0 };
+        const stop = new AbortController();
+        const connection = connectMcp(server, settings, stop.signal);
+        entry = { connection, stop, users: 0, idleTimer: null, idleSince: 0 };
         entries.set(key, entry);
         const opened = entry;
         connection.catch(() => remove(key, opened));
@@ -111,11 +113,11 @@ export function createMcpPool(settings: McpConnectionSettings, options: McpPoolO
       }
     },
     async close() {
-      closing.abort();
       const open = [...entries];
       entries.clear();
       await Promise.all(
         open.map(async ([, entry]) => {
+          entry.stop.abort();
           if (entry.idleTimer) clearTimeout(entry.idleTimer);
           await entry.connection.then((connection) => connection.close()).catch(() => {});
         }),
