@@ -34,6 +34,7 @@ const scenarios: Scenario[] = [
   { name: "deep-chain", file: "scenarios/deep-chain.ts" },
   { name: "fanout", file: "scenarios/fanout.ts" },
   { name: "text-stream", file: "scenarios/text-stream.ts" },
+  { name: "checkpoint", file: "scenarios/checkpoint.ts" },
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true, serverOnly: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
   { name: "generate", file: "scenarios/generate.ts" },
