@@ -3,7 +3,9 @@
 // every IN_FLIGHT_CHECKPOINT_CHARS (2,000) characters on a clock that stands still. Figures: the
 // bytes sent to the database (statement text and parameters) by the deltas that checkpointed,
 // first ten and last ten, and their time, so a checkpoint whose cost grows with the text so far
-// shows as a last-ten figure far above the first-ten one.
+// shows as a last-ten figure far above the first-ten one; and how much the tables holding the
+// checkpoints grew on disk while the answer streamed (every version a checkpoint wrote, none yet
+// vacuumed: about what the database wrote for them).
 import { applyMigrations } from "../../src/db/migrate.js";
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { createHistoryWrites } from "../../src/history-writes/history-writes.js";
@@ -32,6 +34,15 @@ const turn = await writes.createResponse(
 );
 const { responseId } = turn;
 
+// The Response table (and its TOAST and indexes), with InFlightChunk where it exists.
+const checkpointTablesBytes = async () => {
+  const [row] = await database.query<{ bytes: string }>(
+    `SELECT sum(pg_total_relation_size(oid))::text AS bytes FROM pg_class WHERE relname IN ('Response', 'InFlightChunk')`,
+  );
+  return Number(row!.bytes);
+};
+const tablesBefore = await checkpointTablesBytes();
+
 let sent = { bytes: 0, statements: 0 };
 onStatement((sql, _ms, params) => {
   sent.bytes += statementBytes(sql, params);
@@ -44,9 +55,17 @@ interface Checkpoint {
   ms: number;
 }
 const checkpoints: Checkpoint[] = [];
-const delta = "All work and no play. ".repeat(DELTA_CHARS).slice(0, DELTA_CHARS);
+// Text that does not compress (as a model's answer hardly does at PostgreSQL's pglz), so the
+// tables' growth is what was written, not what repeated text shrinks to.
+let seed = 42;
+const letter = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  return "etaoin shrdlu"[seed % 13]!;
+};
+const nextDelta = () => Array.from({ length: DELTA_CHARS }, letter).join("");
 for (let offset = 0, sinceCheckpoint = 0; offset < ANSWER_CHARS; offset += DELTA_CHARS) {
   sent = { bytes: 0, statements: 0 };
+  const delta = nextDelta();
   const started = performance.now();
   await writes.streamText({ responseId, type: "AI", delta, offset });
   const ms = performance.now() - started;
@@ -57,6 +76,7 @@ for (let offset = 0, sinceCheckpoint = 0; offset < ANSWER_CHARS; offset += DELTA
     sinceCheckpoint = 0;
   }
 }
+const tablesGrowth = (await checkpointTablesBytes()) - tablesBefore;
 const committed = await writes.commitText(responseId);
 if (!committed) throw new Error("the streamed text was not committed");
 writes.close();
@@ -94,6 +114,12 @@ const figures: Figure[] = [
     metric: `time of a checkpointing delta, last 10 (text ~${Math.round(ANSWER_CHARS / 1000)} KB)`,
     value: r(mean(last.map((c) => c.ms))),
     unit: "ms",
+  },
+  {
+    scenario: "checkpoint",
+    metric: `growth of the tables holding checkpoints, ${Math.round(ANSWER_CHARS / 1000)} KB answer`,
+    value: Math.round(tablesGrowth / 1024),
+    unit: "KiB",
   },
   {
     scenario: "checkpoint",
