@@ -22,7 +22,7 @@ import { describeUpstreamFailure, logUpstreamFailure } from "./upstream-errors.j
 import type { BegunTurn, FinalStatus, TurnSink } from "./turn-sink.js";
 import type { GenerateRequest, Turn, TurnObserver } from "./turn-request.js";
 import { StorageFailure } from "./turn-writer.js";
-import { upstreamOptions } from "./upstream-options.js";
+import { refuseDroppedSettings, upstreamOptions } from "./upstream-options.js";
 
 export type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
 export type { GenerateRequest, TurnObserver, UpstreamSettings } from "./turn-request.js";
@@ -34,6 +34,8 @@ export interface TurnOutcome {
   /** For FAILED: {code, message}; for INCOMPLETE: {code: reason}. */
   error: { code: string; message: string } | null;
   completedAt: Date;
+  /** The stop sequence the model stopped at, when its upstream says which (Anthropic does). */
+  stopSequence?: string | null;
   /** Whether the end is stored (for an unstored turn, `store: false`, whether it was recorded as
    * such): false when the database refused it even after retries, so the response is still IN_PROGRESS. */
   stored: boolean;
@@ -76,6 +78,7 @@ export function createGenerator(options: GeneratorOptions): Generator {
       const model = options.models.resolve(request.model);
       // Parameters the upstream cannot take are refused before anything is stored.
       const providerOptions = withRequestOptions(upstreamOptions(model, request.upstream ?? {}), request);
+      refuseDroppedSettings(model, request);
       // A caller over its budget is refused before anything is stored or any model called.
       await options.admit?.({ tenantId: request.tenantId, keyId: request.apiKeyId ?? null });
       const begun = await sink.begin(withMcpServers(request));
@@ -116,8 +119,8 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
     responseId,
     input: () => toModelMessages(begun.context),
   });
-  const { items, finishReason, usage, failure, finalSave } = await runToolLoop(turn);
-  const outcome = settle(items, turn.abort.aborted, failure, finishReason, usage);
+  const { items, finishReason, stopSequence, usage, failure, finalSave } = await runToolLoop(turn);
+  const outcome = { ...settle(items, turn.abort.aborted, failure, finishReason, usage), stopSequence };
   if (outcome.status === "FAILED") logUpstreamFailure(responseId, failure);
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);

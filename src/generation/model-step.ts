@@ -22,6 +22,7 @@ import type { McpToolbox } from "../mcp/mcp-toolbox.js";
 import type { OutputItem } from "./output-items.js";
 import { type FunctionTool, toolSet as functionTools } from "./call-settings.js";
 import type { UpstreamSettings } from "./turn-request.js";
+import { type LogprobsRequest, logprobsOfChunk, type TokenLogprob } from "./logprobs.js";
 
 /** What a step writes into: the turn's items, the observer and the sink's typed text. */
 export interface StepTarget {
@@ -29,11 +30,14 @@ export interface StepTarget {
   add(item: OutputItem): void;
   newId(type: OutputItem["type"]): string;
   textDelta(type: "AI" | "REASONING", delta: string): void;
-  delta(item: OutputItem, delta: string): void;
+  /** `logprobs`: the tokens of a message's delta, when the turn asked for them. */
+  delta(item: OutputItem, delta: string, logprobs?: TokenLogprob[]): void;
   argumentsDone(item: OutputItem): void;
   done(item: OutputItem): void;
   /** The step's end: its items so far are committed. */
   stepEnd(): Promise<void>;
+  /** Commits the items so far now (reasoning with something to send back is written whole as it ends). */
+  saveItems(): Promise<void>;
 }
 
 export interface StepRequest {
@@ -55,10 +59,14 @@ export interface StepRequest {
   abort: AbortSignal;
   providerOptions: Parameters<typeof streamText>[0]["providerOptions"];
   toolbox: McpToolbox | null;
+  /** Token logprobs of the answer, read from the upstream's raw chunks; null: not asked for. */
+  logprobs: LogprobsRequest | null;
 }
 
 export interface StepResult {
   finishReason: string | undefined;
+  /** The stop sequence the model stopped at, when its upstream says (Anthropic does). */
+  stopSequence: string | null;
   usage: LanguageModelUsage | undefined;
   failure: unknown;
   /** The tool calls of the step, in order. */
@@ -67,7 +75,15 @@ export interface StepResult {
 
 export async function runModelStep(step: StepRequest, target: StepTarget): Promise<StepResult> {
   const bySdkId = new Map<string, OutputItem>();
-  const result: StepResult = { finishReason: undefined, usage: undefined, failure: undefined, calls: [] };
+  const result: StepResult = {
+    finishReason: undefined,
+    stopSequence: null,
+    usage: undefined,
+    failure: undefined,
+    calls: [],
+  };
+  // The logprobs of the raw chunk the next text delta comes from.
+  let chunkLogprobs: TokenLogprob[] | null = null;
   const add = (sdkId: string, item: OutputItem) => {
     bySdkId.set(sdkId, item);
     target.add(item);
@@ -96,9 +112,13 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
       // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
       onError: () => {},
       providerOptions: step.providerOptions,
+      includeRawChunks: step.logprobs != null,
     });
     for await (const part of stream.fullStream) {
       switch (part.type) {
+        case "raw":
+          chunkLogprobs = step.logprobs && logprobsOfChunk(part.rawValue, step.logprobs.top);
+          break;
         case "text-start":
         case "reasoning-start": {
           const type = part.type === "text-start" ? "message" : "reasoning";
@@ -108,10 +128,15 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
         case "text-delta":
         case "reasoning-delta": {
           const item = bySdkId.get(part.id);
+          // Anthropic's thinking signature comes as a delta of no text at the block's end.
+          const signature = part.providerMetadata?.anthropic?.signature;
+          if (item?.type === "reasoning" && typeof signature === "string") item.signature = signature;
           if ((item?.type !== "message" && item?.type !== "reasoning") || !part.text) break;
           item.text += part.text;
           target.textDelta(item.type === "message" ? "AI" : "REASONING", part.text);
-          target.delta(item, part.text);
+          const logprobs = item.type === "message" ? takeLogprobs(item, chunkLogprobs) : undefined;
+          chunkLogprobs = null;
+          target.delta(item, part.text, logprobs);
           break;
         }
         case "text-end":
@@ -120,6 +145,8 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
           // A Responses upstream asked for `reasoning.encrypted_content` gives it with the reasoning.
           const encrypted = part.providerMetadata?.openai?.reasoningEncryptedContent;
           if (item?.type === "reasoning" && typeof encrypted === "string") item.encryptedContent = encrypted;
+          // Written whole now, before the answer's text opens, so it keeps what goes back upstream.
+          if (item?.type === "reasoning" && (item.encryptedContent || item.signature)) await target.saveItems();
           if (item) target.done(item);
           break;
         }
@@ -143,10 +170,13 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
           else target.done(item);
           break;
         }
-        case "finish-step":
+        case "finish-step": {
           result.finishReason = part.finishReason;
+          const stopSequence = part.providerMetadata?.anthropic?.stopSequence;
+          result.stopSequence = typeof stopSequence === "string" ? stopSequence : null;
           await target.stepEnd();
           break;
+        }
         case "finish":
           result.usage = part.totalUsage;
           break;
@@ -184,6 +214,13 @@ async function promptAsItIs(step: StepRequest) {
     middleware: { specificationVersion: "v3", transformParams: async ({ params }) => ({ ...params, prompt }) },
   });
   return { model: withPrompt, prompt: "" };
+}
+
+/** A message delta's logprobs, kept on the message too (its output_text part lists them all). */
+function takeLogprobs(item: Extract<OutputItem, { type: "message" }>, logprobs: TokenLogprob[] | null) {
+  if (!logprobs) return undefined;
+  item.logprobs = [...(item.logprobs ?? []), ...logprobs];
+  return logprobs;
 }
 
 function callItem(toolbox: McpToolbox | null, target: StepTarget, callId: string, name: string, args: string) {

@@ -2,7 +2,7 @@
 // each result, and calls the model again with them, until it answers, calls a function tool (the
 // client runs those, so the turn ends), asks for an approval, or the turn is cancelled. Every step
 // is committed (and so published) as it completes: the model's step with its tool calls, each
-// tool's result, the answer (seed 004's history delta per step). Answers to earlier approval
+// tool's result, the answer (a history delta per step). Answers to earlier approval
 // requests are acted on first: an approved call runs, a denied one is written as a call the user
 // refused, which is what the model is told.
 import type { LanguageModelUsage } from "ai";
@@ -26,6 +26,8 @@ type CallItem = Extract<McpItem, { type: "mcp_call" }>;
 export interface LoopResult {
   items: OutputItem[];
   finishReason: string | undefined;
+  /** The stop sequence the last step stopped at, when its upstream says (Anthropic does). */
+  stopSequence: string | null;
   usage: LanguageModelUsage | undefined;
   failure: unknown;
   /** Commits what the last step left unsaved (a cancelled step's text and calls). */
@@ -39,6 +41,7 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
   const result: LoopResult = {
     items: writer.items,
     finishReason: undefined,
+    stopSequence: null,
     usage: undefined,
     failure: undefined,
     finalSave: saveItems,
@@ -109,10 +112,12 @@ async function modelSteps(
         abort,
         providerOptions: turn.providerOptions,
         toolbox,
+        logprobs: request.upstream?.logprobs ?? null,
       },
       target,
     );
     result.finishReason = step.finishReason;
+    result.stopSequence = step.stopSequence;
     result.usage = addUsage(result.usage, step.usage);
     if (step.failure !== undefined) {
       result.failure = step.failure;

@@ -6,6 +6,7 @@ import type { Tracing } from "../tracing.js";
 import type { McpSettings } from "../mcp/mcp-connection.js";
 import type { McpRequest } from "../mcp/mcp-request.js";
 import type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
+import type { TokenLogprob } from "./logprobs.js";
 import type { OutputItem } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
 import type { BegunTurn, TurnSink, TurnStart } from "./turn-sink.js";
@@ -51,7 +52,8 @@ export interface UpstreamSettings {
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
 export interface TurnObserver {
   onItemAdded?(item: OutputItem, outputIndex: number): void;
-  onDelta?(item: OutputItem, outputIndex: number, delta: string): void;
+  /** `logprobs`: the tokens of a message's delta, when the request asked for them. */
+  onDelta?(item: OutputItem, outputIndex: number, delta: string, logprobs?: TokenLogprob[]): void;
   /** An MCP call's arguments are complete; it runs next. */
   onArgumentsDone?(item: OutputItem, outputIndex: number): void;
   onItemDone?(item: OutputItem, outputIndex: number): void;

@@ -6,6 +6,7 @@
 import type { LanguageModel } from "ai";
 import type { JSONObject } from "@ai-sdk/provider";
 import { ValidationError } from "../errors.js";
+import type { LogprobsRequest } from "./logprobs.js";
 
 /** Parameters beyond the AI SDK's common call settings; null or undefined: not given. */
 export interface UpstreamParams {
@@ -15,8 +16,8 @@ export interface UpstreamParams {
   serviceTier?: string | null;
   user?: string | null;
   safetyIdentifier?: string | null;
-  /** top_logprobs, or 0 when only `include: ["message.output_text.logprobs"]` asked for logprobs. */
-  topLogprobs?: number | null;
+  /** Token logprobs of the answer (`include: ["message.output_text.logprobs"]`, `top_logprobs`, Chat's `logprobs`). */
+  logprobs?: LogprobsRequest | null;
   reasoningEffort?: string | null;
   reasoningSummary?: string | null;
   textVerbosity?: string | null;
@@ -49,12 +50,14 @@ export function upstreamOptions(model: LanguageModel, params: UpstreamParams): R
           serviceTier: params.serviceTier,
           user: params.user,
           safetyIdentifier: params.safetyIdentifier,
-          logprobs: params.topLogprobs == null ? null : params.topLogprobs || true,
+          // The provider's `logprobs` option sets top_logprobs (1 to 20); logprobs without
+          // alternatives is the include alone. The tokens are read from the raw chunks (logprobs.ts).
+          logprobs: params.logprobs?.top || null,
           reasoningEffort: params.reasoningEffort,
           reasoningSummary: params.reasoningSummary,
           textVerbosity: params.textVerbosity,
           strictJsonSchema: params.strictJsonSchema ?? false,
-          include: params.encryptedReasoning ? ["reasoning.encrypted_content"] : null,
+          include: responsesInclude(params),
         }),
       };
     case "chat":
@@ -71,8 +74,8 @@ export function upstreamOptions(model: LanguageModel, params: UpstreamParams): R
           prompt_cache_retention: params.promptCacheRetention,
           service_tier: params.serviceTier,
           safety_identifier: params.safetyIdentifier,
-          logprobs: params.topLogprobs == null ? null : true,
-          top_logprobs: params.topLogprobs || null,
+          logprobs: params.logprobs ? true : null,
+          top_logprobs: params.logprobs?.top || null,
           ...refused(params, ["encryptedReasoning"], "a Chat Completions upstream"),
         }),
       };
@@ -88,7 +91,7 @@ export function upstreamOptions(model: LanguageModel, params: UpstreamParams): R
               "serviceTier",
               "user",
               "safetyIdentifier",
-              "topLogprobs",
+              "logprobs",
               "reasoningEffort",
               "textVerbosity",
               "encryptedReasoning",
@@ -100,6 +103,51 @@ export function upstreamOptions(model: LanguageModel, params: UpstreamParams): R
   }
 }
 
+/** The call settings a request may give that some upstream's provider would drop with only a warning. */
+export interface DroppableSettings {
+  frequencyPenalty?: number | null;
+  presencePenalty?: number | null;
+  settings?: { frequencyPenalty?: number; presencePenalty?: number; seed?: number; stopSequences?: string[] };
+}
+
+/** The API names of what each upstream has no parameter for (the AI SDK's providers drop them). */
+const droppedBy: Record<ProviderKind, string[]> = {
+  responses: ["frequency_penalty", "presence_penalty", "seed", "stop"],
+  anthropic: ["frequency_penalty", "presence_penalty", "seed"],
+  chat: [],
+};
+
+/** Throws for a setting the model's upstream has no parameter for, instead of letting its provider drop it. */
+export function refuseDroppedSettings(model: LanguageModel, request: DroppableSettings) {
+  const given: Record<string, unknown> = {
+    // A penalty of 0 is no penalty: nothing is lost without it.
+    frequency_penalty: (request.frequencyPenalty ?? request.settings?.frequencyPenalty) || null,
+    presence_penalty: (request.presencePenalty ?? request.settings?.presencePenalty) || null,
+    seed: request.settings?.seed,
+    stop: request.settings?.stopSequences?.length ? request.settings.stopSequences : null,
+  };
+  const kind = kindOf(model);
+  const dropped = droppedBy[kind].filter((name) => given[name] != null);
+  if (!dropped.length) return;
+  const upstream = kind === "anthropic" ? "Anthropic" : "the OpenAI Responses API";
+  throw new ValidationError(
+    dropped.map((name) => ({
+      path: [name],
+      message: `${upstream} has no equivalent of ${name === "stop" ? "stop sequences" : name}; leave it out for this model`,
+    })),
+  );
+}
+
+/** What a Responses upstream is asked to include beside its output. */
+function responsesInclude(params: UpstreamParams) {
+  const include = [
+    // With alternatives the provider adds it itself (its `logprobs` option).
+    ...(params.logprobs && !params.logprobs.top ? ["message.output_text.logprobs"] : []),
+    ...(params.encryptedReasoning ? ["reasoning.encrypted_content"] : []),
+  ];
+  return include.length ? include : null;
+}
+
 /** The API's names of the parameters, for the refusal. */
 const apiNames: Record<keyof UpstreamParams, string> = {
   parallelToolCalls: "parallel_tool_calls",
@@ -108,7 +156,7 @@ const apiNames: Record<keyof UpstreamParams, string> = {
   serviceTier: "service_tier",
   user: "user",
   safetyIdentifier: "safety_identifier",
-  topLogprobs: "top_logprobs",
+  logprobs: "top_logprobs",
   reasoningEffort: "reasoning.effort",
   reasoningSummary: "reasoning.summary",
   textVerbosity: "text.verbosity",

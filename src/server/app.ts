@@ -26,9 +26,9 @@ import { compactLedger } from "../store/usage.js";
 const LEDGER_COMPACTION_MS = 15 * 60_000;
 import { useTracing } from "./tracing-plugin.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
+import { stopTurnsOnNotice } from "../generation/turn-cancel.js";
 import { mcpSettingsFrom } from "../mcp/mcp-connection.js";
 import { useConversationsApi } from "../responses-api/conversations.js";
-import { cancelNotice } from "../responses-api/cancel.js";
 import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
 import { useSharedDialogs } from "../rest/shared-dialog.js";
@@ -102,12 +102,13 @@ export function buildApp(options: AppOptions) {
     mcp: mcpSettingsFrom(config),
   });
   // `cancel` received by another instance reaches the turn wherever it runs.
-  live.onNotice((notice) => cancelNotice(notice) && void generator.cancel(cancelNotice(notice)!));
+  stopTurnsOnNotice(generator, live);
   const writes = createHistoryWrites(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
   const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
   const largeAnswers = createLargeAnswers(limits);
   const connections = createConnectionPolicy(limits, authenticator);
+  const graphiql = options.graphiql ?? config.GRAPHIQL;
   const yoga = createYoga({
     schema,
     context: contextFactory(services, largeAnswers),
@@ -120,7 +121,7 @@ export function buildApp(options: AppOptions) {
     // GraphiQL's scripts and styles come inline from the npm package, not from a CDN: a
     // self-hosted service on a closed network must still show it.
     renderGraphiQL,
-    graphiql: (options.graphiql ?? config.GRAPHIQL) && { title: "dialogql", defaultQuery: exampleQuery },
+    graphiql: graphiql && { title: "dialogql", defaultQuery: exampleQuery },
     cors: corsOptions(config.CORS_ORIGINS),
     maxRequestBodySize: limits.bodyBytes,
     // The last line of defence, for errors outside execution (useErrorReporting handles the rest,
@@ -131,7 +132,7 @@ export function buildApp(options: AppOptions) {
       useRequestLog(),
       useTracing(tracing),
       useOperationsEndpoints({ database: async () => store.database, live }),
-      useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
+      useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"], settings: { graphiql } }),
       // A share link's token is its own credential: read before any API key is asked for.
       useSharedDialogs(store, live),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
