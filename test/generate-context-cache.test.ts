@@ -85,17 +85,9 @@ describe("the context of chain tips kept in memory", () => {
 });
 
 describe("the context cache's bound", () => {
+  // The cache keeps contexts as they are given: their events' fields do not matter here.
   const events = (n: number) =>
-    Array.from({ length: n }, (_, i): StoredEvent => ({
-      type: "HUMAN",
-      content: String(i),
-      parts: null,
-      callId: null,
-      toolName: null,
-      args: null,
-      isError: null,
-      providerFields: null,
-    }));
+    Array.from({ length: n }, (_, i) => ({ type: "HUMAN", content: String(i) }) as StoredEvent);
 
   it("lets the least recently used contexts go first, and drops a dialog's contexts", () => {
     const cache = createContextCache(10);
