@@ -11,15 +11,9 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import { startGeneratingServer } from "./support/generating-server.js";
 import { until } from "./support/until.js";
+import { scriptHeldText } from "./support/upstream-stand-in.js";
 
 const TEXT = "Typed before the shutdown, and the rest never comes.";
-const TYPED = 16; // before the gate: the role chunk, then two of eight characters
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 /** One request on `agent`'s connection: status, the connection header, the body and the socket. */
 function send(url: string, agent: Agent, key: string, path: string, body?: string) {
@@ -55,17 +49,11 @@ function send(url: string, agent: Agent, key: string, path: string, body?: strin
 describe("the drain on shutdown", () => {
   it("stops a turn still running at the turns time, keeping its text, and answers its request with it", async () => {
     const g = await startGeneratingServer({}, "tenant-a", { drainMs: 20_000, turnsMs: 300 });
-    const held = gate();
-    g.upstream.script({
-      output: [{ text: TEXT }],
-      chunkChars: 8,
-      holdAfterFirstChunk: held.opened,
-      holdAfterChunks: 3,
-    });
+    const held = scriptHeldText(g.upstream, TEXT);
     const answer = g.openai.responses.create({ model: "stand-in-1", input: "Go on." });
     await until(async () => {
       const row = await prisma.response.findFirst({ where: { status: "IN_PROGRESS" }, select: { id: true } });
-      return Boolean(row && (await g.server.writes.textOf(row.id))?.text.length === TYPED);
+      return Boolean(row && (await g.server.writes.textOf(row.id))?.text === held.typed);
     }, "the text typed");
     const upstreamCall = g.upstream.requests.at(-1)!;
 
@@ -76,26 +64,20 @@ describe("the drain on shutdown", () => {
     await closed;
 
     expect(response).toMatchObject({ status: "incomplete", incomplete_details: { reason: "server_shutdown" } });
-    expect(response.output_text).toBe(TEXT.slice(0, TYPED));
+    expect(response.output_text).toBe(held.typed);
     const stored = await prisma.response.findUniqueOrThrow({
       where: { id: response.id },
       include: { events: { where: { phase: "OUTPUT" } } },
     });
     expect(stored.status).toBe("INCOMPLETE");
-    expect(stored.events.map((event) => event.content)).toEqual([TEXT.slice(0, TYPED)]);
+    expect(stored.events.map((event) => event.content)).toEqual([held.typed]);
   });
 
   it("lets a turn that ends within the turns time end as it does", async () => {
     const g = await startGeneratingServer({}, "tenant-a", { drainMs: 20_000, turnsMs: 20_000 });
-    const held = gate();
-    g.upstream.script({
-      output: [{ text: TEXT }],
-      chunkChars: 8,
-      holdAfterFirstChunk: held.opened,
-      holdAfterChunks: 3,
-    });
+    const held = scriptHeldText(g.upstream, TEXT);
     const started = await g.openai.responses.create({ model: "stand-in-1", input: "Go on.", background: true });
-    await until(async () => (await g.server.writes.textOf(started.id))?.text.length === TYPED, "the text typed");
+    await until(async () => (await g.server.writes.textOf(started.id))?.text === held.typed, "the text typed");
 
     const closed = g.server.close();
     held.open();
