@@ -6,7 +6,8 @@
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
 import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
-import { type DialogWrite, type ResponseChange, writeDialog } from "../store/dialog-write.js";
+import type { DialogWrite, ResponseChange } from "../store/dialog-write.js";
+import { writeDialog } from "../store/locked-dialog.js";
 import { run } from "../store/sql.js";
 import type { Store, WriteLimits } from "../store/store.js";
 import { parseEventInputs } from "./event-input.js";
