@@ -327,4 +327,26 @@ describe("thinking and stop sequences", () => {
       .finalMessage();
     expect(final).toMatchObject({ stop_reason: "stop_sequence", stop_sequence: "END" });
   });
+
+  it("refuses sampling settings Anthropic would not apply, by name, before anything is stored", async () => {
+    const before = await prisma.response.count();
+    const thinking = { type: "enabled" as const, budget_tokens: 1024 };
+    const attempts: [Record<string, unknown>, string][] = [
+      [{ thinking, temperature: 0.5 }, "temperature"],
+      [{ thinking, top_k: 5 }, "top_k"],
+      [{ temperature: 0.5, top_p: 0.9 }, "top_p"],
+    ];
+    for (const [extra, param] of attempts) {
+      const error = await anthropic.messages
+        .create({ model: "claude-stand-in", max_tokens: 4096, messages: [{ role: "user", content: "Hi" }], ...extra })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+      expect((error as Error).message).toContain(param);
+    }
+    // Through /v1/responses too: Anthropic's temperature stops at 1.
+    await expect(
+      g.openai.responses.create({ model: "claude-stand-in", input: "Hi", temperature: 1.5 }),
+    ).rejects.toMatchObject({ status: 400, param: "temperature" });
+    expect(await prisma.response.count()).toBe(before);
+  });
 });

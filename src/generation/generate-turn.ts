@@ -14,9 +14,8 @@ import { echoedMcpTool, MCP_SERVERS_KEY } from "../mcp/mcp-request.js";
 import { metrics } from "../metrics.js";
 import type { Tracing } from "../tracing.js";
 import type { UsageInput } from "../services/responses.js";
-import type { OutputItem } from "./output-items.js";
+import { type OutputItem, writtenText } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
-import { toModelMessages } from "./model-messages.js";
 import { runToolLoop } from "./tool-loop.js";
 import { describeUpstreamFailure, logUpstreamFailure } from "./upstream-errors.js";
 import type { BegunTurn, FinalStatus, TurnSink } from "./turn-sink.js";
@@ -57,13 +56,25 @@ export interface Generator {
   start(request: GenerateRequest, sink: TurnSink, observer?: TurnObserver): Promise<StartedTurn>;
   /** Stops a turn this process is running (settling once its end is stored); null when it is not running here. */
   cancel(responseId: string): Promise<TurnOutcome> | null;
+  /** How many turns this process is running. */
+  readonly running: number;
+  /** Settles once no turn runs here (turns started meanwhile included). */
+  whenIdle(): Promise<void>;
+  /**
+   * The server is shutting down: every turn running here stops and ends INCOMPLETE with what it
+   * had (code `server_shutdown`); settles once their ends are stored.
+   */
+  stopAll(): Promise<void>;
 }
+
+/** Why a turn's abort signal was raised: a cancel, or the server shutting down (stopAll). */
+const SHUTDOWN = "server_shutdown";
 
 export interface GeneratorOptions {
   models: ModelCatalog;
   /** Refuses a turn whose caller has spent its budget (src/services/budgets.ts), before anything is stored or called. */
   admit?: (caller: { tenantId: string; keyId: string | null }) => Promise<void>;
-  /** Where a span per model call goes (src/tracing.ts); null or absent: none. */
+  /** Where a span per turn, model call and tool call goes (src/tracing.ts); null or absent: none. */
   tracing?: Tracing | null;
   /** How MCP servers are reached (MCP_ALLOWED_SERVERS, the tool timeout). */
   mcp: McpSettings;
@@ -93,7 +104,13 @@ export function createGenerator(options: GeneratorOptions): Generator {
         providerOptions,
         maxRetries: options.models.maxRetries,
         mcp: options.mcp,
-        tracing: options.tracing ?? null,
+        trace:
+          options.tracing?.startTurn(request.traceContext, {
+            model: request.model,
+            provider: providerName(model),
+            conversationId: begun.dialogId,
+            responseId: begun.responseId,
+          }) ?? null,
         contextTokens: options.models.contextTokens,
       }).finally(() => running.delete(begun.responseId));
       running.set(begun.responseId, { abort, done });
@@ -104,33 +121,35 @@ export function createGenerator(options: GeneratorOptions): Generator {
       turn?.abort.abort();
       return turn?.done ?? null;
     },
+    get running() {
+      return running.size;
+    },
+    async whenIdle() {
+      while (running.size) await Promise.allSettled([...running.values()].map((turn) => turn.done));
+    },
+    async stopAll() {
+      for (const turn of running.values()) turn.abort.abort(SHUTDOWN);
+      await this.whenIdle();
+    },
   };
 }
 
 async function runTurn(turn: Turn): Promise<TurnOutcome> {
   const called = performance.now();
-  const { request, begun } = turn;
-  const responseId = begun.responseId;
-  // One span for the turn's model calls (an MCP turn calls the model once per step).
-  const span = turn.tracing?.startModelCall(request.traceContext, {
-    model: request.model,
-    provider: providerName(turn.model),
-    conversationId: begun.dialogId,
-    responseId,
-    input: () => toModelMessages(begun.context),
-  });
+  const responseId = turn.begun.responseId;
   const { items, finishReason, stopSequence, usage, failure, finalSave } = await runToolLoop(turn);
-  const outcome = { ...settle(items, turn.abort.aborted, failure, finishReason, usage), stopSequence };
+  const stopped = !turn.abort.aborted ? null : turn.abort.reason === SHUTDOWN ? "shutdown" : "cancel";
+  const outcome = { ...settle(items, stopped, failure, finishReason, usage), stopSequence };
   if (outcome.status === "FAILED") logUpstreamFailure(responseId, failure);
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);
-  span?.end({
+  turn.trace?.end({
     status: outcome.status,
     inputTokens: outcome.usage?.inputTokens,
     outputTokens: outcome.usage?.outputTokens,
     finishReason: finishReason ?? null,
     error: outcome.status === "FAILED" ? (outcome.error?.message ?? "failed") : null,
-    output: items.map((item) => (item.type === "message" || item.type === "reasoning" ? item.text : "")).join(""),
+    output: writtenText(items),
   });
   const stored = await storeTheEnd(responseId, async () => {
     await finalSave();
@@ -172,16 +191,23 @@ function providerName(model: LanguageModel) {
   return typeof model === "string" ? "unknown" : model.provider.split(".")[0]!;
 }
 
+const SHUTDOWN_END = {
+  code: SHUTDOWN,
+  message: "The server shut down before the turn ended; the output so far is kept. Continue it from this response.",
+};
+
+/** `stopped`: null when the turn ran its course, else why it was stopped (a cancel, or the server shutting down). */
 export function settle(
   output: OutputItem[],
-  aborted: boolean,
+  stopped: "cancel" | "shutdown" | null,
   failure: unknown,
   finishReason: string | undefined,
   usage: LanguageModelUsage | undefined,
 ): Omit<TurnOutcome, "stored"> {
   const completedAt = new Date();
   const counts = usageOf(usage);
-  if (aborted) return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
+  if (stopped === "cancel") return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
+  if (stopped === "shutdown") return { status: "INCOMPLETE", output, usage: counts, error: SHUTDOWN_END, completedAt };
   if (failure !== undefined || !finishReason) {
     // The tenant reads a safe description; the detail is logged (upstream-errors.ts). A turn the
     // database stopped (a delta or a step that could not be stored) did not fail upstream.

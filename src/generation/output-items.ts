@@ -70,6 +70,10 @@ export function sentBackOf(providerFields: unknown): Pick<ReasoningItem, "encryp
   };
 }
 
+/** The text the model wrote in these items (answers and reasoning), for spans that capture content. */
+export const writtenText = (items: readonly OutputItem[]) =>
+  items.map((item) => (item.type === "message" || item.type === "reasoning" ? item.text : "")).join("");
+
 /** Arguments are a JSON object as the model wrote them; anything else is kept under `raw`. */
 export function parseArguments(text: string): Record<string, unknown> {
   try {

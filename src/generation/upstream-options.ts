@@ -105,9 +105,18 @@ export function upstreamOptions(model: LanguageModel, params: UpstreamParams): R
 
 /** The call settings a request may give that some upstream's provider would drop with only a warning. */
 export interface DroppableSettings {
+  temperature?: number | null;
+  topP?: number | null;
   frequencyPenalty?: number | null;
   presencePenalty?: number | null;
-  settings?: { frequencyPenalty?: number; presencePenalty?: number; seed?: number; stopSequences?: string[] };
+  settings?: {
+    frequencyPenalty?: number;
+    presencePenalty?: number;
+    seed?: number;
+    stopSequences?: string[];
+    topK?: number;
+  };
+  providerOptions?: Record<string, Record<string, unknown>>;
 }
 
 /** The API names of what each upstream has no parameter for (the AI SDK's providers drop them). */
@@ -127,15 +136,32 @@ export function refuseDroppedSettings(model: LanguageModel, request: DroppableSe
     stop: request.settings?.stopSequences?.length ? request.settings.stopSequences : null,
   };
   const kind = kindOf(model);
-  const dropped = droppedBy[kind].filter((name) => given[name] != null);
-  if (!dropped.length) return;
   const upstream = kind === "anthropic" ? "Anthropic" : "the OpenAI Responses API";
-  throw new ValidationError(
-    dropped.map((name) => ({
+  const problems = droppedBy[kind]
+    .filter((name) => given[name] != null)
+    .map((name) => ({
       path: [name],
       message: `${upstream} has no equivalent of ${name === "stop" ? "stop sequences" : name}; leave it out for this model`,
-    })),
-  );
+    }));
+  if (kind === "anthropic") problems.push(...anthropicSampling(request));
+  if (problems.length) throw new ValidationError(problems);
+}
+
+/** Sampling settings Anthropic's provider would clamp or drop: refused as Anthropic's API refuses them. */
+function anthropicSampling({ temperature, topP, settings, providerOptions }: DroppableSettings) {
+  const problems: { path: string[]; message: string }[] = [];
+  if (temperature != null && temperature > 1) {
+    problems.push({ path: ["temperature"], message: "Anthropic takes a temperature from 0 to 1" });
+  }
+  if (providerOptions?.anthropic?.thinking != null) {
+    const given = { temperature, top_p: topP, top_k: settings?.topK };
+    for (const [name, value] of Object.entries(given)) {
+      if (value != null) problems.push({ path: [name], message: `Anthropic takes no ${name} with thinking enabled` });
+    }
+  } else if (temperature != null && topP != null) {
+    problems.push({ path: ["top_p"], message: "Anthropic takes temperature or top_p, not both" });
+  }
+  return problems;
 }
 
 /** What a Responses upstream is asked to include beside its output. */

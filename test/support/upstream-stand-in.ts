@@ -478,3 +478,14 @@ const anthropicWire = {
     yield event("message_stop", {});
   },
 };
+
+/**
+ * Scripts a reply of `text` that stops after its first 16 characters (the role chunk, then two of
+ * eight) until `open()` is called: a model caught mid-answer, with `typed` the text it has given.
+ */
+export function scriptHeldText(stand: UpstreamStandIn, text: string) {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  stand.script({ output: [{ text }], chunkChars: 8, holdAfterFirstChunk: opened, holdAfterChunks: 3 });
+  return { open, typed: text.slice(0, 16) };
+}
