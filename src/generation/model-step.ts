@@ -2,6 +2,11 @@
 // stream is followed part by part into output items, as they are typed. A tool call becomes a
 // function_call item (the client runs it), an mcp_call item (dialogql runs it after the step) or
 // an mcp_approval_request item (the turn ends, waiting for the user), by what the tool is.
+//
+// The messages are made a provider prompt here, by the AI SDK's own conversion, and given to the
+// model as they are (promptAsItIs): streamText would otherwise check the whole history against
+// its message schema on every call, which cost more than anything else it does for a long chain
+// (docs/performance.md). The messages are dialogql's own, built from stored events.
 import {
   jsonSchema,
   type LanguageModel,
@@ -10,7 +15,9 @@ import {
   streamText,
   type ToolSet,
   tool,
+  wrapLanguageModel,
 } from "ai";
+import { convertToLanguageModelPrompt } from "ai/internal";
 import type { McpToolbox } from "../mcp/mcp-toolbox.js";
 import type { OutputItem } from "./output-items.js";
 import { type FunctionTool, toolSet as functionTools } from "./call-settings.js";
@@ -88,9 +95,7 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
   };
   try {
     const stream = streamText({
-      model: step.model,
-      system: step.system,
-      messages: step.messages,
+      ...(await promptAsItIs(step)),
       // System and developer messages are the caller's own history (stored SystemEvents), not injected text.
       allowSystemInMessages: true,
       tools: step.tools,
@@ -184,6 +189,31 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
     result.failure = error;
   }
   return result;
+}
+
+type ModelV3 = Parameters<typeof wrapLanguageModel>[0]["model"];
+
+/**
+ * The model and prompt streamText is given: the model with the step's messages already converted
+ * to its prompt, and an empty prompt in their place for streamText to check. A model of an older
+ * specification gets the messages themselves.
+ */
+async function promptAsItIs(step: StepRequest) {
+  const model = step.model;
+  if (typeof model === "string" || model.specificationVersion !== "v3") {
+    return { model, system: step.system, messages: step.messages };
+  }
+  const prompt = await convertToLanguageModelPrompt({
+    prompt: { system: step.system, messages: step.messages },
+    supportedUrls: await model.supportedUrls,
+    download: undefined,
+    abortSignal: step.abort,
+  });
+  const withPrompt = wrapLanguageModel({
+    model: model as ModelV3,
+    middleware: { specificationVersion: "v3", transformParams: async ({ params }) => ({ ...params, prompt }) },
+  });
+  return { model: withPrompt, prompt: "" };
 }
 
 /** A message delta's logprobs, kept on the message too (its output_text part lists them all). */
