@@ -107,13 +107,13 @@ describe.each(transports)("watchHistory over %s", (transport) => {
       output: [{ ai: { content: "a2" } }],
     });
     const watcher = closeAfterAll(client.watchHistory(dialogId, { tail: 2 }));
-    let state = await watcher.until((s) => s.status === "live");
+    const state = await watcher.until((s) => s.status === "live");
     expect(lines(state.events)).toEqual(["4 HUMAN", "5 AI"]);
     expect(state.earlier).toBe(3);
 
     // A write after the tail was read is followed: nothing between the read and the subscription is lost.
     await createResponse(client, { previousResponseId: second.id, input: [{ human: { content: "q3" } }] });
-    state = await watcher.until((s) => s.events.length === 3);
+    await watcher.until((s) => s.events.length === 3);
     await watcher.loadEarlier(2);
     expect(lines(watcher.state.events)).toEqual(["2 AI", "3 AI", "4 HUMAN", "5 AI", "6 HUMAN"]);
     expect(watcher.state.earlier).toBe(1);

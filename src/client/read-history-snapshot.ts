@@ -61,7 +61,10 @@ export async function readHistorySnapshot(
   if (tip) snapshot.responses[tip.id] = tip;
   if (!tip) return snapshot;
   if (tail != null) {
-    Object.assign(snapshot, await readEarlierEvents(transport, dialogId, tip.id, { cursor: null, held: 0 }, tail, snapshot.responses));
+    Object.assign(
+      snapshot,
+      await readEarlierEvents(transport, dialogId, tip.id, { cursor: null, held: 0 }, tail, snapshot.responses),
+    );
     return snapshot;
   }
 
@@ -101,7 +104,7 @@ export async function readEarlierEvents(
   responses: Record<string, ResponseSummary>,
 ): Promise<Pick<HistorySnapshot, "events" | "earlier" | "startCursor">> {
   let events: HistoryEvent[] = [];
-  let earlier = 0;
+  let earlier: number;
   let startCursor = from.cursor;
   do {
     const page: DialogHistoryQuery = dataOf(
