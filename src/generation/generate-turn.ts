@@ -6,7 +6,7 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import type { JSONValue, LanguageModel, LanguageModelUsage } from "ai";
+import { generateText, type JSONValue, type LanguageModel, type LanguageModelUsage } from "ai";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { logger } from "../logger.js";
 import type { McpSettings } from "../mcp/mcp-connection.js";
@@ -65,6 +65,26 @@ export interface Generator {
    * had (code `server_shutdown`); settles once their ends are stored.
    */
   stopAll(): Promise<void>;
+  /**
+   * One model call outside any turn (a dialog's title), through the same door as a turn's: held
+   * to the caller's budget before the upstream is called, its usage charged; answers the text.
+   */
+  askOnce(call: OneOffCall): Promise<string>;
+}
+
+export interface OneOffCall {
+  model: string;
+  system: string;
+  prompt: string;
+  maxOutputTokens: number;
+  caller: Caller;
+  /** The dialog the call is for (its ledger shard). */
+  dialogId: string;
+}
+
+interface Caller {
+  tenantId: string;
+  keyId: string | null;
 }
 
 /** Why a turn's abort signal was raised: a cancel, or the server shutting down (stopAll). */
@@ -73,7 +93,15 @@ const SHUTDOWN = "server_shutdown";
 export interface GeneratorOptions {
   models: ModelCatalog;
   /** Refuses a turn whose caller has spent its budget (src/services/budgets.ts), before anything is stored or called. */
-  admit?: (caller: { tenantId: string; keyId: string | null }) => Promise<void>;
+  admit?: (caller: Caller) => Promise<void>;
+  /** Charges a model call that no stored response carries (askOnce) to the ledger (src/store/usage.ts). */
+  charge?: (call: {
+    id: string;
+    tenantId: string;
+    apiKeyId: string | null;
+    model: string;
+    usage: UsageInput;
+  }) => Promise<void>;
   /** Where a span per turn, model call and tool call goes (src/tracing.ts); null or absent: none. */
   tracing?: Tracing | null;
   /** How MCP servers are reached (MCP_ALLOWED_SERVERS, the tool timeout). */
@@ -130,6 +158,23 @@ export function createGenerator(options: GeneratorOptions): Generator {
     async stopAll() {
       for (const turn of running.values()) turn.abort.abort(SHUTDOWN);
       await this.whenIdle();
+    },
+    async askOnce(call) {
+      const model = options.models.resolve(call.model);
+      await options.admit?.(call.caller);
+      const { text, usage } = await generateText({
+        model,
+        maxRetries: options.models.maxRetries,
+        maxOutputTokens: call.maxOutputTokens,
+        system: call.system,
+        prompt: call.prompt,
+      });
+      const counts = usageOf(usage);
+      if (counts) {
+        const { tenantId, keyId } = call.caller;
+        await options.charge?.({ id: call.dialogId, tenantId, apiKeyId: keyId, model: call.model, usage: counts });
+      }
+      return text;
     },
   };
 }

@@ -19,6 +19,7 @@ import { createHistoryWrites, type InFlightOptions, inFlightOptionsFrom } from "
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
 import { checkBudgets } from "../services/budgets.js";
+import { chargeModelCall } from "../store/usage.js";
 import { createTracing, type Tracing } from "../tracing.js";
 import { compactLedger } from "../store/usage.js";
 
@@ -98,6 +99,7 @@ export function buildApp(options: AppOptions) {
   const generator: Generator = createGenerator({
     models: options.models ?? createModelCatalog(config),
     admit: (caller) => checkBudgets(store, caller),
+    charge: (call) => chargeModelCall(store, { ...call, responses: 0 }),
     tracing,
     mcp: mcpSettingsFrom(config),
   });

@@ -218,7 +218,13 @@ export class DialogWrite {
       sets.push(Prisma.sql`error = ${change.error == null ? null : JSON.stringify(change.error)}::jsonb`);
     if (!sets.length) return;
     if (usage.length) sets.push(await this.#changeUsage(responseId, Object.fromEntries(usage)));
-    await run(Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`, this.session);
+    // A final status ends the in-flight text: its checkpointed pieces go in the same statement,
+    // whichever instance held the text.
+    const ending =
+      change.status && change.status !== "IN_PROGRESS"
+        ? Prisma.sql`WITH gone AS (DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}) `
+        : Prisma.empty;
+    await run(Prisma.sql`${ending}UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`, this.session);
   }
 
   /**
