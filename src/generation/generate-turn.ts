@@ -198,7 +198,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   });
   const stored = await storeTheEnd(responseId, async () => {
     await finalSave();
-    await turn.sink.finish(turn.begun, outcome.status, outcome.usage, outcome.error);
+    await turn.sink.finish(turn.begun, outcome.status, outcome.usage, outcome.error, outcome.completedAt);
   });
   return { ...outcome, stored };
 }

@@ -63,7 +63,8 @@ export interface TurnSink {
   textDelta(responseId: string, type: InFlightType, delta: string): void;
   /** The end of a model step: its events (text and reasoning ones included, as the model gave them). */
   append(responseId: string, events: HistoryEventInput[]): Promise<void>;
-  finish(turn: BegunTurn, status: FinalStatus, usage: UsageInput | null, error: unknown): Promise<void>;
+  /** `at` is the turn's end as its answer states it, so the stored completedAt is the same instant. */
+  finish(turn: BegunTurn, status: FinalStatus, usage: UsageInput | null, error: unknown, at: Date): Promise<void>;
   /** The metadata of context events, by id (the model's context leaves metadata out). */
   eventMetadata(eventIds: string[]): Promise<Map<string, unknown>>;
 }
@@ -153,9 +154,9 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
       if (others.length) await writes.appendEvents({ responseId, events: others });
       else await writes.commitText(responseId);
     },
-    async finish(turn, status, usage, error) {
+    async finish(turn, status, usage, error, at) {
       const { responseId, dialogId, previousResponseId } = turn;
-      await writes.completeResponse({ responseId, status, usage, error: error ?? null });
+      await writes.completeResponse({ responseId, status, usage, error: error ?? null, at });
       // Not awaited: the turn is done; the one that continues it reads the whole context if this is not kept yet.
       writes
         .keepTurnContext({ responseId, dialogId: dialogId!, previousResponseId }, turn.context.slice(0, turn.continued))
