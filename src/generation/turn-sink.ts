@@ -12,7 +12,7 @@ import { logger } from "../logger.js";
 import type { TenantScopes } from "../auth/tenant-scope.js";
 import { NotFoundError } from "../errors.js";
 import type { StoredEvent } from "../formats/stored-event.js";
-import { readModelContext } from "../services/context.js";
+import { readModelContext, readResponseModelEvents } from "../services/context.js";
 import { parseEventInputs } from "../services/event-input.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { UsageInput, WriteResult } from "../services/responses.js";
@@ -78,6 +78,17 @@ const readMetadata = async (store: Store, eventIds: string[]) => {
   return new Map<string, unknown>(rows.map((row) => [row.id, row.metadata]));
 };
 
+/** A turn's input as the model reads it (a ValidationError for input no write would take). */
+const contextEvents = (store: Store, input: HistoryEventInput[]): StoredEvent[] =>
+  parseEventInputs(store.writeLimits, input, ["input"]).map((event) => ({
+    ...event,
+    providerFields: event.providerFields ?? null,
+  }));
+
+/** An MCP approval request (src/mcp/mcp-events.ts: a tool call with call id `mcpr_…`). */
+const isApprovalRequest = (event: StoredEvent) =>
+  event.type === "TOOL_CALL" && Boolean(event.callId?.startsWith("mcpr_"));
+
 /** What a stored turn writes through: the app's store, history writes and tenant cache. */
 export interface StoredTurnsDeps {
   store: Store;
@@ -110,7 +121,13 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
         dialogId: write.dialogId,
         previousResponseId: response.previousResponseId,
       };
-      const { earlier, own } = await writes.turnContext(place);
+      const earlier = await writes.earlierContext(place);
+      // The input as it was parsed for the write: the stored events are those. An approval request
+      // in it is acted on by its stored metadata, found by event id: then the stored events are read.
+      const input = contextEvents(store, start.input);
+      const own = input.some(isApprovalRequest)
+        ? await readResponseModelEvents(write.responseId, store.database)
+        : input;
       return {
         responseId: write.responseId,
         dialogId: write.dialogId,
@@ -155,7 +172,7 @@ export function unstoredTurns(store: Store): TurnSink {
   const callers = new Map<string, TurnStart>();
   return {
     async begin(start) {
-      const input = parseEventInputs(store.writeLimits, start.input, ["input"]);
+      const input = contextEvents(store, start.input);
       let previous = start.previousResponseId ?? null;
       if (!previous && start.dialogId) {
         const dialog = await store.prisma.dialog.findUnique({
@@ -173,7 +190,7 @@ export function unstoredTurns(store: Store): TurnSink {
         dialogId: null,
         previousResponseId: previous,
         createdAt: new Date(),
-        context: [...earlier, ...input.map((event) => ({ ...event, providerFields: event.providerFields ?? null }))],
+        context: [...earlier, ...input],
         continued: earlier.length,
       };
     },
