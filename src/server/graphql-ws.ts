@@ -5,7 +5,8 @@
 // admitted by the connection policy (connection-policy.ts: caps, unsent bytes, revocation); each
 // operation counts against the key's rate limit; and the socket limits: the largest message, the
 // time allowed before connection_init, and how many operations one connection may run at once.
-import type { Server } from "node:http";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import type { ExecutionArgs, ExecutionResult } from "graphql";
 import { GraphQLError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
@@ -30,9 +31,10 @@ export interface GraphqlWsOptions {
   keepAliveMs: number;
 }
 
-export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOptions) {
-  const { limits } = yoga;
-  const sockets = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: limits.bodyBytes });
+/** graphql-ws for `app`: its upgrades come from the server's one dispatcher (src/server/upgrades.ts). */
+export function createGraphqlWs(app: App, options: GraphqlWsOptions) {
+  const { limits } = app.services;
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.bodyBytes });
   sockets.on("connection", (socket) => quietOversizedMessages(socket, limits.bodyBytes));
 
   const graphqlWs = useServer(
@@ -41,9 +43,9 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
       onConnect: async (ctx) => {
         const { request, socket } = ctx.extra;
         try {
-          const viewer = await yoga.authenticator.authenticate(credentialOf(ctx.connectionParams, request));
+          const viewer = await app.authenticator.authenticate(credentialOf(ctx.connectionParams, request));
           // Counted, capped, watched for unsent bytes and closed on revocation (connection-policy.ts).
-          const refused = yoga.connections.admit(viewer, "graphql-ws", request.socket, () =>
+          const refused = app.connections.admit(viewer, "graphql-ws", request.socket, () =>
             socket.close(KEY_REVOKED, "API key revoked"),
           );
           if (refused) {
@@ -71,7 +73,7 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         const request = operationRequestOf(ctx.extra.request);
         const viewer = viewerOf(request);
         if (viewer.keyId) {
-          const decision = await yoga.rateLimiter.consume(viewer.keyId);
+          const decision = await app.rateLimiter.consume(viewer.keyId);
           if (!decision.allowed) {
             const refused = rateLimitedError(
               decision.retryAfterSeconds,
@@ -83,7 +85,7 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
             return [new GraphQLError(refused.message, { extensions })];
           }
         }
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+        const { schema, execute, subscribe, contextFactory, parse, validate } = app.yoga.getEnveloped({
           ...ctx,
           req: request,
           request,
@@ -129,6 +131,9 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
 
   return {
     sockets,
+    handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
+      sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit("connection", ws, request));
+    },
     async dispose() {
       // Completes every WebSocket subscription and closes the sockets (code 1001, going away).
       await graphqlWs.dispose();
@@ -141,18 +146,18 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
 // GET" (a CSRF guard for links and forms, which cannot open a WebSocket). A socket's operations
 // arrive as POSTed operations would, so they see the request as one: an agent streams tokens with
 // mutations over the connection it already holds.
-const operationRequests = new WeakMap<object, import("node:http").IncomingMessage>();
-function operationRequestOf(request: import("node:http").IncomingMessage) {
+const operationRequests = new WeakMap<object, IncomingMessage>();
+function operationRequestOf(request: IncomingMessage) {
   let asPost = operationRequests.get(request);
   if (!asPost) {
-    asPost = Object.create(request, { method: { value: "POST" } }) as import("node:http").IncomingMessage;
+    asPost = Object.create(request, { method: { value: "POST" } }) as IncomingMessage;
     operationRequests.set(request, asPost);
   }
   return asPost;
 }
 
 /** The credential a WebSocket client offers, as an Authorization header value. */
-function credentialOf(params: Record<string, unknown> | undefined, request: import("node:http").IncomingMessage) {
+function credentialOf(params: Record<string, unknown> | undefined, request: IncomingMessage) {
   const offered = params?.authorization ?? params?.Authorization;
   if (typeof offered === "string") return offered;
   if (typeof params?.apiKey === "string") return `Bearer ${params.apiKey}`;
