@@ -4,7 +4,7 @@
 //   *   /graphql                         Yoga: GraphQL, SSE subscriptions, GraphiQL's page
 //   *   /api/*                           the REST endpoints (src/rest/rest-routes.ts)
 //   *   /v1/*                            the OpenAI- and Anthropic-shaped API (src/responses-api/api-routes.ts)
-//   GET /, /*                            the web viewer's static build (src/server/web-viewer.ts)
+//   GET anything else                    the web viewer's static build (src/server/web-viewer.ts)
 // /graphql, /api and /v1 are the API: a request there is identified (API key, rate limit) at its
 // route, before its handler runs, and a long-lived one (SSE) admitted by the connection policy.
 import type { RateLimiter } from "../auth/rate-limit.js";
@@ -21,6 +21,8 @@ import { GRAPHQL_PATH, type GraphqlEndpoint, type NodeServerContext } from "./gr
 import { operationsEndpoints } from "./operations-endpoints.js";
 import { createRouter, type Params, type Route } from "./router.js";
 import { DEFAULT_VIEWER_ROOT, serveViewer } from "./web-viewer.js";
+
+const viewer = (url: URL) => serveViewer(DEFAULT_VIEWER_ROOT, url.pathname);
 
 type Handler = (request: Request, url: URL, params: Params, server: NodeServerContext) => Promise<Response> | Response;
 
@@ -39,6 +41,8 @@ export function createRequestHandler(deps: RouteDeps) {
     const url = new URL(request.url);
     try {
       const found = router.match(request.method, url.pathname);
+      // The viewer takes every GET outside the routes (its own deep links, its files); it answers 404 itself.
+      if (!found && (request.method === "GET" || request.method === "HEAD")) return await viewer(url);
       if (!found) return plain(404, "Not found");
       if (!found.found) return withAllow(plain(405, "Method not allowed"), found.allowed);
       return await found.handler(request, url, found.params, server);
@@ -54,7 +58,6 @@ function routeTable(deps: RouteDeps): Route<Handler>[] {
   const operations = operationsEndpoints({ database: async () => services.store.database, live: services.live });
   const shared = sharedDialogRoute(services.store, services.live, false);
   const sharedLive = sharedDialogRoute(services.store, services.live, true);
-  const viewer: Handler = (_request, url) => serveViewer(DEFAULT_VIEWER_ROOT, url.pathname);
   const admit = admitter(deps);
 
   const rest = createRouter(restRoutes);
@@ -111,8 +114,6 @@ function routeTable(deps: RouteDeps): Route<Handler>[] {
         return answerApiRequest(found.handler, request, { url, params: found.params, viewer, deps: services });
       },
     },
-    { methods: ["GET"], path: "/", handler: viewer },
-    { methods: ["GET"], path: "/*path", handler: viewer },
   ];
 }
 
