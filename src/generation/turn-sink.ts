@@ -15,7 +15,7 @@ import type { StoredEvent } from "../formats/stored-event.js";
 import { readModelContext } from "../services/context.js";
 import { parseEventInputs } from "../services/event-input.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
-import type { UsageInput } from "../services/responses.js";
+import type { UsageInput, WriteResult } from "../services/responses.js";
 import { chargeUnstoredTurn } from "../store/usage.js";
 import type { Store } from "../store/store.js";
 
@@ -28,6 +28,18 @@ export interface TurnStart {
   model: string;
   input: HistoryEventInput[];
   metadata?: Record<string, unknown>;
+  /** A /v1 request's `Idempotency-Key` and the hash of its request (src/responses-api/idempotent-turns.ts). */
+  idempotency?: { key: string; requestHash: string } | null;
+}
+
+/**
+ * Thrown by `begin` when the turn's idempotency key already stored a turn for the same request
+ * (a retry that raced the first call): nothing new is stored, and the earlier turn is the answer.
+ */
+export class EarlierTurn extends Error {
+  constructor(readonly earlier: WriteResult) {
+    super(`response ${earlier.responseId} already answers this idempotency key`);
+  }
 }
 
 export interface BegunTurn {
@@ -80,10 +92,13 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
           model: start.model,
           input: start.input,
           metadata: start.metadata ?? {},
+          idempotencyKey: start.idempotency?.key,
+          requestHash: start.idempotency?.requestHash,
         },
         start.tenantId,
         start.apiKeyId ?? null,
       );
+      if (start.idempotency && !write.written) throw new EarlierTurn(write);
       tenants.rememberWrite(write, start.tenantId);
       const response =
         write.written?.response ?? (await store.prisma.response.findUniqueOrThrow({ where: { id: write.responseId } }));

@@ -18,9 +18,9 @@ import { createHistoryWrites, type InFlightOptions, inFlightOptionsFrom } from "
 import { type Limits, limitsFromConfig } from "../limits.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { logger } from "../logger.js";
+import { stopTurnsOnNotice } from "../generation/turn-cancel.js";
 import { mcpSettingsFrom } from "../mcp/mcp-connection.js";
 import { useRequestId } from "../request-id.js";
-import { cancelNotice } from "../responses-api/cancel.js";
 import type { AppServices } from "../schema/context.js";
 import { createTenantReads } from "../schema/request-budget.js";
 import { checkBudgets } from "../services/budgets.js";
@@ -103,7 +103,7 @@ export function buildApp(options: AppOptions): App {
     mcp: mcpSettingsFrom(config),
   });
   // `cancel` received by another instance reaches the turn wherever it runs.
-  live.onNotice((notice) => cancelNotice(notice) && void generator.cancel(cancelNotice(notice)!));
+  stopTurnsOnNotice(generator, live);
   const writes = createHistoryWrites(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
   const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };

@@ -67,6 +67,8 @@ export interface UpstreamRequest {
   path: string;
   headers: IncomingMessage["headers"];
   body: UpstreamRequestBody;
+  /** Settles when the request's answer is over: sent whole, or its connection closed by the caller. */
+  closed: Promise<void>;
 }
 
 export interface UpstreamStandIn {
@@ -104,7 +106,8 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
   const server = createServer(async (request, response) => {
     const body = await readJson(request);
     const path = (request.url ?? "").replace(/^\/v1/, "");
-    requests.push({ path, headers: request.headers, body });
+    const closed = new Promise<void>((resolve) => response.once("close", () => resolve()));
+    requests.push({ path, headers: request.headers, body, closed });
     const reply = queue.shift() ?? (stand.callOfferedTools ? callOfOfferedTool(body) : undefined) ?? stand.fallback;
     if (reply.httpError) {
       response.writeHead(reply.httpError.status, { "content-type": "application/json" });
