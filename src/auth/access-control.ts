@@ -11,19 +11,6 @@ import type { Limits } from "../limits.js";
 import type { Authenticator, Viewer } from "./authenticator.js";
 import { type RateLimiter, rateLimitedError } from "./rate-limit.js";
 
-const viewers = new WeakMap<object, Viewer>();
-
-/** The caller of a request (a Fetch Request, or the upgrade request of a WebSocket). */
-export function viewerOf(request: object | undefined): Viewer {
-  const viewer = request && viewers.get(request);
-  if (!viewer) throw new Error("a request reached its context without being authenticated");
-  return viewer;
-}
-
-export function setViewer(request: object, viewer: Viewer) {
-  viewers.set(request, viewer);
-}
-
 /** The GraphQL error a refused caller is told: 401, 429, or 503 when the key could not be checked. */
 export function refusal(error: unknown): GraphQLError {
   if (error instanceof GraphQLError) return error;
@@ -58,8 +45,7 @@ export async function admit(
 
 /**
  * Identifies the caller of an API request and counts it against its key's rate limit: the viewer,
- * also kept for the request's later readers (viewerOf), or the refusal to answer with (401, 429,
- * 503) in the shape of the request's API.
+ * or the refusal to answer with (401, 429, 503) in the shape of the request's API.
  */
 export async function admitRequest(
   request: Request,
@@ -73,7 +59,6 @@ export async function admitRequest(
       checks.limits,
       credentialOf(request, pathname),
     );
-    setViewer(request, viewer);
     return { viewer };
   } catch (error) {
     return { refused: refusalResponse(refusal(error), pathname) };

@@ -27,7 +27,8 @@ import { checkBudgets } from "../services/budgets.js";
 import type { Store } from "../store/store.js";
 import { compactLedger } from "../store/usage.js";
 import { createTracing, type Tracing } from "../tracing.js";
-import { createGraphqlEndpoint, type GraphqlEndpoint, type NodeServerContext } from "./graphql-endpoint.js";
+import type { ServerContext } from "./context.js";
+import { createGraphqlEndpoint, type GraphqlEndpoint } from "./graphql-endpoint.js";
 import { createLargeAnswers } from "./large-answers.js";
 import { useRequestLog } from "./request-log.js";
 import { createRequestHandler } from "./routes.js";
@@ -114,16 +115,11 @@ export function buildApp(options: AppOptions): App {
     largeAnswers: createLargeAnswers(limits),
   });
   const cors = corsOptions(config.CORS_ORIGINS);
-  const front = createServerAdapter<NodeServerContext>(
+  const front = createServerAdapter<ServerContext>(
     createRequestHandler({ services, yoga, authenticator, rateLimiter, connections }),
     // CORS first: a preflight is answered before anything else runs, as Yoga answered it.
     {
-      plugins: [
-        ...(cors ? [useCORS<NodeServerContext>(cors)] : []),
-        useRequestId(),
-        useRequestLog(),
-        useTracing(tracing),
-      ],
+      plugins: [...(cors ? [useCORS<ServerContext>(cors)] : []), useRequestId(), useRequestLog(), useTracing(tracing)],
     },
   );
 

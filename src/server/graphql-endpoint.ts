@@ -7,14 +7,13 @@ import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-fi
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
 import { logger } from "../logger.js";
 import { schema } from "../schema/index.js";
 import type { AppServices, Context } from "../schema/context.js";
 import { useCompiledQueries } from "./compiled-queries.js";
-import { contextFactory } from "./context.js";
+import { contextFactory, type ServerContext } from "./context.js";
 import { toRequestError, useErrorReporting } from "./error-reporting.js";
 import { useEndSubscriptionOnFailedEvent } from "./failed-subscription-events.js";
 import { exampleQuery } from "./graphiql-example.js";
@@ -26,18 +25,12 @@ import { useStorableTextOnly } from "./storable-text.js";
 
 export const GRAPHQL_PATH = "/graphql";
 
-/** What a request carries into Yoga from the Node server (absent for `app.fetch`). */
-export interface NodeServerContext {
-  req?: IncomingMessage;
-  res?: ServerResponse;
-}
-
 export function createGraphqlEndpoint(
   services: AppServices,
   options: { graphiql: boolean; introspection: boolean; largeAnswers: LargeAnswers },
 ) {
   const { limits, store } = services;
-  return createYoga<NodeServerContext, Context>({
+  return createYoga<ServerContext, Context>({
     schema,
     context: contextFactory(services, options.largeAnswers),
     graphqlEndpoint: GRAPHQL_PATH,

@@ -5,10 +5,10 @@
 // since both run through the same envelop pipeline).
 import type { ServerAdapterPlugin } from "@whatwg-node/server";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
-import { viewerOf } from "../auth/access-control.js";
 import { logger } from "../logger.js";
 import { metrics, routeOf } from "../metrics.js";
 import { requestIdOf } from "../request-id.js";
+import type { ServerContext } from "./context.js";
 
 interface Timing {
   started: number;
@@ -18,12 +18,12 @@ interface Timing {
 const timings = new WeakMap<object, Timing>();
 
 /** The HTTP side, a plugin of the server in front (src/server/app.ts): every request, whatever its route. */
-export function useRequestLog(): ServerAdapterPlugin {
+export function useRequestLog(): ServerAdapterPlugin<ServerContext> {
   return {
     onRequest({ request }) {
       timings.set(request, { started: performance.now() });
     },
-    onResponse({ request, response }) {
+    onResponse({ request, response, serverContext }) {
       const timing = timings.get(request);
       if (!timing) return;
       const url = new URL(request.url);
@@ -39,7 +39,7 @@ export function useRequestLog(): ServerAdapterPlugin {
         status: response.status,
         durationMs: Math.round(seconds * 10_000) / 10,
         ...(timing.operation ? { operation: timing.operation } : {}),
-        ...tenantOf(request),
+        ...(serverContext.viewer ? { tenant: serverContext.viewer.tenantId } : {}),
       });
     },
   };
@@ -102,15 +102,6 @@ function logOperation(
 
 function operationType(document: { definitions: readonly { kind: string; operation?: string }[] }) {
   return document.definitions.find((d) => d.kind === "OperationDefinition")?.operation ?? "unknown";
-}
-
-/** The caller's tenant when the request was authenticated (API requests only). */
-function tenantOf(request: object): { tenant?: string } {
-  try {
-    return { tenant: viewerOf(request).tenantId };
-  } catch {
-    return {};
-  }
 }
 
 /** The stream, with the open-subscriptions gauge raised until it ends, fails or is stopped. */

@@ -17,14 +17,15 @@ import { answerApiRequest, apiRoutes, noApiRoute } from "../responses-api/api-ro
 import { answerRestRequest, noRestRoute, restRoutes } from "../rest/rest-routes.js";
 import { sharedDialogRoute } from "../rest/shared-dialog.js";
 import type { AppServices } from "../schema/context.js";
-import { GRAPHQL_PATH, type GraphqlEndpoint, type NodeServerContext } from "./graphql-endpoint.js";
+import type { ServerContext } from "./context.js";
+import { GRAPHQL_PATH, type GraphqlEndpoint } from "./graphql-endpoint.js";
 import { operationsEndpoints } from "./operations-endpoints.js";
 import { createRouter, type Params, type Route } from "./router.js";
 import { DEFAULT_VIEWER_ROOT, serveViewer } from "./web-viewer.js";
 
 const viewer = (url: URL) => serveViewer(DEFAULT_VIEWER_ROOT, url.pathname);
 
-type Handler = (request: Request, url: URL, params: Params, server: NodeServerContext) => Promise<Response> | Response;
+type Handler = (request: Request, url: URL, params: Params, server: ServerContext) => Promise<Response> | Response;
 
 export interface RouteDeps {
   services: AppServices;
@@ -37,7 +38,7 @@ export interface RouteDeps {
 /** The app's request handler: each request to its route's handler, 404 or 405 when it has none. */
 export function createRequestHandler(deps: RouteDeps) {
   const router = createRouter(routeTable(deps));
-  return async (request: Request, server: NodeServerContext): Promise<Response> => {
+  return async (request: Request, server: ServerContext): Promise<Response> => {
     const url = new URL(request.url);
     try {
       const found = router.match(request.method, url.pathname);
@@ -123,9 +124,11 @@ function routeTable(deps: RouteDeps): Route<Handler>[] {
  */
 function admitter({ authenticator, rateLimiter, services, connections }: RouteDeps) {
   const checks = { authenticator, rateLimiter, limits: services.limits };
-  return async (request: Request, url: URL, server: NodeServerContext): Promise<Viewer | Response> => {
+  return async (request: Request, url: URL, server: ServerContext): Promise<Viewer | Response> => {
     const admitted = await admitRequest(request, url.pathname, checks);
     if (admitted.refused) return admitted.refused;
+    // For Yoga's context and the request's log line.
+    server.viewer = admitted.viewer;
     return refuseEventStream(connections, admitted.viewer, request, server, url.pathname) ?? admitted.viewer;
   };
 }
