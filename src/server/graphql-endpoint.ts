@@ -8,7 +8,7 @@ import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type Plugin } from "graphql-yoga";
-import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
+import { useSharedSubscriptionResults } from "./shared-subscription-results.js";
 import { logger } from "../logger.js";
 import { schema } from "../schema/index.js";
 import type { AppServices, Context } from "../schema/context.js";
