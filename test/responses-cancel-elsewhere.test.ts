@@ -11,15 +11,9 @@ import { startServer } from "../src/server/http-server.js";
 import { store, testConfig } from "./support/database.js";
 import { startGeneratingServer } from "./support/generating-server.js";
 import { until } from "./support/until.js";
+import { scriptHeldText } from "./support/upstream-stand-in.js";
 
 const TEXT = "The partial answer, typed before the cancel, and the rest that never comes.";
-const TYPED = 16; // before the gate: the role chunk, then two of eight characters
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 describe.skipIf(!process.env.TEST_REDIS_URL)("cancel through another instance", () => {
   it("stops the upstream call and keeps the text typed so far", async () => {
@@ -32,15 +26,9 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("cancel through another instance", 
       models: createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }),
     });
     try {
-      const held = gate();
-      g.upstream.script({
-        output: [{ text: TEXT }],
-        chunkChars: 8,
-        holdAfterFirstChunk: held.opened,
-        holdAfterChunks: 3,
-      });
+      const held = scriptHeldText(g.upstream, TEXT);
       const started = await g.openai.responses.create({ model: "stand-in-1", input: "Go", background: true });
-      await until(async () => (await g.server.writes.textOf(started.id))?.text.length === TYPED, "the text typed");
+      await until(async () => (await g.server.writes.textOf(started.id))?.text === held.typed, "the text typed");
       const upstreamCall = g.upstream.requests.at(-1)!;
 
       const otherClient = new OpenAI({ baseURL: `${other.url}/v1`, apiKey: g.key, maxRetries: 0 });
@@ -53,11 +41,11 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("cancel through another instance", 
       expect(cancelled.output).toEqual([
         expect.objectContaining({
           type: "message",
-          content: [expect.objectContaining({ text: TEXT.slice(0, TYPED) })],
+          content: [expect.objectContaining({ text: held.typed })],
         }),
       ]);
       const stored = await g.openai.responses.retrieve(started.id);
-      expect(stored).toMatchObject({ status: "cancelled", output_text: TEXT.slice(0, TYPED) });
+      expect(stored).toMatchObject({ status: "cancelled", output_text: held.typed });
     } finally {
       await other.close();
     }

@@ -51,6 +51,8 @@ export interface BegunTurn {
   createdAt: Date;
   /** The whole context the model is given: the chain's events, root first, then the new input. */
   context: StoredEvent[];
+  /** How many of `context`'s events are the context the turn continues (the rest are its input). */
+  continued: number;
 }
 
 export type FinalStatus = Extract<ResponseStatus, "COMPLETED" | "FAILED" | "INCOMPLETE" | "CANCELLED">;
@@ -61,7 +63,8 @@ export interface TurnSink {
   textDelta(responseId: string, type: InFlightType, delta: string): void;
   /** The end of a model step: its events (text and reasoning ones included, as the model gave them). */
   append(responseId: string, events: HistoryEventInput[]): Promise<void>;
-  finish(responseId: string, status: FinalStatus, usage: UsageInput | null, error: unknown): Promise<void>;
+  /** `at` is the turn's end as its answer states it, so the stored completedAt is the same instant. */
+  finish(turn: BegunTurn, status: FinalStatus, usage: UsageInput | null, error: unknown, at: Date): Promise<void>;
   /** The metadata of context events, by id (the model's context leaves metadata out). */
   eventMetadata(eventIds: string[]): Promise<Map<string, unknown>>;
 }
@@ -74,6 +77,13 @@ const readMetadata = async (store: Store, eventIds: string[]) => {
   });
   return new Map<string, unknown>(rows.map((row) => [row.id, row.metadata]));
 };
+
+/** A turn's input as the model reads it (a ValidationError for input no write would take). */
+const contextEvents = (store: Store, input: HistoryEventInput[]): StoredEvent[] =>
+  parseEventInputs(store.writeLimits, input, ["input"]).map((event) => ({
+    ...event,
+    providerFields: event.providerFields ?? null,
+  }));
 
 /** What a stored turn writes through: the app's store, history writes and tenant cache. */
 export interface StoredTurnsDeps {
@@ -102,12 +112,20 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
       tenants.rememberWrite(write, start.tenantId);
       const response =
         write.written?.response ?? (await store.prisma.response.findUniqueOrThrow({ where: { id: write.responseId } }));
+      const place = {
+        responseId: write.responseId,
+        dialogId: write.dialogId,
+        previousResponseId: response.previousResponseId,
+      };
+      const earlier = await writes.earlierContext(place);
       return {
         responseId: write.responseId,
         dialogId: write.dialogId,
         previousResponseId: response.previousResponseId,
         createdAt: response.createdAt,
-        context: await readModelContext(write.responseId, store.database),
+        // The input as it was parsed for the write: the stored events are those, with ids.
+        context: [...earlier, ...contextEvents(store, start.input)],
+        continued: earlier.length,
       };
     },
     textDelta(responseId, type, delta) {
@@ -121,13 +139,19 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
     },
     async append(responseId, events) {
       // Text and reasoning were streamed as in-flight text, which the writes commit (reasoning
-      // when the answer starts, the answer together with the step's other events).
-      const others = events.filter((event) => !event.ai && !event.reasoning);
+      // when the answer starts, the answer together with the step's other events). Reasoning
+      // with something to send back upstream is written whole, in place of its streamed text.
+      const others = events.filter((event) => !event.ai && !(event.reasoning && !event.reasoning.providerFields));
       if (others.length) await writes.appendEvents({ responseId, events: others });
       else await writes.commitText(responseId);
     },
-    async finish(responseId, status, usage, error) {
-      await writes.completeResponse({ responseId, status, usage, error: error ?? null });
+    async finish(turn, status, usage, error, at) {
+      const { responseId, dialogId, previousResponseId } = turn;
+      await writes.completeResponse({ responseId, status, usage, error: error ?? null, at });
+      // Not awaited: the turn is done; the one that continues it reads the whole context if this is not kept yet.
+      writes
+        .keepTurnContext({ responseId, dialogId: dialogId!, previousResponseId }, turn.context.slice(0, turn.continued))
+        .catch((error: Error) => logger.debug(`response ${responseId}: its context was not kept: ${error.message}`));
     },
     eventMetadata: (eventIds) => readMetadata(store, eventIds),
   };
@@ -139,7 +163,7 @@ export function unstoredTurns(store: Store): TurnSink {
   const callers = new Map<string, TurnStart>();
   return {
     async begin(start) {
-      const input = parseEventInputs(store.writeLimits, start.input, ["input"]);
+      const input = contextEvents(store, start.input);
       let previous = start.previousResponseId ?? null;
       if (!previous && start.dialogId) {
         const dialog = await store.prisma.dialog.findUnique({
@@ -157,12 +181,13 @@ export function unstoredTurns(store: Store): TurnSink {
         dialogId: null,
         previousResponseId: previous,
         createdAt: new Date(),
-        context: [...earlier, ...input.map((event) => ({ ...event, providerFields: event.providerFields ?? null }))],
+        context: [...earlier, ...input],
+        continued: earlier.length,
       };
     },
     textDelta: () => {},
     append: async () => {},
-    async finish(responseId, _status, usage) {
+    async finish({ responseId }, _status, usage) {
       const start = callers.get(responseId);
       callers.delete(responseId);
       if (!start || !usage) return;

@@ -45,9 +45,10 @@ async function handleMessages(request: Request, deps: CreateDeps): Promise<Respo
   };
   const sink = storedTurns(deps);
 
+  const thinking = body.thinking?.type === "enabled";
   return answerRecordedTurn(turns, generate, sink, {
-    stream: body.stream ? (write) => messageEventStream(write, body.model) : null,
-    whole: (started, outcome) => anthropicMessage(started, outcome, body.model),
+    stream: body.stream ? (write) => messageEventStream(write, body.model, thinking) : null,
+    whole: (started, outcome) => anthropicMessage(started, outcome, body.model, thinking),
     refuse: (error) => anthropicError(error.status, error.message),
   });
 }

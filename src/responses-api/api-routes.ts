@@ -34,7 +34,7 @@ const responseRoutes: ApiRoute[] = [
       const { dialogId } = await ownResponse(call);
       const id = call.params.id!;
       if (call.url.searchParams.get("stream") === "true")
-        return followResponse(call, id, dialogId, startingAfter(call.url));
+        return followResponse(call, id, dialogId, startingAfter(call.url), includeObfuscation(call.url));
       return json(200, toResponseObject(await readResponseView(call.store, id)));
     },
   },
@@ -116,4 +116,17 @@ function startingAfter(url: URL) {
     );
   }
   return after;
+}
+
+/** `include_obfuscation` of a streamed GET: true unless "false", as OpenAI's retrieve takes it. */
+function includeObfuscation(url: URL) {
+  const text = url.searchParams.get("include_obfuscation");
+  if (text == null || text === "true") return true;
+  if (text === "false") return false;
+  throw new ApiError(
+    400,
+    "Invalid 'include_obfuscation': must be true or false.",
+    "invalid_request_error",
+    "include_obfuscation",
+  );
 }

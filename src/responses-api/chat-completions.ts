@@ -30,10 +30,12 @@ export async function handleChatCompletions(request: Request, deps: CreateDeps):
   };
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   const model = parsed.body.model;
+  const logprobs = parsed.body.logprobs ?? false;
+  const chunkOptions = { includeUsage: parsed.includeUsage, obfuscate: parsed.obfuscate, logprobs };
 
   return answerRecordedTurn(turns, generate, sink, {
-    stream: parsed.stream ? (write) => chunkStream(write, model, parsed.includeUsage) : null,
-    whole: (started, outcome) => chatCompletion(started, outcome, model),
+    stream: parsed.stream ? (write) => chunkStream(write, model, chunkOptions) : null,
+    whole: (started, outcome) => chatCompletion(started, outcome, model, logprobs),
     refuse: (error) => json(error.status, errorBody(error)),
   });
 }

@@ -118,13 +118,20 @@ export async function handleCreate(request: Request, deps: CreateDeps): Promise<
       "background",
     );
   }
+  if (parsed.background && parsed.upstream.logprobs) {
+    // A background turn is read back from what is stored, and logprobs are not kept.
+    throw new InvalidRequest(
+      "Logprobs are not available for background responses: leave out include 'message.output_text.logprobs' and top_logprobs, or background.",
+      parsed.body.include?.includes("message.output_text.logprobs") ? "include" : "top_logprobs",
+    );
+  }
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   if (parsed.stream && parsed.background) {
     // Served like a later GET ?stream=true: numbered so that it can be resumed on any instance.
     const started = await turns.start(generate, sink);
-    return followResponse(deps, started.responseId, started.dialogId!, -1);
+    return followResponse(deps, started.responseId, started.dialogId!, -1, parsed.obfuscate);
   }
-  if (parsed.stream) return streamTurn(generate, parsed.store, sink, turns);
+  if (parsed.stream) return streamTurn(generate, parsed.store, sink, turns, parsed.obfuscate);
 
   const started = await turns.start(generate, sink);
   if (parsed.background) return json(200, toResponseObject(turnView(generate, parsed.store, started)));
@@ -135,7 +142,13 @@ export async function handleCreate(request: Request, deps: CreateDeps): Promise<
   return json(200, toResponseObject(turnView(generate, parsed.store, started, outcome)));
 }
 
-async function streamTurn(generate: GenerateRequest, store: boolean, sink: TurnSink, generator: TurnStarter) {
+async function streamTurn(
+  generate: GenerateRequest,
+  store: boolean,
+  sink: TurnSink,
+  generator: TurnStarter,
+  obfuscate: boolean,
+) {
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let open = true;
@@ -145,11 +158,12 @@ async function streamTurn(generate: GenerateRequest, store: boolean, sink: TurnS
     cancel: () => void (open = false),
   });
   // Errors before the turn is open (bad ids, no provider) are answered as JSON, not as a stream.
-  const started = await startStreamedTurn(generate, store, sink, generator, {
-    write: (frame) => {
+  const sse = {
+    write: (frame: string) => {
       if (open) controller.enqueue(encoder.encode(frame));
     },
-  });
+  };
+  const started = await startStreamedTurn(generate, store, sink, generator, sse, obfuscate);
   void started.done.then(() => {
     if (open) controller.close();
     open = false;
@@ -170,8 +184,9 @@ export async function startStreamedTurn(
   sink: TurnSink,
   generator: TurnStarter,
   events: ResponseEventSink,
+  obfuscate = false,
 ) {
-  const stream = turnEventStream(events, { summary: Boolean(generate.upstream?.reasoningSummary) });
+  const stream = turnEventStream(events, { summary: Boolean(generate.upstream?.reasoningSummary), obfuscate });
   const started = await generator.start(generate, sink, stream);
   stream.begin(toResponseObject(turnView(generate, store, started)));
   const done = started.done.then((outcome) => {

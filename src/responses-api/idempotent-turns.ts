@@ -88,6 +88,7 @@ async function replay(deps: CreateDeps, earlier: WriteResult, observer: TurnObse
     previousResponseId: view.previousResponseId,
     createdAt: view.createdAt,
     context: [],
+    continued: 0,
     done: ended.then((end) => {
       end.output.forEach((item, index) => follow(observer, item, index));
       return outcomeOf(end);

@@ -128,7 +128,8 @@ builder.mutationField("titleDialog", (t) =>
     resolve: async (query, _root, args, ctx) => {
       const dialogId = String(args.dialogId);
       await titleDialog(ctx.store, dialogId, {
-        models: ctx.generator.models,
+        generator: ctx.generator,
+        caller: { tenantId: ctx.viewer.tenantId, keyId: ctx.viewer.keyId },
         model: args.model,
         // Through the one door, as every dialog change.
         setTitle: (title) => ctx.writes.updateDialog(dialogId, { title }),

@@ -93,7 +93,7 @@ builder.mutationFields((t) => ({
         // The response's in-flight text goes with the write (src/history-writes/lifecycle-writes.ts).
         ctx.writes.interruptResponse({ ...input, responseId }),
       );
-      // A generated turn stops too, wherever it runs: no more model or tool calls (seed 004).
+      // A generated turn stops too, wherever it runs: no more model or tool calls.
       stopTurnEverywhere(ctx.generator, ctx.live, responseId);
       return answerWithResponse(ctx, written, query);
     },

@@ -25,7 +25,7 @@ import type { AppServices } from "../schema/context.js";
 import { createTenantReads } from "../schema/request-budget.js";
 import { checkBudgets } from "../services/budgets.js";
 import type { Store } from "../store/store.js";
-import { compactLedger } from "../store/usage.js";
+import { chargeModelCall, compactLedger } from "../store/usage.js";
 import { createTracing, type Tracing } from "../tracing.js";
 import type { ServerContext } from "./context.js";
 import { createGraphqlEndpoint, type GraphqlEndpoint } from "./graphql-endpoint.js";
@@ -100,6 +100,7 @@ export function buildApp(options: AppOptions): App {
   const generator: Generator = createGenerator({
     models: options.models ?? createModelCatalog(config),
     admit: (caller) => checkBudgets(store, caller),
+    charge: (call) => chargeModelCall(store, { ...call, responses: 0 }),
     tracing,
     mcp: mcpSettingsFrom(config),
   });
@@ -109,14 +110,15 @@ export function buildApp(options: AppOptions): App {
   const tenants = createTenantScopes(store);
   const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
   const connections = createConnectionPolicy(limits, authenticator);
+  const graphiql = options.graphiql ?? config.GRAPHIQL;
   const yoga = createGraphqlEndpoint(services, {
-    graphiql: options.graphiql ?? config.GRAPHIQL,
+    graphiql,
     introspection: options.introspection ?? config.INTROSPECTION,
     largeAnswers: createLargeAnswers(limits),
   });
   const cors = corsOptions(config.CORS_ORIGINS);
   const front = createServerAdapter<ServerContext>(
-    createRequestHandler({ services, yoga, authenticator, rateLimiter, connections }),
+    createRequestHandler({ services, yoga, authenticator, rateLimiter, connections, viewer: { graphiql } }),
     // CORS first: a preflight is answered before anything else runs, as Yoga answered it.
     {
       plugins: [...(cors ? [useCORS<ServerContext>(cors)] : []), useRequestId(), useRequestLog(), useTracing(tracing)],

@@ -15,7 +15,7 @@ import { type AppOptions, buildApp } from "./app.js";
 import type { ConnectionPolicy } from "../connections/connection-policy.js";
 import { GRAPHQL_PATH } from "./graphql-endpoint.js";
 import { createGraphqlWs } from "./graphql-ws.js";
-import { createDrain } from "./shutdown.js";
+import { createDrain, keepAliveTimeoutFor } from "./shutdown.js";
 
 /** buildApp's options (store, config and overrides), and the network's. */
 export interface ServerOptions extends Omit<AppOptions, "live"> {
@@ -31,6 +31,8 @@ export interface ServerOptions extends Omit<AppOptions, "live"> {
   keepAliveMs?: number;
   /** How long close() waits for requests in flight; from SHUTDOWN_DRAIN_MS when not given. */
   drainMs?: number;
+  /** How long close() lets generated turns run on before stopping them; from SHUTDOWN_TURNS_MS when not given. */
+  turnsMs?: number;
 }
 
 export interface RunningServer {
@@ -44,9 +46,11 @@ export interface RunningServer {
   /** The long-lived connections' policy (counts, caps, unsent bytes, revocation). */
   connections: ConnectionPolicy;
   /**
-   * Graceful: stops accepting (requests on kept-alive connections are answered 503 SHUTTING_DOWN),
-   * ends every subscription (SSE streams send `complete`, WebSockets close with 1001), waits up to
-   * the drain time for requests in flight, then closes every connection and the live bus.
+   * Graceful (src/server/shutdown.ts): stops accepting (requests on kept-alive connections are
+   * answered 503 SHUTTING_DOWN), ends every subscription (SSE streams send `complete`, WebSockets
+   * close with 1001), lets requests and generated turns run on (turns for the turns time, then
+   * stopped with their output kept), waits up to the drain time for every answer and connection,
+   * then closes what is left and the live bus.
    */
   close(): Promise<void>;
 }
@@ -64,11 +68,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const app = buildApp({ ...options, live, inFlight: { sweep: true, ...options.inFlight } });
   const { writes } = app.services;
   const host = options.host ?? "127.0.0.1";
-  const drain = createDrain();
   const server = createServer((request, response) =>
     // Long-lived ones (SSE) are admitted by the app's connection policy (connection-policy.ts).
     drain.handle(request, response, () => app.listener(request, response)),
   );
+  const drainMs = options.drainMs ?? config.SHUTDOWN_DRAIN_MS;
+  // Kept below the drain time, so a connection idle at shutdown closes by itself (shutdown.ts).
+  server.keepAliveTimeout = keepAliveTimeoutFor(drainMs);
+  const drain = createDrain(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, host, () => resolve());
@@ -100,11 +107,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     connections: app.connections,
     close: () =>
       (closing ??= (async () => {
-        await drain.drain(server, options.drainMs ?? config.SHUTDOWN_DRAIN_MS, async () => {
-          // Ending the listeners ends every subscription: SSE responses finish with `complete`.
-          live.endListeners();
-          await graphqlWs.dispose();
-          responsesWs.close();
+        await drain.drain({
+          drainMs,
+          turnsMs: options.turnsMs ?? config.SHUTDOWN_TURNS_MS,
+          turns: app.services.generator,
+          endStreams: async () => {
+            // Ending the listeners ends every subscription: SSE responses finish with `complete`.
+            live.endListeners();
+            await graphqlWs.dispose();
+            responsesWs.close();
+          },
         });
         app.stop();
         server.closeAllConnections();

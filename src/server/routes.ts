@@ -21,9 +21,7 @@ import type { ServerContext } from "./context.js";
 import { GRAPHQL_PATH, type GraphqlEndpoint } from "./graphql-endpoint.js";
 import { operationsEndpoints } from "./operations-endpoints.js";
 import { createRouter, type Params, type Route } from "./router.js";
-import { DEFAULT_VIEWER_ROOT, serveViewer } from "./web-viewer.js";
-
-const viewer = (url: URL) => serveViewer(DEFAULT_VIEWER_ROOT, url.pathname);
+import { DEFAULT_VIEWER_ROOT, serveViewer, type ViewerSettings } from "./web-viewer.js";
 
 type Handler = (request: Request, url: URL, params: Params, server: ServerContext) => Promise<Response> | Response;
 
@@ -33,6 +31,8 @@ export interface RouteDeps {
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
   connections: ConnectionPolicy;
+  /** What the viewer's page is told (whether GraphiQL is served). */
+  viewer: ViewerSettings;
 }
 
 /** The app's request handler: each request to its route's handler, 404 or 405 when it has none. */
@@ -43,7 +43,8 @@ export function createRequestHandler(deps: RouteDeps) {
     try {
       const found = router.match(request.method, url.pathname);
       // The viewer takes every GET outside the routes (its own deep links, its files); it answers 404 itself.
-      if (!found && (request.method === "GET" || request.method === "HEAD")) return await viewer(url);
+      if (!found && (request.method === "GET" || request.method === "HEAD"))
+        return await serveViewer(DEFAULT_VIEWER_ROOT, url.pathname, deps.viewer);
       if (!found) return plain(404, "Not found");
       if (!found.found) return withAllow(plain(405, "Method not allowed"), found.allowed);
       return await found.handler(request, url, found.params, server);
