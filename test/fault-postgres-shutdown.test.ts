@@ -5,9 +5,9 @@
 // own, reached through a proxy that plays the shutdown with PostgreSQL's own error messages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../src/server/http-server.js";
-import { openStore, type Store } from "../src/store/store.js";
-import { configWith, testConfig } from "./support/database.js";
-import { startTcpProxy } from "./support/tcp-proxy.js";
+import type { Store } from "../src/store/store.js";
+import { testConfig } from "./support/database.js";
+import { openProxiedStore, type TcpProxy } from "./support/proxied-store.js";
 import { until } from "./support/until.js";
 
 const runs = Boolean(process.env.TEST_DATABASE_URL);
@@ -19,12 +19,9 @@ const WRITE = `mutation($input: CreateResponseInput!) {
 
 describe.runIf(runs)(title, () => {
   let proxied: Store;
-  let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+  let proxy: TcpProxy;
   beforeAll(async () => {
-    const databaseUrl = new URL(process.env.DATABASE_URL!);
-    proxy = await startTcpProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port || 5432) });
-    databaseUrl.host = `127.0.0.1:${proxy.port}`;
-    proxied = await openStore(configWith({ DATABASE_URL: databaseUrl.toString(), DATABASE_CONNECT_TIMEOUT_MS: "500" }));
+    ({ store: proxied, proxy } = await openProxiedStore(500));
   });
   afterAll(() => proxied?.close());
 

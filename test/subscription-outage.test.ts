@@ -16,12 +16,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { graphql } from "../src/client/generated/index.js";
 import { startServer, type RunningServer } from "../src/server/http-server.js";
-import { openStore, type Store } from "../src/store/store.js";
-import { configWith, testConfig, store } from "./support/database.js";
+import type { Store } from "../src/store/store.js";
+import { testConfig, store } from "./support/database.js";
 import { CARRY_LIMIT_BYTES } from "../src/live/delta-carriage.js";
 import { httpExecutor } from "./support/live.js";
 import { startOwnRedis } from "./support/redis-server.js";
-import { startTcpProxy } from "./support/tcp-proxy.js";
+import { openProxiedStore, type TcpProxy } from "./support/proxied-store.js";
 import { until } from "./support/until.js";
 
 const runs = Boolean(process.env.TEST_DATABASE_URL);
@@ -121,12 +121,9 @@ function docsClient(server: RunningServer, transport: "sse" | "ws", dialogId: st
 
 describe.runIf(runs)(title, () => {
   let proxied: Store;
-  let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+  let proxy: TcpProxy;
   beforeAll(async () => {
-    const databaseUrl = new URL(process.env.DATABASE_URL!);
-    proxy = await startTcpProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port || 5432) });
-    databaseUrl.host = `127.0.0.1:${proxy.port}`;
-    proxied = await openStore(configWith({ DATABASE_URL: databaseUrl.toString(), DATABASE_CONNECT_TIMEOUT_MS: "500" }));
+    ({ store: proxied, proxy } = await openProxiedStore(500));
   });
   afterAll(() => proxied?.close());
 

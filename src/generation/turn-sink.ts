@@ -78,6 +78,13 @@ const readMetadata = async (store: Store, eventIds: string[]) => {
   return new Map<string, unknown>(rows.map((row) => [row.id, row.metadata]));
 };
 
+/** A turn's input as the model reads it (a ValidationError for input no write would take). */
+const contextEvents = (store: Store, input: HistoryEventInput[]): StoredEvent[] =>
+  parseEventInputs(store.writeLimits, input, ["input"]).map((event) => ({
+    ...event,
+    providerFields: event.providerFields ?? null,
+  }));
+
 /** What a stored turn writes through: the app's store, history writes and tenant cache. */
 export interface StoredTurnsDeps {
   store: Store;
@@ -110,13 +117,14 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
         dialogId: write.dialogId,
         previousResponseId: response.previousResponseId,
       };
-      const { earlier, own } = await writes.turnContext(place);
+      const earlier = await writes.earlierContext(place);
       return {
         responseId: write.responseId,
         dialogId: write.dialogId,
         previousResponseId: response.previousResponseId,
         createdAt: response.createdAt,
-        context: [...earlier, ...own],
+        // The input as it was parsed for the write: the stored events are those, with ids.
+        context: [...earlier, ...contextEvents(store, start.input)],
         continued: earlier.length,
       };
     },
@@ -155,7 +163,7 @@ export function unstoredTurns(store: Store): TurnSink {
   const callers = new Map<string, TurnStart>();
   return {
     async begin(start) {
-      const input = parseEventInputs(store.writeLimits, start.input, ["input"]);
+      const input = contextEvents(store, start.input);
       let previous = start.previousResponseId ?? null;
       if (!previous && start.dialogId) {
         const dialog = await store.prisma.dialog.findUnique({
@@ -173,7 +181,7 @@ export function unstoredTurns(store: Store): TurnSink {
         dialogId: null,
         previousResponseId: previous,
         createdAt: new Date(),
-        context: [...earlier, ...input.map((event) => ({ ...event, providerFields: event.providerFields ?? null }))],
+        context: [...earlier, ...input],
         continued: earlier.length,
       };
     },

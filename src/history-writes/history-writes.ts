@@ -31,7 +31,7 @@ import { createHeldTexts, dropText, textOf, textsOfDialog } from "./held-texts.j
 import type { InFlightOptions, TextDeltaInput } from "./in-flight-input.js";
 import * as lifecycle from "./lifecycle-writes.js";
 import { appendTextDelta } from "./text-writes.js";
-import { keepTurnContext, readTurnContext, type TurnPlace } from "./turn-contexts.js";
+import { keepTurnContext, readEarlierContext, type TurnPlace } from "./turn-contexts.js";
 
 export type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
 export type { TurnPlace } from "./turn-contexts.js";
@@ -123,8 +123,8 @@ export function createHistoryWrites(
     },
 
     // The context a generated turn is given (turn-contexts.ts), read through the cache of chain tips.
-    /** The context of a turn just opened: its chain's events, root first, its own input last. */
-    turnContext: (turn: TurnPlace) => readTurnContext(store, contexts, turn),
+    /** The context a turn just opened continues: its chain's events before its own, root first. */
+    earlierContext: (turn: TurnPlace) => readEarlierContext(store, contexts, turn),
     /** Keeps the context of a turn whose final status is committed, `earlier` being the context it continued. */
     keepTurnContext: (turn: TurnPlace, earlier: readonly StoredEvent[]) =>
       keepTurnContext(store, contexts, turn, earlier),

@@ -1,6 +1,6 @@
 // The context a generated turn is given, read through the context cache (context-cache.ts): the
-// kept context of the response it continues plus its own events, so a turn at depth 1,000 reads
-// about its own new items. The first turn that continues a response nobody kept here reads that
+// kept context of the response it continues, to which the turn adds its own input as it was
+// parsed for its write, so a turn at depth 1,000 reads nothing of its history. The first turn that continues a response nobody kept here reads that
 // response's context whole and keeps it when the response is final; a turn keeps its own context
 // once its end is committed, for the turn that continues it.
 import type { StoredEvent } from "../formats/stored-event.js";
@@ -14,18 +14,11 @@ export interface TurnPlace {
   previousResponseId: string | null;
 }
 
-/**
- * The context of `responseId`, whose previous response is `previousResponseId`, in two parts: the
- * context it continues (`earlier`) and its own events (`own`), each root first.
- */
-export async function readTurnContext(store: Store, cache: ContextCache, turn: TurnPlace) {
+/** The context the turn at `turn` continues (its chain's events before its own, root first): kept, or read. */
+export function readEarlierContext(store: Store, cache: ContextCache, turn: TurnPlace) {
   const { previousResponseId, dialogId } = turn;
-  const earlierKept = previousResponseId ? cache.get(previousResponseId) : [];
-  const [earlier, own] = await Promise.all([
-    earlierKept ?? readEarlier(store, cache, previousResponseId!, dialogId),
-    readResponseModelEvents(turn.responseId, store.database),
-  ]);
-  return { earlier, own };
+  if (!previousResponseId) return [];
+  return cache.get(previousResponseId) ?? readEarlier(store, cache, previousResponseId, dialogId);
 }
 
 async function readEarlier(store: Store, cache: ContextCache, responseId: string, dialogId: string) {
