@@ -10,6 +10,7 @@ import { createLiveBus } from "../src/live/live-bus.js";
 import { readResponseForText, saveCheckpoint } from "../src/services/in-flight-checkpoints.js";
 import { completeResponse } from "../src/services/response-lifecycle.js";
 import type { InFlightState } from "../src/vocabulary/in-flight.js";
+import { checkpointingEvery } from "./support/checkpoint-options.js";
 import { prisma, store } from "./support/database.js";
 import { countStatements } from "./support/query-counter.js";
 
@@ -20,14 +21,7 @@ const STATEMENT_BYTES = 2_048;
 const instances: ReturnType<typeof createHistoryWrites>[] = [];
 /** An instance without Redis: a new one is what a restarted server holds (nothing but the database). */
 function instance(checkpointChars = CHECKPOINT_CHARS) {
-  const writes = createHistoryWrites(store, createLiveBus(), {
-    clock: () => 1_000_000,
-    checkpointMs: 3_600_000,
-    checkpointChars,
-    idleTimeoutMs: 3_600_000,
-    sweepIntervalMs: 3_600_000,
-    maxDeltaChars: 10_000,
-  });
+  const writes = createHistoryWrites(store, createLiveBus(), checkpointingEvery(checkpointChars));
   instances.push(writes);
   return writes;
 }

@@ -8,6 +8,7 @@ import { createHistoryWrites } from "../src/history-writes/history-writes.js";
 import { createLiveBus } from "../src/live/live-bus.js";
 import { readResponseForText } from "../src/services/in-flight-checkpoints.js";
 import { store } from "./support/database.js";
+import { checkpointingEvery } from "./support/checkpoint-options.js";
 import { startTcpProxy } from "./support/tcp-proxy.js";
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -28,14 +29,7 @@ async function instanceThroughProxy() {
   const { hostname, port } = new URL(redisUrl!);
   const proxy = await startTcpProxy({ host: hostname, port: Number(port || 6379) });
   const live = createLiveBus({ redisUrl: `redis://127.0.0.1:${proxy.port}` });
-  const writes = createHistoryWrites(store, live, {
-    clock: () => 1_000_000,
-    checkpointMs: 3_600_000,
-    checkpointChars: CHECKPOINT_CHARS,
-    idleTimeoutMs: 3_600_000,
-    sweepIntervalMs: 3_600_000,
-    maxDeltaChars: 10_000,
-  });
+  const writes = createHistoryWrites(store, live, checkpointingEvery(CHECKPOINT_CHARS));
   closing.push(
     () => writes.close(),
     () => live.close(),
