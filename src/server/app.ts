@@ -51,6 +51,7 @@ import { useStorableTextOnly } from "./storable-text.js";
 import { useCompiledQueries } from "./compiled-queries.js";
 import { createLargeAnswers } from "./large-answers.js";
 import { createConnectionPolicy, useLongLivedConnections } from "../connections/connection-policy.js";
+import { createSubscriptionPacing, useSubscriptionPacing } from "../connections/subscription-pacing.js";
 import type { Store } from "../store/store.js";
 
 export interface AppOptions {
@@ -108,6 +109,7 @@ export function buildApp(options: AppOptions) {
   const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
   const largeAnswers = createLargeAnswers(limits);
   const connections = createConnectionPolicy(limits, authenticator);
+  const subscriptionStarts = createSubscriptionPacing(limits.subscriptionStarts);
   const yoga = createYoga({
     schema,
     context: contextFactory(services, largeAnswers),
@@ -136,6 +138,7 @@ export function buildApp(options: AppOptions) {
       useSharedDialogs(store, live),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
       useLongLivedConnections(connections),
+      useSubscriptionPacing(subscriptionStarts),
       useRestEndpoints(store),
       useConversationsApi(services),
       useResponsesApi(services),
@@ -169,7 +172,7 @@ export function buildApp(options: AppOptions) {
     writes.close();
     clearInterval(ledgerCompaction);
   };
-  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, connections, tracing, stop });
+  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, connections, subscriptionStarts, tracing, stop });
 }
 
 export type App = ReturnType<typeof buildApp>;
