@@ -13,6 +13,7 @@
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { metrics } from "../metrics.js";
+import { sharingKeyOf } from "../live/shared-subscription-results.js";
 import { onStreamLive } from "../live/stream-started.js";
 
 export interface PacingLimits {
@@ -34,19 +35,26 @@ interface Waiter {
   resolve: (turn: Turn | null) => void;
 }
 
+/** The waiters of one kind of subscription, in arrival order (a head index: no quadratic shifts). */
+interface Group {
+  waiters: Waiter[];
+  head: number;
+}
+
 export function createSubscriptionPacing(
   limits: PacingLimits,
   nextTick: (pump: () => void) => void = (pump) => void setImmediate(pump),
 ) {
   let starting = 0;
-  // A queue as an array and a head index: shifting 10,000 waiters one by one would be quadratic.
-  let waiting: Waiter[] = [];
-  let head = 0;
+  let waitingCount = 0;
+  // Subscriptions of one kind (same document and variables: the subscribers of one dialog from
+  // one seq) wait together and start one after the other, so their start-up reads are shared
+  // (src/live/catch-up-reads.ts); kinds take turns in the order their first one arrived.
+  const groups = new Map<string, Group>();
   let pumpScheduled = false;
 
-  const waitingCount = () => waiting.length - head;
   const schedulePump = () => {
-    if (pumpScheduled || !waitingCount() || starting >= limits.maxStarting) return;
+    if (pumpScheduled || !waitingCount || starting >= limits.maxStarting) return;
     pumpScheduled = true;
     nextTick(pump);
   };
@@ -61,10 +69,19 @@ export function createSubscriptionPacing(
       },
     };
   };
+  function nextWaiter(): Waiter | undefined {
+    for (const [key, group] of groups) {
+      const waiter = group.waiters[group.head++];
+      if (group.head >= group.waiters.length) groups.delete(key);
+      if (waiter) return waiter;
+    }
+    return undefined;
+  }
   function pump() {
     pumpScheduled = false;
-    for (let given = 0; given < limits.perTick && starting < limits.maxStarting && waitingCount(); ) {
-      const waiter = waiting[head++]!;
+    for (let given = 0; given < limits.perTick && starting < limits.maxStarting && waitingCount; ) {
+      const waiter = nextWaiter()!;
+      waitingCount--;
       // Its client left while it waited: no work for it, and no turn used.
       if (waiter.gone()) {
         waiter.resolve(null);
@@ -74,31 +91,31 @@ export function createSubscriptionPacing(
       given++;
       waiter.resolve(turn());
     }
-    if (head > 1_024 && head * 2 > waiting.length) {
-      waiting = waiting.slice(head);
-      head = 0;
-    }
-    metrics.subscriptionsWaiting.set(waitingCount());
+    metrics.subscriptionsWaiting.set(waitingCount);
     schedulePump();
   }
 
   return {
     /**
-     * Waits for a turn: the promise gives the turn, or null if the client went away meanwhile
-     * (`gone`). Null at once when too many are waiting: refuse the subscription (busyError()).
+     * Waits for a turn for a subscription of kind `key`: the promise gives the turn, or null if the
+     * client went away meanwhile (`gone`). Null at once when too many are waiting: refuse the
+     * subscription (subscriptionsBusyError()).
      */
-    enter(gone: () => boolean): Promise<Turn | null> | null {
-      if (waitingCount() >= limits.maxWaiting) {
+    enter(key: string, gone: () => boolean): Promise<Turn | null> | null {
+      if (waitingCount >= limits.maxWaiting) {
         metrics.subscriptionsRefusedBusy.inc();
         return null;
       }
-      const entered = new Promise<Turn | null>((resolve) => waiting.push({ gone, resolve }));
-      metrics.subscriptionsWaiting.set(waitingCount());
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { waiters: [], head: 0 }));
+      const entered = new Promise<Turn | null>((resolve) => group.waiters.push({ gone, resolve }));
+      waitingCount++;
+      metrics.subscriptionsWaiting.set(waitingCount);
       schedulePump();
       return entered;
     },
     get waiting() {
-      return waitingCount();
+      return waitingCount;
     },
     get starting() {
       return starting;
@@ -126,8 +143,8 @@ export function subscriptionsBusyError(random = Math.random) {
  */
 export function useSubscriptionPacing(pacing: SubscriptionPacing): Plugin {
   return {
-    async onSubscribe({ context, setResultAndStopExecution }) {
-      const entered = pacing.enter(() => clientGone(context));
+    async onSubscribe({ args, context, setResultAndStopExecution }) {
+      const entered = pacing.enter(sharingKeyOf(args), () => clientGone(context));
       if (!entered) return setResultAndStopExecution({ errors: [subscriptionsBusyError()] });
       const turn = await entered;
       if (!turn) return setResultAndStopExecution({ errors: [new GraphQLError("The client went away before its subscription started")] });

@@ -41,7 +41,8 @@ function executeShared(args: ExecutionArgs, payload: unknown): Shared {
 // payload. Worked out once per subscription (its args object lives as long as it does), not once
 // per delta.
 const sharingKeys = new WeakMap<ExecutionArgs, string>();
-function sharingKeyOf(args: ExecutionArgs) {
+/** What subscriptions with the same results have in common: their document, operation and variables. */
+export function sharingKeyOf(args: ExecutionArgs) {
   let key = sharingKeys.get(args);
   if (key === undefined) {
     // Yoga caches parsed documents, so identical subscription texts share one DocumentNode.

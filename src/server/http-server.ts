@@ -14,6 +14,12 @@ import type { ConnectionPolicy } from "../connections/connection-policy.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
 import { createDrain } from "./shutdown.js";
 
+// Connections the kernel holds for the server before it accepts them. Node's default (511) is
+// overflowed by thousands of clients reconnecting at once while the event loop is busy: the
+// kernel then drops their SYNs, and a load balancer's health check among them waits for its
+// retransmission (1 s, then 3 s) and fails. Linux caps this at net.core.somaxconn (4096 here).
+const LISTEN_BACKLOG = 8_192;
+
 /** buildApp's options (store, config and overrides), and the network's. */
 export interface ServerOptions extends Omit<AppOptions, "live"> {
   /** 0 picks a free one. */
@@ -70,7 +76,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // one the WebSocket servers (which watch the HTTP server's errors) print with a stack.
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, host, () => resolve());
+    server.listen({ port: options.port, host, backlog: LISTEN_BACKLOG }, () => resolve());
   }).catch(async (error: unknown) => {
     await yoga.stop?.();
     await live.close();
