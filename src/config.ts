@@ -99,6 +99,8 @@ const schema = z.object({
   SUBSCRIPTION_STARTS_PER_TICK: count(8),
   MAX_SUBSCRIPTIONS_STARTING: count(200),
   MAX_SUBSCRIPTIONS_WAITING: count(5_000),
+  /** WebSocket upgrades completed per turn of the event loop (src/connections/upgrade-pacing.ts). */
+  WEBSOCKET_UPGRADES_PER_TICK: count(16),
   /** Unsent bytes one subscription connection (WebSocket or SSE) may hold before it is dropped. */
   MAX_QUEUED_BYTES_PER_CONNECTION: count(16 * 1024 * 1024),
   /** Event rows one request may read while executing (reserved before each read). */

@@ -36,8 +36,9 @@ export interface Limits {
   /** Unsent bytes a subscription connection may have before it is dropped. */
   queuedBytesPerConnection: number;
   /** How subscriptions start: per turn of the event loop, at once, waiting at most
-   * (src/connections/subscription-pacing.ts). */
-  subscriptionStarts: { perTick: number; maxStarting: number; maxWaiting: number };
+   * (src/connections/subscription-pacing.ts); WebSocket upgrades completed per turn
+   * (src/connections/upgrade-pacing.ts). */
+  subscriptionStarts: { perTick: number; maxStarting: number; maxWaiting: number; upgradesPerTick: number };
 }
 
 export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}): Limits {
@@ -63,6 +64,7 @@ export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}
       perTick: config.SUBSCRIPTION_STARTS_PER_TICK,
       maxStarting: config.MAX_SUBSCRIPTIONS_STARTING,
       maxWaiting: config.MAX_SUBSCRIPTIONS_WAITING,
+      upgradesPerTick: config.WEBSOCKET_UPGRADES_PER_TICK,
     },
     tenantDbConcurrency: config.TENANT_DB_CONCURRENCY ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
     largeAnswerRows: 1_000,

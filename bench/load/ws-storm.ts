@@ -14,6 +14,7 @@ const urls = process.env.WS_URLS!.split(",");
 const subscribers = Number(process.env.SUBSCRIBERS);
 const dialogIds = process.env.DIALOG_IDS!.split(",");
 const afterSeq = Number(process.env.AFTER_SEQ ?? 0);
+const phased = process.env.PHASED === "1";
 const now = () => performance.timeOrigin + performance.now();
 
 const SUBSCRIPTION = `subscription($dialogId: ID!, $afterSeq: Int) {
@@ -32,6 +33,8 @@ let refusedBusy = 0;
 let closedBeforeLive = 0;
 let failedOther = 0;
 let stopping = false;
+let subscribeNow = false;
+const acked: (() => void)[] = [];
 const sockets: (WebSocket | null)[] = new Array(subscribers).fill(null);
 /** When each subscriber lost its subscription, while it has not got it back. */
 const lostAt = new Map<number, number>();
@@ -77,17 +80,23 @@ function connect(index: number, attempt = 0) {
     lost(index);
     setTimeout(() => connect(index, attempt + 1), retryDelay(attempt));
   };
+  const subscribe = () =>
+    socket.send(
+      JSON.stringify({
+        id: "1",
+        type: "subscribe",
+        payload: { query: SUBSCRIPTION, variables: { dialogId, afterSeq: lastSeq[index] } },
+      }),
+    );
   socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init" })));
   socket.on("message", (data) => {
     const message = JSON.parse(data.toString()) as { type: string; payload?: any };
     if (message.type === "connection_ack") {
-      socket.send(
-        JSON.stringify({
-          id: "1",
-          type: "subscribe",
-          payload: { query: SUBSCRIPTION, variables: { dialogId, afterSeq: lastSeq[index] } },
-        }),
-      );
+      // PHASED=1: every socket is acknowledged before any subscribes (the parent times the two).
+      if (phased && !subscribeNow) {
+        acked.push(subscribe);
+        if (acked.length === subscribers) process.send!({ type: "acked" });
+      } else subscribe();
     } else if (message.type === "next") {
       const delta = message.payload.data?.historyDelta;
       if (!delta) {
@@ -120,6 +129,9 @@ process.on("message", (message: { type: string; committedAt?: [number, number][]
   if (message.type === "storm") {
     stormStarted = now();
     for (let i = 0; i < subscribers; i++) connect(i);
+  } else if (message.type === "subscribe") {
+    subscribeNow = true;
+    for (const subscribe of acked.splice(0)) subscribe();
   } else if (message.type === "resumed") {
     // How long the subscribers that lost their subscription took to get it back.
     process.send!({ type: "resumed", lost: lostAt.size + resumeMs.length, ...summarize(resumeMs) });

@@ -79,7 +79,7 @@ export function createSubscriptionPacing(
   }
   function pump() {
     pumpScheduled = false;
-    for (let given = 0; given < limits.perTick && starting < limits.maxStarting && waitingCount; ) {
+    for (let given = 0; given < limits.perTick && starting < limits.maxStarting && waitingCount;) {
       const waiter = nextWaiter()!;
       waitingCount--;
       // Its client left while it waited: no work for it, and no turn used.
@@ -137,29 +137,66 @@ export function subscriptionsBusyError(random = Math.random) {
   );
 }
 
+// A turn taken by the transport before the operation's context existed (graphql-ws waits for it
+// before any per-operation work), handed to the plugin with the context.
+const turnsTaken = new WeakMap<object, Turn>();
+
+/**
+ * For a transport that runs an operation's own work itself (graphql-ws: rate limit, context,
+ * validation): waits for a turn before that work when `query` may be a subscription (the word
+ * appears: a query or mutation that merely mentions it waits for nothing worse than a turn).
+ * Gives "busy" when too many wait, "gone" when the client went away meanwhile, null when no turn
+ * is needed.
+ */
+export async function turnBeforeOperation(
+  pacing: SubscriptionPacing,
+  operation: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
+  gone: () => boolean,
+): Promise<Turn | "busy" | "gone" | null> {
+  if (!/\bsubscription\b/.test(operation.query)) return null;
+  const key = `${operation.query}\u0000${operation.operationName ?? ""}\u0000${JSON.stringify(operation.variables ?? {})}`;
+  const entered = pacing.enter(key, gone);
+  if (!entered) return "busy";
+  return (await entered) ?? "gone";
+}
+
+/** Hands a turn taken by the transport to the subscription whose context is `context`. */
+export function handTurnTo(context: object, turn: Turn) {
+  turnsTaken.set(context, turn);
+}
+
 /**
  * Paces every subscription the app starts (graphql-ws and SSE alike): each waits for its turn
- * before its resolver runs, and gives it back once its stream has started.
+ * before its resolver runs (unless its transport took one already), and gives it back once its
+ * stream has started.
  */
 export function useSubscriptionPacing(pacing: SubscriptionPacing): Plugin {
   return {
     async onSubscribe({ args, context, setResultAndStopExecution }) {
-      const entered = pacing.enter(sharingKeyOf(args), () => clientGone(context));
-      if (!entered) return setResultAndStopExecution({ errors: [subscriptionsBusyError()] });
-      const turn = await entered;
-      if (!turn) return setResultAndStopExecution({ errors: [new GraphQLError("The client went away before its subscription started")] });
-      onStreamLive(context, () => turn.done());
+      let turn = turnsTaken.get(context) ?? null;
+      turnsTaken.delete(context);
+      if (!turn) {
+        const entered = pacing.enter(sharingKeyOf(args), () => clientGone(context));
+        if (!entered) return setResultAndStopExecution({ errors: [subscriptionsBusyError()] });
+        turn = await entered;
+        if (!turn) return setResultAndStopExecution({ errors: [clientWentAway()] });
+      }
+      const given = turn;
+      onStreamLive(context, () => given.done());
       return {
         onSubscribeResult({ result, setResult }) {
-          if (!isAsyncIterable(result)) return turn.done();
-          setResult(startedOnFirstStep(result, turn));
+          if (!isAsyncIterable(result)) return given.done();
+          setResult(startedOnFirstStep(result, given));
         },
         // Thrown by the resolver: the subscription ended before it started.
-        onSubscribeError: () => turn.done(),
+        onSubscribeError: () => given.done(),
       };
     },
   };
 }
+
+/** What a subscription whose client left while it waited gets (nobody reads it). */
+export const clientWentAway = () => new GraphQLError("The client went away before its subscription started");
 
 /** Passes `source` through, giving `turn` back when its first step settles or it is stopped. */
 function startedOnFirstStep<T>(source: AsyncIterable<T>, turn: Turn): AsyncIterableIterator<T> {

@@ -7,8 +7,9 @@
 // time allowed before connection_init, and how many operations one connection may run at once.
 import type { Server } from "node:http";
 import type { ExecutionArgs, ExecutionResult } from "graphql";
-import { GraphQLError } from "graphql";
-import { useServer } from "graphql-ws/use/ws";
+import { GraphQLError, getOperationAST } from "graphql";
+import type { ConnectionInitMessage, Context as GraphqlWsContext, SubscribeMessage } from "graphql-ws";
+import { type Extra, useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.js";
 import type { Context as AppContext } from "../schema/context.js";
@@ -19,6 +20,12 @@ import { directLaneOf } from "../live/direct-delivery.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "../request-id.js";
 import { KEY_REVOKED, TOO_MANY_CONNECTIONS } from "../connections/connection-policy.js";
+import {
+  clientWentAway,
+  handTurnTo,
+  subscriptionsBusyError,
+  turnBeforeOperation,
+} from "../connections/subscription-pacing.js";
 
 // graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
 // same envelop pipeline (plugins, context, error masking) as HTTP ones.
@@ -68,48 +75,22 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
         if (Object.keys(ctx.subscriptions).length > limits.subscriptionsPerConnection) {
           return [tooManyOperations(limits.subscriptionsPerConnection)];
         }
-        const request = operationRequestOf(ctx.extra.request);
-        const viewer = viewerOf(request);
-        if (viewer.keyId) {
-          const decision = await yoga.rateLimiter.consume(viewer.keyId);
-          if (!decision.allowed) {
-            const refused = rateLimitedError(
-              decision.retryAfterSeconds,
-              limits.rateLimitRequests,
-              limits.rateLimitWindowSeconds,
-            );
-            // No HTTP status on a WebSocket: keep the code and the wait only.
-            const { http: _http, ...extensions } = refused.extensions;
-            return [new GraphQLError(refused.message, { extensions })];
-          }
-        }
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: request,
-          request,
-          socket: ctx.extra.socket,
-          params: payload,
-        });
-        let document;
-        try {
-          document = parse(payload.query);
-        } catch (error) {
-          if (error instanceof GraphQLError) return [error];
+        // A subscription waits for its turn to start before any of its work (subscription-pacing.ts).
+        const turn = await turnBeforeOperation(
+          yoga.subscriptionStarts,
+          payload,
+          () => ctx.extra.socket.readyState !== 1,
+        );
+        if (turn === "busy") return [subscriptionsBusyError()];
+        if (turn === "gone") return [clientWentAway()];
+        const prepared = await prepareOperation(ctx, id, payload).catch((error: unknown) => {
+          turn?.done();
           throw error;
-        }
-        const contextValue = (await contextFactory()) as AppContext;
-        // One id per operation, grouped under the connection's.
-        contextValue.requestId = `${requestIdOf(request)}/${id}`;
-        const args: EnvelopedArgs = {
-          schema,
-          operationName: payload.operationName,
-          document,
-          variableValues: payload.variables,
-          contextValue,
-          rootValue: { execute, subscribe },
-        };
-        const errors = validate(args.schema, args.document);
-        return errors.length ? errors : args;
+        });
+        if (!turn) return prepared;
+        if (isRefusal(prepared) || !isSubscription(prepared)) turn.done();
+        else handTurnTo(prepared.contextValue as object, turn);
+        return prepared;
       },
       // A subscription's results go out serialised once for all the subscribers that share them.
       onOperation: (ctx, id, _payload, args, result) =>
@@ -126,6 +107,56 @@ export function attachGraphqlWs(server: Server, yoga: App, options: GraphqlWsOpt
     sockets,
     options.keepAliveMs,
   );
+
+  /** An operation's arguments, checked and with its context, or the errors that refuse it. */
+  async function prepareOperation(
+    ctx: GraphqlWsContext<ConnectionInitMessage["payload"], Extra>,
+    id: string,
+    payload: SubscribeMessage["payload"],
+  ): Promise<EnvelopedArgs | readonly GraphQLError[]> {
+    const request = operationRequestOf(ctx.extra.request);
+    const viewer = viewerOf(request);
+    if (viewer.keyId) {
+      const decision = await yoga.rateLimiter.consume(viewer.keyId);
+      if (!decision.allowed) {
+        const refused = rateLimitedError(
+          decision.retryAfterSeconds,
+          limits.rateLimitRequests,
+          limits.rateLimitWindowSeconds,
+        );
+        // No HTTP status on a WebSocket: keep the code and the wait only.
+        const { http: _http, ...extensions } = refused.extensions;
+        return [new GraphQLError(refused.message, { extensions })];
+      }
+    }
+    const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+      ...ctx,
+      req: request,
+      request,
+      socket: ctx.extra.socket,
+      params: payload,
+    });
+    let document;
+    try {
+      document = parse(payload.query);
+    } catch (error) {
+      if (error instanceof GraphQLError) return [error];
+      throw error;
+    }
+    const contextValue = (await contextFactory()) as AppContext;
+    // One id per operation, grouped under the connection's.
+    contextValue.requestId = `${requestIdOf(request)}/${id}`;
+    const args: EnvelopedArgs = {
+      schema,
+      operationName: payload.operationName,
+      document,
+      variableValues: payload.variables,
+      contextValue,
+      rootValue: { execute, subscribe },
+    };
+    const errors = validate(args.schema, args.document);
+    return errors.length ? errors : args;
+  }
 
   return {
     sockets,
@@ -158,6 +189,12 @@ function credentialOf(params: Record<string, unknown> | undefined, request: impo
   if (typeof params?.apiKey === "string") return `Bearer ${params.apiKey}`;
   return request.headers.authorization ?? null;
 }
+
+const isRefusal = (prepared: EnvelopedArgs | readonly GraphQLError[]): prepared is readonly GraphQLError[] =>
+  Array.isArray(prepared);
+
+const isSubscription = (args: EnvelopedArgs) =>
+  getOperationAST(args.document, args.operationName)?.operation === "subscription";
 
 function tooManyOperations(limit: number) {
   return new GraphQLError(`At most ${limit} operations may run at once on one connection`, {

@@ -13,6 +13,7 @@ import { type AppOptions, buildApp } from "./app.js";
 import type { ConnectionPolicy } from "../connections/connection-policy.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
 import { createDrain } from "./shutdown.js";
+import { paceUpgrades } from "../connections/upgrade-pacing.js";
 
 // Connections the kernel holds for the server before it accepts them. Node's default (511) is
 // overflowed by thousands of clients reconnecting at once while the event loop is busy: the
@@ -85,7 +86,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const graphqlWs = attachGraphqlWs(server, yoga, {
     keepAliveMs: options.keepAliveMs ?? 12_000,
   });
-  const responsesWs = routeResponsesWebSocket(server, createResponsesWebSocket(yoga));
+  const responsesWs = routeResponsesWebSocket(server, createResponsesWebSocket(yoga), {
+    perTick: yoga.limits.subscriptionStarts.upgradesPerTick,
+    maxWaiting: yoga.connections.perInstance,
+  });
   const { port } = server.address() as AddressInfo;
 
   let closing: Promise<void> | undefined;
@@ -122,16 +126,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 function routeResponsesWebSocket(
   server: import("node:http").Server,
   responses: ReturnType<typeof createResponsesWebSocket>,
+  upgrades: { perTick: number; maxWaiting: number },
 ) {
   const others = server.listeners("upgrade") as ((...args: unknown[]) => void)[];
   server.removeAllListeners("upgrade");
   server.on(
     "upgrade",
-    (request: import("node:http").IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => {
+    // Completed a few per turn of the event loop (upgrade-pacing.ts).
+    paceUpgrades(upgrades, (request, socket, head) => {
       const path = (request.url ?? "").split("?")[0];
       if (path === RESPONSES_WEBSOCKET_PATH) return void responses.handleUpgrade(request, socket, head);
       for (const listener of others) listener.call(server, request, socket, head);
-    },
+    }),
   );
   return responses;
 }
