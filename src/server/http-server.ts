@@ -14,6 +14,7 @@ import type { ConnectionPolicy } from "../connections/connection-policy.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
 import { createDrain } from "./shutdown.js";
 import { paceUpgrades } from "../connections/upgrade-pacing.js";
+import type { SubscriptionPacing } from "../connections/subscription-pacing.js";
 
 // Connections the kernel holds for the server before it accepts them. Node's default (511) is
 // overflowed by thousands of clients reconnecting at once while the event loop is busy: the
@@ -47,6 +48,8 @@ export interface RunningServer {
   authenticator: Authenticator;
   /** The long-lived connections' policy (counts, caps, unsent bytes, revocation). */
   connections: ConnectionPolicy;
+  /** Subscriptions waiting for their turn to start, and starting (subscription-pacing.ts). */
+  subscriptionStarts: Pick<SubscriptionPacing, "waiting" | "starting">;
   /**
    * Graceful: stops accepting (requests on kept-alive connections are answered 503 SHUTTING_DOWN),
    * ends every subscription (SSE streams send `complete`, WebSockets close with 1001), waits up to
@@ -100,6 +103,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     writes,
     authenticator: yoga.authenticator,
     connections: yoga.connections,
+    subscriptionStarts: yoga.subscriptionStarts,
     close: () =>
       (closing ??= (async () => {
         await drain.drain(server, options.drainMs ?? config.SHUTDOWN_DRAIN_MS, async () => {
