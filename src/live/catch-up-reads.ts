@@ -2,19 +2,22 @@
 // the same seq. A subscriber catches up when it starts (after `afterSeq`, or from now) and after a
 // Redis reconnect (a resync): the dialog's position, the writes after its seq and the open texts.
 // Thousands of subscribers of a hundred dialogs starting together (a connect storm, the clients of
-// an instance that died) or told to resync together would each read the same rows; here a read is
-// shared by every subscriber that asks for it before it starts, so an instance reads each dialog
-// once per wave, not once per subscriber.
+// an instance that died) or told to resync together would each read the same rows; here they
+// share them, so an instance reads each dialog once per wave, not once per subscriber.
 //
-// A read serves only subscribers that asked before it started: each has its listener in place
-// when it asks, so a write the read does not see reaches it live. Those that ask while a read of
-// the same thing runs wait for the next one, which starts when that one is over; a read starts
-// one turn of the event loop after its first asker, so those asking together (a resync reaches
-// every listener at once) share it.
+// A read serves only subscribers whose listener was in place before it started, so a write the
+// read does not see reaches them live:
+// - a resync reaches every listener of the channel at once (the same Resync object), after the
+//   channel was subscribed again: its reads are shared by every subscriber it reached;
+// - a start is shared by the subscribers that asked before the read started. Those that ask while
+//   a read of the same thing runs wait for the next one, which starts when that one is over; a
+//   read starts one turn of the event loop after its first asker, so subscribers starting
+//   together (subscription-pacing.ts starts those of one dialog one after the other) share it.
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Store } from "../store/store.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
 import { readDeltasBetween, type WriteDeltaView } from "./delta-reads.js";
+import type { Resync } from "./live-bus.js";
 
 // A longer catch-up is read by each subscriber as it goes, not held whole in memory to be shared.
 const SHARED_CATCH_UP_SEQS = 1_000;
@@ -29,32 +32,52 @@ export interface CatchUpRead {
 
 /** Per database: two stores in one process never answer from each other's reads. */
 const readsOf = new WeakMap<PrismaClient, ReadsStartingLater>();
+const resyncReadsOf = new WeakMap<Resync, Map<string, Promise<CatchUpRead>>>();
 
 /**
  * What a subscriber of `dialogId` that has everything up to `sent` (null: it starts from now)
  * needs to catch up: the dialog's position, the writes after `sent` (none when null) with the
- * status changes from `sent` on, and the open texts.
+ * status changes from `sent` on, and the open texts. `resync`: the resync it catches up after.
  */
 export function readCatchUp(
   store: Store,
   dialogId: string,
   sent: number | null,
   textsOfDialog: (dialogId: string) => Promise<InFlightState[]>,
+  resync?: Resync,
 ): Promise<CatchUpRead> {
-  return readsFor(store).read(`${dialogId}/${sent ?? "now"}`, async (): Promise<CatchUpRead> => {
-    const dialog = await store.prisma.dialog.findUnique({
-      where: { id: dialogId },
-      select: { lastSeq: true, clearedAtSeq: true },
-    });
-    if (!dialog) return { dialog, deltas: null, texts: [] };
-    let deltas: WriteDeltaView[] | null = null;
-    if (sent == null || dialog.lastSeq - sent <= SHARED_CATCH_UP_SEQS) {
-      deltas = [];
-      if (sent != null)
-        for await (const delta of readDeltasBetween(store, dialogId, sent, dialog.lastSeq, sent)) deltas.push(delta);
-    }
-    return { dialog, deltas, texts: await textsOfDialog(dialogId) };
+  const key = `${dialogId}/${sent ?? "now"}`;
+  const read = () => readAll(store, dialogId, sent, textsOfDialog);
+  if (!resync) return readsFor(store).read(key, read);
+  let reads = resyncReadsOf.get(resync);
+  if (!reads) resyncReadsOf.set(resync, (reads = new Map()));
+  let shared = reads.get(key);
+  if (!shared) {
+    reads.set(key, (shared = read()));
+    // A failed read is not shared: each subscriber's own attempt reports its failure.
+    shared.catch(() => reads.delete(key));
+  }
+  return shared;
+}
+
+async function readAll(
+  store: Store,
+  dialogId: string,
+  sent: number | null,
+  textsOfDialog: (dialogId: string) => Promise<InFlightState[]>,
+): Promise<CatchUpRead> {
+  const dialog = await store.prisma.dialog.findUnique({
+    where: { id: dialogId },
+    select: { lastSeq: true, clearedAtSeq: true },
   });
+  if (!dialog) return { dialog, deltas: null, texts: [] };
+  let deltas: WriteDeltaView[] | null = null;
+  if (sent == null || dialog.lastSeq - sent <= SHARED_CATCH_UP_SEQS) {
+    deltas = [];
+    if (sent != null)
+      for await (const delta of readDeltasBetween(store, dialogId, sent, dialog.lastSeq, sent)) deltas.push(delta);
+  }
+  return { dialog, deltas, texts: await textsOfDialog(dialogId) };
 }
 
 /**

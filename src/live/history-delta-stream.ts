@@ -145,7 +145,7 @@ export function historyDeltaStream(
 
       for await (const update of updates) {
         if (isResync(update)) {
-          const shared = await readCatchUp(store, dialogId, sent, textsOfDialog);
+          const shared = await readCatchUp(store, dialogId, sent, textsOfDialog, update);
           if (!shared.dialog) break; // the dialog was deleted
           yield* catchUp(shared.dialog.lastSeq, sent, shared.dialog.clearedAtSeq, shared.deltas ?? undefined);
           if (!signal.aborted) yield* texts.fromSnapshot(shared.texts, sent);
