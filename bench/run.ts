@@ -34,6 +34,7 @@ const scenarios: Scenario[] = [
   { name: "deep-chain", file: "scenarios/deep-chain.ts" },
   { name: "fanout", file: "scenarios/fanout.ts" },
   { name: "text-stream", file: "scenarios/text-stream.ts" },
+  { name: "checkpoint", file: "scenarios/checkpoint.ts" },
   { name: "cross-instance", file: "scenarios/cross-instance.ts", needsRedis: true, serverOnly: true },
   { name: "startup", file: "scenarios/startup.ts", embeddedOnly: true },
   { name: "generate", file: "scenarios/generate.ts" },
@@ -42,6 +43,8 @@ const scenarios: Scenario[] = [
   { name: "token-budget", file: "scenarios/token-budget.ts" },
   { name: "chat-match", file: "scenarios/chat-match.ts" },
   { name: "usage-report", file: "scenarios/usage-report.ts" },
+  // Needs Debian's chromium (/usr/bin/chromium); the viewer's build (web/dist) is the installed one.
+  { name: "viewer-long-dialog", file: "scenarios/viewer-long-dialog.ts" },
 ].filter((s) => !only || only.includes(s.name));
 
 // `--db=postgres` or `--db=pglite`: one database only (both by default).

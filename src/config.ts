@@ -161,6 +161,11 @@ const schema = z.object({
   IN_FLIGHT_SWEEP_INTERVAL: duration().default(15_000),
   /** On SIGTERM/SIGINT, how long requests in flight (writes among them) may take to finish. */
   SHUTDOWN_DRAIN_MS: count(10_000),
+  /**
+   * Within the drain, how long turns this instance generates may run on before they are stopped,
+   * each ending INCOMPLETE with its output so far (the rest of the drain lets those be stored and answered).
+   */
+  SHUTDOWN_TURNS_MS: count(7_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // Model providers for /v1/responses and generateResponse (docs/responses-api.md), named as the
   // providers' own SDKs name them.

@@ -253,3 +253,100 @@ describe("messages.stream", () => {
     expect(final.stop_reason).toBe("tool_use");
   });
 });
+
+describe("thinking and stop sequences", () => {
+  it("answers thinking blocks with their signature, and sends them back upstream on the next turn", async () => {
+    g.upstream.script({ output: [{ reasoning: "Two and two." }, { text: "Four." }] });
+    const messages: MessageParam[] = [{ role: "user", content: "2+2?" }];
+    const first = await anthropic.messages.create({
+      model: "claude-stand-in",
+      max_tokens: 4096,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      messages,
+    });
+    expect(g.upstream.requests.at(-1)!.body.thinking).toEqual({ type: "enabled", budget_tokens: 1024 });
+    expect(first.content).toEqual([
+      { type: "thinking", thinking: "Two and two.", signature: "sig_0" },
+      { type: "text", text: "Four." },
+    ]);
+    expect((await stored(first.id)).events.map((event) => event.type)).toEqual(["HUMAN", "REASONING", "AI"]);
+
+    g.upstream.script({ output: [{ text: "Six." }] });
+    messages.push(
+      { role: "assistant", content: first.content as MessageParam["content"] },
+      { role: "user", content: "3+3?" },
+    );
+    const second = await anthropic.messages.create({
+      model: "claude-stand-in",
+      max_tokens: 4096,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      messages,
+    });
+    // The same chain, and the upstream gets the signed thinking back with it.
+    expect((await stored(second.id)).previousResponseId).toBe(first.id);
+    expect(g.upstream.requests.at(-1)!.body.messages).toContainEqual({
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "Two and two.", signature: "sig_0" },
+        { type: "text", text: "Four." },
+      ],
+    });
+  });
+
+  it("streams thinking as thinking_delta, then its signature_delta", async () => {
+    g.upstream.script({ output: [{ reasoning: "Let me see." }, { text: "Yes." }] });
+    const stream = anthropic.messages.stream({
+      model: "claude-stand-in",
+      max_tokens: 4096,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      messages: [{ role: "user", content: "Is it?" }],
+    });
+    let thinking = "";
+    const signatures: string[] = [];
+    stream.on("thinking", (delta) => void (thinking += delta));
+    stream.on("signature", (signature) => void signatures.push(signature));
+    const final = await stream.finalMessage();
+    expect(thinking).toBe("Let me see.");
+    expect(signatures).toEqual(["sig_0"]);
+    expect(final.content).toEqual([
+      { type: "thinking", thinking: "Let me see.", signature: "sig_0" },
+      { type: "text", text: "Yes." },
+    ]);
+  });
+
+  it("says which stop sequence the model stopped at, whole and streamed", async () => {
+    const ask = { model: "claude-stand-in", max_tokens: 100, stop_sequences: ["END", "STOP"] };
+    g.upstream.script({ output: [{ text: "Counting 1 2 3 " }], stopSequence: "STOP" });
+    const whole = await anthropic.messages.create({ ...ask, messages: [{ role: "user", content: "Count." }] });
+    expect(g.upstream.requests.at(-1)!.body.stop_sequences).toEqual(["END", "STOP"]);
+    expect(whole).toMatchObject({ stop_reason: "stop_sequence", stop_sequence: "STOP" });
+
+    g.upstream.script({ output: [{ text: "Counting again " }], stopSequence: "END" });
+    const final = await anthropic.messages
+      .stream({ ...ask, messages: [{ role: "user", content: "Count again." }] })
+      .finalMessage();
+    expect(final).toMatchObject({ stop_reason: "stop_sequence", stop_sequence: "END" });
+  });
+
+  it("refuses sampling settings Anthropic would not apply, by name, before anything is stored", async () => {
+    const before = await prisma.response.count();
+    const thinking = { type: "enabled" as const, budget_tokens: 1024 };
+    const attempts: [Record<string, unknown>, string][] = [
+      [{ thinking, temperature: 0.5 }, "temperature"],
+      [{ thinking, top_k: 5 }, "top_k"],
+      [{ temperature: 0.5, top_p: 0.9 }, "top_p"],
+    ];
+    for (const [extra, param] of attempts) {
+      const error = await anthropic.messages
+        .create({ model: "claude-stand-in", max_tokens: 4096, messages: [{ role: "user", content: "Hi" }], ...extra })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+      expect((error as Error).message).toContain(param);
+    }
+    // Through /v1/responses too: Anthropic's temperature stops at 1.
+    await expect(
+      g.openai.responses.create({ model: "claude-stand-in", input: "Hi", temperature: 1.5 }),
+    ).rejects.toMatchObject({ status: 400, param: "temperature" });
+    expect(await prisma.response.count()).toBe(before);
+  });
+});

@@ -248,8 +248,9 @@ describe("chat.completions.create", () => {
     const before = await prisma.response.count();
     const attempts: [Record<string, unknown>, string][] = [
       [{ n: 2 }, "n"],
-      [{ logprobs: true }, "logprobs"],
+      // top_logprobs asks for alternatives of the logprobs it needs `logprobs: true` for.
       [{ top_logprobs: 3 }, "top_logprobs"],
+      [{ audio: { voice: "alloy", format: "mp3" } }, "audio"],
       [{ modalities: ["text", "audio"] }, "modalities[1]"],
       [{ functions: [{ name: "f" }] }, "functions"],
       [{ made_up: 1 }, "made_up"],

@@ -8,7 +8,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphql } from "../src/client/generated/index.js";
-import { lockDialog } from "../src/store/dialog-write.js";
+import { lockDialog } from "../src/store/locked-dialog.js";
 import { openStore, type Store } from "../src/store/store.js";
 import { configWith } from "./support/database.js";
 import { startTestServer } from "./support/live.js";

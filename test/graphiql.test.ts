@@ -1,9 +1,10 @@
 // GraphiQL works on a closed network: in real Chromium with every request outside this machine
 // refused, /graphql shows GraphiQL (its scripts come inline from the npm package, never a CDN),
-// and it runs a query against the server.
+// and it runs a query against the server. The viewer links to it only where it is served: a
+// production server (GraphiQL off) would answer the link with 403.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/server/http-server.js";
-import { CHROMIUM, hasChromium, launchBrowser } from "./support/browser.js";
+import { CHROMIUM, hasChromium, launchBrowser, openPage } from "./support/browser.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
 import { graphql } from "../src/client/generated/index.js";
 
@@ -52,5 +53,21 @@ describe.runIf(hasChromium)("GraphiQL at /graphql", () => {
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it("is linked from the viewer's sidebar only when the server serves it", async () => {
+    const production = await startTestServer({ graphiql: false });
+    for (const [running, served] of [
+      [server, true],
+      [production, false],
+    ] as const) {
+      const { page, errors } = await openPage(`${running.url}/`);
+      await page.locator("[data-testid=new-chat-button]").waitFor({ timeout: 20_000 });
+      expect(await page.locator(".graphiql-link").count()).toBe(served ? 1 : 0);
+      const answer = await fetch(`${running.url}/graphql`, { headers: { accept: "text/html" } });
+      expect(answer.ok).toBe(served);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
   });
 });

@@ -135,27 +135,42 @@ describe("an mcp tool", () => {
     expect(second.output[0]).toMatchObject({ output: "6", status: "completed" });
   });
 
-  it("resolves an item_reference to the answer after MCP items by the id the API showed", async () => {
+  it("numbers MCP items among the output: the ids the stream announces are the GET's and resolve to their own items", async () => {
     g.upstream.script(
       { output: [{ toolCall: { name: "add", arguments: '{"a":2,"b":3}' } }] },
       { output: [{ text: "5" }] },
       { output: [{ text: "ok" }] },
     );
-    const first = await g.openai.responses.create({
+    const stream = await g.openai.responses.create({
       model: "stand-in-1",
       input: "2+3?",
       tools: [mcpTool(testServer.url)],
+      stream: true,
     });
-    const answer = first.output[2]!;
-    expect(answer.type).toBe("message");
+    const announced: string[] = [];
+    let responseId = "";
+    for await (const event of stream) {
+      if (event.type === "response.output_item.added") announced.push(event.item.id!);
+      if (event.type === "response.completed") responseId = event.response.id;
+    }
+    // The nth item of resp_X is <prefix>_X_n (the listing keeps its own mcpl_ id, as OpenAI's).
+    const suffix = responseId.replace(/^resp_/, "");
+    expect(announced).toEqual([expect.stringMatching(/^mcpl_/), `mcp_${suffix}_1`, `msg_${suffix}_2`]);
+    const stored = await g.openai.responses.retrieve(responseId);
+    expect(stored.output.map((item) => item.id)).toEqual(announced);
+    // The answer's id names the answer: the next request gives the model that text, as the assistant's.
     const next = await g.openai.responses.create({
       model: "stand-in-1",
       input: [
-        { type: "item_reference", id: answer.id! },
+        { type: "item_reference", id: announced[2]! },
         { role: "user", content: "thanks" },
       ],
     });
     expect(next.status).toBe("completed");
+    expect(g.upstream.requests.at(-1)!.body.messages!.slice(-2)).toEqual([
+      { role: "assistant", content: "5" },
+      { role: "user", content: "thanks" },
+    ]);
   });
 
   it("sends `authorization` as a bearer token, and refuses a field it does not act on by name", async () => {

@@ -5,6 +5,7 @@
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,
+  ChatCompletionContentPartImage,
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
   ChatCompletionSystemMessageParam,
@@ -21,6 +22,7 @@ import type {
 } from "openai/resources/responses/responses";
 import type {
   ChatAssistantMessage,
+  ChatImagePart,
   ChatMessage,
   ChatSystemMessage,
   ChatToolCall,
@@ -41,15 +43,29 @@ import type {
 /** Compiles only when A is assignable to B. */
 type Assignable<A extends B, B> = A;
 
+// The SDK here is openai 6, the last line that runs on Node 20 (this project's engine; openai 7
+// needs Node 22). Its Chat Completions types know image `detail` without "original", which
+// openai 7 added (its Responses types have it already); dialogql reads and writes "original" in
+// both APIs. The Chat checks below therefore take that one value out and compare all the rest.
+type ImageDetail = NonNullable<ChatImagePart["image_url"]["detail"]>;
+export type OnlyOriginalIsNew = [
+  Assignable<Exclude<ImageDetail, "original">, NonNullable<ChatCompletionContentPartImage["image_url"]["detail"]>>,
+];
+type Sdk6Part<P> = P extends ChatImagePart
+  ? Omit<P, "image_url"> & { image_url: Omit<P["image_url"], "detail"> & { detail?: Exclude<ImageDetail, "original"> } }
+  : P;
+type Sdk6UserMessage = Omit<ChatUserMessage, "content"> & { content: string | Sdk6Part<ChatUserPart>[] };
+type Sdk6Message<M> = M extends ChatUserMessage ? Sdk6UserMessage : M;
+
 // Whole lists, as the SDK's create() calls take them.
-export type ChatList = Assignable<ChatMessage[], ChatCompletionMessageParam[]>;
+export type ChatList = Assignable<Sdk6Message<ChatMessage>[], ChatCompletionMessageParam[]>;
 export type ResponsesList = Assignable<ResponsesItem[], ResponseInputItem[]>;
 
 // Member by member, so a type that silently widened to `never` or `any` elsewhere still fails.
 export type Chat = [
   Assignable<ChatSystemMessage, ChatCompletionSystemMessageParam | ChatCompletionMessageParam>,
-  Assignable<ChatUserMessage, ChatCompletionUserMessageParam>,
-  Assignable<ChatUserPart, ChatCompletionContentPart>,
+  Assignable<Sdk6UserMessage, ChatCompletionUserMessageParam>,
+  Assignable<Sdk6Part<ChatUserPart>, ChatCompletionContentPart>,
   Assignable<ChatAssistantMessage, ChatCompletionAssistantMessageParam>,
   Assignable<ChatToolCall, ChatCompletionMessageToolCall>,
   Assignable<ChatToolMessage, ChatCompletionToolMessageParam>,

@@ -10,6 +10,7 @@ import { startGeneratingServer, type GeneratingServer } from "./support/generati
 import { type DeltaData, HISTORY_DELTA, take, subscribe } from "./support/live.js";
 import { tenantKey, wsAs } from "./support/tenants.js";
 import WebSocket from "ws";
+import { responsesSocket, socketTurn } from "./support/responses-socket.js";
 import { graphql } from "../src/client/generated/index.js";
 import { withField } from "./support/narrow.js";
 
@@ -215,44 +216,16 @@ describe("providers", () => {
   });
 });
 
-/** A WebSocket-mode message as these checks read it: its type and number, and the resource it carries. */
-interface SocketEvent {
-  type: string;
-  sequence_number: number;
-  response: { id: string; status: string; previous_response_id?: string | null; [field: string]: unknown };
-  [field: string]: unknown;
-}
-
 describe("WebSocket mode", () => {
-  /** The messages of one turn on an open socket, through its closing event (or an error). */
-  function turn(socket: WebSocket, request: object) {
-    return new Promise<SocketEvent[]>((resolve) => {
-      const events: SocketEvent[] = [];
-      const onMessage = (data: WebSocket.RawData) => {
-        const event = JSON.parse(String(data)) as SocketEvent;
-        events.push(event);
-        if (event.type === "error" || /^response\.(completed|failed|incomplete)$/.test(event.type)) {
-          socket.off("message", onMessage);
-          resolve(events);
-        }
-      };
-      socket.on("message", onMessage);
-      socket.send(JSON.stringify({ type: "response.create", ...request }));
-    });
-  }
-
   it("runs turns sent as response.create messages on one socket, with the streaming events", async () => {
-    const socket = new WebSocket(`${g.server.url.replace(/^http/, "ws")}/v1/responses`, {
-      headers: { authorization: `Bearer ${g.key}` },
-    });
-    await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+    const socket = await responsesSocket(g.server, g.key);
     g.upstream.script({ output: [{ text: "First over the socket." }] }, { output: [{ text: "Second, continued." }] });
-    const first = await turn(socket, { model: "stand-in-1", input: "one" });
+    const first = await socketTurn(socket, { model: "stand-in-1", input: "one" });
     expect(first.map((event) => event.sequence_number)).toEqual(first.map((_, index) => index));
     expect(first.at(-1)).toMatchObject({ type: "response.completed", response: { status: "completed" } });
     const id = first.at(-1)!.response.id;
 
-    const second = await turn(socket, { model: "stand-in-1", input: "two", previous_response_id: id });
+    const second = await socketTurn(socket, { model: "stand-in-1", input: "two", previous_response_id: id });
     expect(second.at(-1)!.response).toMatchObject({ previous_response_id: id, status: "completed" });
     expect(g.upstream.requests.at(-1)!.body.messages!.map((m) => m.content)).toEqual([
       "one",
@@ -260,7 +233,7 @@ describe("WebSocket mode", () => {
       "two",
     ]);
 
-    const refused = await turn(socket, { model: "stand-in-1", input: "x", previous_response_id: "resp_NOPE" });
+    const refused = await socketTurn(socket, { model: "stand-in-1", input: "x", previous_response_id: "resp_NOPE" });
     expect(refused).toEqual([
       {
         type: "error",

@@ -6,6 +6,9 @@
 // graphql-ws, with the subscriber's instance cut from its database (a proxy) while another instance
 // keeps writing (its deltas reach the subscriber's instance through Redis), and through a restart
 // of the proxy's connections (every connection dropped at once, as a PostgreSQL restart does).
+// The writes made during the outage are too large to travel with their Redis message
+// (src/live/delta-carriage.ts), so the subscriber's instance must read them from its database:
+// every subscriber meets the outage, which is the path the fix is about.
 import { print } from "graphql";
 import { createClient as createSseClient } from "graphql-sse";
 import { createClient as createWsClient } from "graphql-ws";
@@ -13,11 +16,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { graphql } from "../src/client/generated/index.js";
 import { startServer, type RunningServer } from "../src/server/http-server.js";
-import { openStore, type Store } from "../src/store/store.js";
-import { configWith, testConfig, store } from "./support/database.js";
+import type { Store } from "../src/store/store.js";
+import { testConfig, store } from "./support/database.js";
+import { CARRY_LIMIT_BYTES } from "../src/live/delta-carriage.js";
 import { httpExecutor } from "./support/live.js";
 import { startOwnRedis } from "./support/redis-server.js";
-import { startTcpProxy } from "./support/tcp-proxy.js";
+import { openProxiedStore, type TcpProxy } from "./support/proxied-store.js";
 import { until } from "./support/until.js";
 
 const runs = Boolean(process.env.TEST_DATABASE_URL);
@@ -117,12 +121,9 @@ function docsClient(server: RunningServer, transport: "sse" | "ws", dialogId: st
 
 describe.runIf(runs)(title, () => {
   let proxied: Store;
-  let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+  let proxy: TcpProxy;
   beforeAll(async () => {
-    const databaseUrl = new URL(process.env.DATABASE_URL!);
-    proxy = await startTcpProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port || 5432) });
-    databaseUrl.host = `127.0.0.1:${proxy.port}`;
-    proxied = await openStore(configWith({ DATABASE_URL: databaseUrl.toString(), DATABASE_CONNECT_TIMEOUT_MS: "500" }));
+    ({ store: proxied, proxy } = await openProxiedStore(500));
   });
   afterAll(() => proxied?.close());
 
@@ -138,19 +139,21 @@ describe.runIf(runs)(title, () => {
       await until(() => clients.every((client) => client.state.held === 1), "both subscribed and caught up");
 
       let seq = 1;
-      const writeOne = async () => {
-        await write(WRITE, { input: { dialogId, input: [{ human: { content: `w${seq}` } }] } });
+      const writeOne = async (chars = 10) => {
+        const content = `w${seq}`.padEnd(chars, ".");
+        await write(WRITE, { input: { dialogId, input: [{ human: { content } }] } });
         seq++;
       };
-      // The subscriber's instance loses its database; the writer goes on.
+      // The subscriber's instance loses its database; the writer goes on, with deltas its Redis
+      // messages cannot carry, which the subscriber's instance can only read from its database.
       await proxy.stop();
-      for (let i = 0; i < 20; i++) await writeOne();
-      // Each subscriber either met the outage (an error, or its stream ended) or was delivered the
-      // writes without a read of its own (a payload that carries its events).
-      await until(
-        () => clients.every((c) => c.state.errors.length > 0 || c.state.ends > 0 || c.state.held === seq),
-        "the outage met or the writes delivered",
-      );
+      for (let i = 0; i < 5; i++) await writeOne(CARRY_LIMIT_BYTES + 1_000);
+      // Each subscriber met the outage: an error, or its stream ended.
+      await until(() => clients.every((c) => c.state.errors.length > 0 || c.state.ends > 0), "the outage met");
+      expect(clients.map((c) => c.state.held)).toEqual([1, 1]);
+      // Small writes meanwhile travel with their events: a subscription that skipped what it could
+      // not read would now be handed a delta ahead of what its client holds.
+      for (let i = 0; i < 5; i++) await writeOne();
 
       await proxy.start();
       for (let i = 0; i < 5; i++) await writeOne();

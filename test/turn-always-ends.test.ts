@@ -4,11 +4,11 @@
 // response nobody was heard from for IN_FLIGHT_IDLE_TIMEOUT — checkpoint or not — as INCOMPLETE.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphql } from "../src/client/generated/index.js";
-import { openStore, type Store } from "../src/store/store.js";
-import { configWith, prisma } from "./support/database.js";
+import type { Store } from "../src/store/store.js";
+import { prisma } from "./support/database.js";
 import { startGeneratingServer } from "./support/generating-server.js";
 import { executeOk, testApp } from "./support/graphql.js";
-import { startTcpProxy } from "./support/tcp-proxy.js";
+import { openProxiedStore, type TcpProxy } from "./support/proxied-store.js";
 import { until } from "./support/until.js";
 
 const IDLE_MS = 5 * 60_000; // IN_FLIGHT_IDLE_TIMEOUT's default
@@ -56,12 +56,9 @@ describe("the idle sweep closes abandoned turns, checkpoint or not", () => {
 const runs = Boolean(process.env.TEST_DATABASE_URL);
 describe.runIf(runs)("a turn whose end meets a database outage (PostgreSQL)", () => {
   let proxied: Store;
-  let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+  let proxy: TcpProxy;
   beforeAll(async () => {
-    const url = new URL(process.env.DATABASE_URL!);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    url.host = `127.0.0.1:${proxy.port}`;
-    proxied = await openStore(configWith({ DATABASE_URL: url.toString(), DATABASE_CONNECT_TIMEOUT_MS: "300" }));
+    ({ store: proxied, proxy } = await openProxiedStore(300));
   });
   afterAll(() => proxied?.close());
 

@@ -212,6 +212,43 @@ describe("usage", () => {
   });
 });
 
+describe("a dialog's title", () => {
+  it("is metered like any model call: charged to the caller's key, held to its budget", async () => {
+    const asB = asCaller(g.server, keyB);
+    const spentByB = async () => {
+      const read = await asB(`{ usage(groupBy: [KEY]) { rows { responses usage { inputTokens outputTokens } } } }`);
+      return (read.body.data as { usage: { rows: { responses: number; usage: Record<string, number> }[] } }).usage
+        .rows[0];
+    };
+    const title = async (responseId: string) => {
+      const answer = await asB(`mutation($d: ID!) { titleDialog(dialogId: $d) { ... on Dialog { title } } }`, {
+        d: await dialogOf(responseId),
+      });
+      return (answer.body.data as { titleDialog: { title: string } }).titleDialog.title;
+    };
+    g.upstream.script({ output: [{ text: "Paris." }], usage: { input: 100, output: 10 } });
+    const first = await answerText(g.clientFor(keyB), "What is the capital of France, please?");
+    expect(await spentByB()).toEqual({ responses: 1, usage: { inputTokens: 100, outputTokens: 10 } });
+
+    g.upstream.script({ output: [{ text: "The capital of France" }], usage: { input: 40, output: 6 } });
+    expect(await title(first.id)).toBe("The capital of France");
+    // The title's tokens are the key's spend (a model call, not a response).
+    expect(await spentByB()).toEqual({ responses: 1, usage: { inputTokens: 140, outputTokens: 16 } });
+
+    // Over its budget, the key's next title is not asked of the model: the first words stand in.
+    g.upstream.script({ output: [{ text: "Rome." }], usage: { input: 100, output: 10 } });
+    const second = await answerText(g.clientFor(keyB), "And the capital of Italy?");
+    const set = await asCaller(
+      g.server,
+      adminB,
+    )(`mutation { setBudget(input: { scope: TENANT, unit: TOKENS, period: DAY, amount: 200 }) { __typename } }`);
+    expect(set.body.data).toEqual({ setBudget: { __typename: "Budget" } });
+    const calls = g.upstream.requests.length;
+    expect(await title(second.id)).toBe("And the capital of Italy?");
+    expect(g.upstream.requests.length).toBe(calls);
+  });
+});
+
 async function dialogOf(responseId: string) {
   const { prisma } = await import("./support/database.js");
   return (await prisma.response.findUniqueOrThrow({ where: { id: responseId } })).dialogId;

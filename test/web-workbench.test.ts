@@ -394,4 +394,41 @@ describe.skipIf(!hasChromium)("the viewer as a workbench", () => {
     await screenshot(page, "workbench-7-keyboard");
     expect(errors).toEqual([]);
   }, 90_000);
+
+  it("shows a hit as plain text with the match marked, under the start of an untitled dialog's first message", async () => {
+    const word = "quokkaplain";
+    const { dialog } = await write({
+      model: "gpt-4o",
+      input: [{ human: { content: `How do I **cache** a \`${word}\` lookup?` } }],
+      output: [
+        {
+          ai: {
+            content: `Wrap it:\n\n\`\`\`python\n@lru_cache\ndef ${word}(city): ...\n\`\`\`\n\n| name | see |\n|---|---|\n| **${word}** | [docs](https://example.com) |`,
+          },
+        },
+      ],
+    });
+    const { page, errors } = await openPage(url());
+    await page.locator("[data-testid=search-input]").fill(word);
+    const hits = page.locator("[data-testid=search-hit]");
+    await hits.nth(1).waitFor({ timeout: 10_000 });
+    expect(await hits.count()).toBe(2);
+    for (const hit of await hits.all()) {
+      const title = hit.locator(".search-hit-title");
+      expect(await title.textContent()).toBe(`How do I cache a ${word} lookup?`);
+      expect(await title.getAttribute("class")).toContain("untitled");
+      expect(await hit.locator("mark").allTextContents()).toEqual(expect.arrayContaining([word]));
+      for (const mark of await hit.locator("mark").allTextContents()) expect(mark).toBe(word);
+      expect(await hit.locator(".search-snippet").textContent()).not.toMatch(/\*|`|\||\]\(|https:/);
+    }
+    const human = hits.filter({ has: page.locator(".tag", { hasText: "human" }) });
+    expect(await human.locator(".search-snippet").textContent()).toContain(`cache a ${word} lookup`);
+    const answer = hits.filter({ has: page.locator(".tag", { hasText: "AI" }) });
+    expect(await answer.locator(".search-snippet").textContent()).toContain(`@lru_cache def ${word}(city)`);
+    // The list names the untitled dialog the same way.
+    const listed = page.locator(`[data-testid=dialog-list] [data-dialog-id="${dialog.id}"] .dialog-title`);
+    expect(await listed.textContent()).toBe(`How do I cache a ${word} lookup?`);
+    await screenshot(page, "workbench-8-plain-search-hits");
+    expect(errors).toEqual([]);
+  });
 });

@@ -1,12 +1,18 @@
 // dialogql in a process of its own for the generate scenario, so its CPU per turn is its own:
 // applies migrations, seeds CONVERSATIONS chains at each of DEPTHS, starts the server on a free
 // port with the upstream stand-in (UPSTREAM_URL) as its model, and answers the parent over IPC:
-// `ready` with the URL and the chain tips, `cpu` with its CPU time so far.
+// `ready` with the URL and the chain tips, `cpu` with its CPU time and statements so far. With GENERATE_CPU_PROF
+// set to a file name, a CPU profile of the time it serves turns goes there when it stops; with
+// GENERATE_STATEMENT_LOG, the text of every database statement it sends is appended to that file.
+import { appendFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { Session } from "node:inspector/promises";
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { applyMigrations } from "../../src/db/migrate.js";
 import { createModelCatalog } from "../../src/generation/providers.js";
 import { startServer } from "../../src/server/http-server.js";
 import { importMessages } from "../../src/services/import-messages.js";
+import { onStatement } from "../../src/statement-log.js";
 import { closeDatabase, config, database, store } from "../lib/store.js";
 import { chainHistory } from "./generate-history.js";
 
@@ -37,6 +43,13 @@ for (const depth of DEPTHS) {
   for (let c = 0; c < CONVERSATIONS; c++) tips[depth].push(await seedChain(depth));
 }
 
+let statements = 0;
+onStatement((sql) => {
+  statements++;
+  if (process.env.GENERATE_STATEMENT_LOG)
+    appendFileSync(process.env.GENERATE_STATEMENT_LOG, `${sql.replace(/\s+/g, " ").slice(0, 300)}\n`);
+});
+
 const server = await startServer({
   store,
   config,
@@ -48,11 +61,23 @@ const server = await startServer({
   }),
 });
 
+const profileFile = process.env.GENERATE_CPU_PROF;
+const profiler = profileFile ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+  await profiler.post("Profiler.start");
+}
+
 process.on("message", async (message: { type: string }) => {
   if (message.type === "cpu") {
     const { user, system } = process.cpuUsage();
-    process.send!({ type: "cpu", ms: (user + system) / 1000 });
+    process.send!({ type: "cpu", ms: (user + system) / 1000, statements });
   } else if (message.type === "stop") {
+    if (profiler) {
+      const { profile } = await profiler.post("Profiler.stop");
+      await writeFile(profileFile!, JSON.stringify(profile));
+    }
     await server.close();
     await closeDatabase();
     process.send!({ type: "stopped" });

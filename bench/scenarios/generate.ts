@@ -9,6 +9,9 @@
 //   keeps the turn and streams it to watchers (a process of its own: bench/load/generate-server.ts).
 // Figures: first-delta and done overheads (a path's percentile minus the direct call's), turns per
 // second at 16 clients against the direct call's, and dialogql's CPU per turn.
+// To measure one lever alone: GENERATE_DEPTHS=0,1000 and GENERATE_ROUNDS=1:20,16:5 narrow the run;
+// GENERATE_CPU_PROF=<file> writes a CPU profile of the dialogql process while it serves the turns
+// (not while it seeds its chains) to that .cpuprofile file.
 import path from "node:path";
 import { spawnIpcChild } from "../lib/ipc-child.js";
 import { startPassThroughProxy } from "../lib/pass-through-proxy.js";
@@ -19,10 +22,14 @@ import { chainHistory } from "../load/generate-history.js";
 import { startUpstreamStandIn } from "../../test/support/upstream-stand-in.js";
 
 const CONVERSATIONS = 16;
-const DEPTHS = smoke ? [0, 20] : [0, 50, 1_000];
-const CLIENTS = [1, 16];
+const DEPTHS = process.env.GENERATE_DEPTHS?.split(",").map(Number) ?? (smoke ? [0, 20] : [0, 50, 1_000]);
 /** Rounds per (depth, clients): each round sends `clients` turns at once on every path. */
-const ROUNDS: Record<number, number> = smoke ? { 1: 4, 16: 2 } : { 1: 40, 16: 5 };
+const ROUNDS: Record<number, number> = process.env.GENERATE_ROUNDS
+  ? Object.fromEntries(process.env.GENERATE_ROUNDS.split(",").map((pair) => pair.split(":").map(Number)))
+  : smoke
+    ? { 1: 4, 16: 2 }
+    : { 1: 40, 16: 5 };
+const CLIENTS = Object.keys(ROUNDS).map(Number);
 
 const upstream = await startUpstreamStandIn();
 upstream.fallback = {
@@ -43,7 +50,11 @@ const dialogql = spawnIpcChild(path.resolve(import.meta.dirname, "../load/genera
 const { url: dialogqlUrl, tips } = await dialogql.next<{ url: string; tips: Record<number, (string | null)[]> }>(
   "ready",
 );
-const serverCpuMs = async () => (await (dialogql.send({ type: "cpu" }), dialogql.next<{ ms: number }>("cpu"))).ms;
+/** The dialogql process's CPU time so far, and the database statements it has sent. */
+const serverUse = async () => (
+  dialogql.send({ type: "cpu" }),
+  dialogql.next<{ ms: number; statements: number }>("cpu")
+);
 
 interface Timing {
   firstDelta: number;
@@ -111,21 +122,26 @@ interface Samples {
   timings: Timing[];
   wallMs: number;
   cpuMs: number;
+  statements: number;
 }
 
 /** Interleaved rounds: each round sends `clients` turns at once on every path, one path after another. */
 async function measure(depth: number, clients: number, rounds: number) {
   const samples: Record<string, Samples> = {};
-  for (const name of Object.keys(paths)) samples[name] = { timings: [], wallMs: 0, cpuMs: 0 };
+  for (const name of Object.keys(paths)) samples[name] = { timings: [], wallMs: 0, cpuMs: 0, statements: 0 };
   for (let round = -1; round < rounds; round++) {
     for (const [name, call] of Object.entries(paths)) {
-      const cpuBefore = name === "dialogql" ? await serverCpuMs() : 0;
+      const before = name === "dialogql" ? await serverUse() : null;
       const start = performance.now();
       const timings = await Promise.all(Array.from({ length: clients }, (_, c) => call(depth, c)));
       if (round < 0) continue; // the first round warms every path
       samples[name]!.wallMs += performance.now() - start;
       samples[name]!.timings.push(...timings);
-      if (name === "dialogql") samples[name]!.cpuMs += (await serverCpuMs()) - cpuBefore;
+      if (before) {
+        const after = await serverUse();
+        samples[name]!.cpuMs += after.ms - before.ms;
+        samples[name]!.statements += after.statements - before.statements;
+      }
     }
   }
   return samples;
@@ -163,13 +179,15 @@ for (const depth of DEPTHS) {
     const deep = depth === DEPTHS.at(-1);
     if (clients === 1) {
       figures.push(overheadFigure("firstDelta", 50, 5), overheadFigure("done", 50));
-      const cpu = samples.dialogql!.cpuMs / samples.dialogql!.timings.length;
+      const turns = samples.dialogql!.timings.length;
+      const cpu = samples.dialogql!.cpuMs / turns;
       figures.push({
         scenario: "generate",
         metric: `server CPU per generated turn (depth ${depth})`,
         value: Number(cpu.toFixed(2)),
         unit: "ms",
         ...(deep && { target: "≤ 4 ms", met: cpu <= 4, goal: true }),
+        note: `${(samples.dialogql!.statements / turns).toFixed(1)} database statements per turn`,
       });
     } else {
       figures.push(

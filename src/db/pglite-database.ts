@@ -22,6 +22,7 @@ export function pgliteDatabase(client: PGlite, description: string): Database {
             timed(
               sql,
               async () => (await tx.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows,
+              params,
             ),
         }),
       ),
@@ -29,6 +30,7 @@ export function pgliteDatabase(client: PGlite, description: string): Database {
       return timed(
         sql,
         async () => (await client.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows,
+        params,
       );
     },
     close: () => client.close(),

@@ -125,7 +125,11 @@ export function openPostgres(url: string, options: PostgresOptions) {
   const sessionOn = (client: pg.PoolClient, { inTransaction }: { inTransaction: boolean }) => ({
     runScript: async (sql: string) => void (await client.query(sql)),
     query: <T>(sql: string, params?: unknown[]) =>
-      timed(sql, () => run<T>(sql, params, { named, send: (query) => client.query(query), sendAgain: !inTransaction })),
+      timed(
+        sql,
+        () => run<T>(sql, params, { named, send: (query) => client.query(query), sendAgain: !inTransaction }),
+        params,
+      ),
   });
   const database: Database = {
     kind: "postgres",
@@ -156,7 +160,7 @@ export function openPostgres(url: string, options: PostgresOptions) {
       }
     },
     async query<T>(sql: string, params?: unknown[]) {
-      return timed(sql, () => run<T>(sql, params, { named, send: (query) => pool.query(query) }));
+      return timed(sql, () => run<T>(sql, params, { named, send: (query) => pool.query(query) }), params);
     },
     close: () => pool.end(),
   };

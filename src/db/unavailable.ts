@@ -41,6 +41,12 @@ function matches(error: unknown): boolean {
   }
   if (error instanceof Prisma.PrismaClientInitializationError) return true;
   if (!(error instanceof Error)) return false;
+  // The driver adapter's own error, unwrapped (raw queries): its mapped cause is a plain object,
+  // e.g. {kind: "postgres", code: "57P03"} while PostgreSQL shuts down and refuses connections.
+  if (error.name === "DriverAdapterError") {
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause && typeof cause === "object" && adapterCauseMatches(cause as AdapterCause)) return true;
+  }
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && (SOCKET_CODES.has(code) || SQLSTATE.test(code))) return true;
   return PG_MESSAGES.some((text) => error.message.includes(text));

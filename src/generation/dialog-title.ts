@@ -1,8 +1,8 @@
 // A title for an untitled dialog, made from its first exchange: the model writes one when a model
-// is configured (a few words, asked without streaming), else the first words of the first human
+// is configured (a few words, asked without streaming, through the generator's door: held to the
+// caller's budget and charged like any model call), else the first words of the first human
 // message. A dialog that has a title keeps it: naming is the person's call once they have made it.
-import { generateText } from "ai";
-import type { ModelCatalog } from "./providers.js";
+import type { Generator } from "./generate-turn.js";
 import { NotFoundError } from "../errors.js";
 import type { Store } from "../store/store.js";
 import { readContext } from "../services/context.js";
@@ -11,7 +11,9 @@ const MAX_TITLE_WORDS = 8;
 const MAX_TITLE_CHARS = 80;
 
 export interface TitleOptions {
-  models: ModelCatalog;
+  generator: Generator;
+  /** Whose spend the model's title is. */
+  caller: { tenantId: string; keyId: string | null };
   /** The model to ask (the one the dialog talks to); the catalog's default otherwise. */
   model?: string | null;
   /** Stores the title (the app's one door for dialog changes). */
@@ -32,20 +34,25 @@ export async function titleDialog(store: Store, dialogId: string, options: Title
   const question = events.find((event) => event.type === "HUMAN")?.content?.trim();
   if (!question) return { id: dialogId };
   const answer = events.find((event) => event.type === "AI")?.content?.trim() ?? "";
-  const model = options.model ?? first.model ?? options.models.defaultModel;
+  const { models } = options.generator;
+  const model = options.model ?? first.model ?? models.defaultModel;
   const title =
-    (options.models.configured && model && (await askForTitle(options.models, model, question, answer))) ||
+    (models.configured && model && (await askForTitle(options, dialogId, model, question, answer))) ||
     firstWords(question);
   await options.setTitle(title);
   return { id: dialogId };
 }
 
-/** The model's title, or null when it fails or says nothing usable (the first words stand in). */
-async function askForTitle(models: ModelCatalog, model: string, question: string, answer: string) {
+/**
+ * The model's title, or null when it fails, the caller is over its budget, or the model says
+ * nothing usable (the first words stand in).
+ */
+async function askForTitle(options: TitleOptions, dialogId: string, model: string, question: string, answer: string) {
   try {
-    const { text } = await generateText({
-      model: models.resolve(model),
-      maxRetries: models.maxRetries,
+    const text = await options.generator.askOnce({
+      model,
+      caller: options.caller,
+      dialogId,
       maxOutputTokens: 24,
       system:
         "Write a title of at most eight words for this conversation. Answer with the title only: no quotes, no final period.",

@@ -6,7 +6,7 @@
 // INCOMPLETE (cut off), FAILED (upstream error, with the error) or CANCELLED — never left
 // IN_PROGRESS. The loop runs on its own: the caller that started it may go away (a client
 // disconnecting mid-stream) and the turn is still stored; only `cancel` stops it.
-import type { JSONValue, LanguageModel, LanguageModelUsage } from "ai";
+import { generateText, type JSONValue, type LanguageModel, type LanguageModelUsage } from "ai";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { logger } from "../logger.js";
 import type { McpSettings } from "../mcp/mcp-connection.js";
@@ -14,15 +14,14 @@ import { echoedMcpTool, MCP_SERVERS_KEY } from "../mcp/mcp-request.js";
 import { metrics } from "../metrics.js";
 import type { Tracing } from "../tracing.js";
 import type { UsageInput } from "../services/responses.js";
-import type { OutputItem } from "./output-items.js";
+import { type OutputItem, writtenText } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
-import { toModelMessages } from "./model-messages.js";
 import { runToolLoop } from "./tool-loop.js";
 import { describeUpstreamFailure, logUpstreamFailure } from "./upstream-errors.js";
 import type { BegunTurn, FinalStatus, TurnSink } from "./turn-sink.js";
 import type { GenerateRequest, Turn, TurnObserver } from "./turn-request.js";
 import { StorageFailure } from "./turn-writer.js";
-import { upstreamOptions } from "./upstream-options.js";
+import { refuseDroppedSettings, upstreamOptions } from "./upstream-options.js";
 
 export type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
 export type { GenerateRequest, TurnObserver, UpstreamSettings } from "./turn-request.js";
@@ -34,6 +33,8 @@ export interface TurnOutcome {
   /** For FAILED: {code, message}; for INCOMPLETE: {code: reason}. */
   error: { code: string; message: string } | null;
   completedAt: Date;
+  /** The stop sequence the model stopped at, when its upstream says which (Anthropic does). */
+  stopSequence?: string | null;
   /** Whether the end is stored (for an unstored turn, `store: false`, whether it was recorded as
    * such): false when the database refused it even after retries, so the response is still IN_PROGRESS. */
   stored: boolean;
@@ -55,13 +56,53 @@ export interface Generator {
   start(request: GenerateRequest, sink: TurnSink, observer?: TurnObserver): Promise<StartedTurn>;
   /** Stops a turn this process is running (settling once its end is stored); null when it is not running here. */
   cancel(responseId: string): Promise<TurnOutcome> | null;
+  /** How many turns this process is running. */
+  readonly running: number;
+  /** Settles once no turn runs here (turns started meanwhile included). */
+  whenIdle(): Promise<void>;
+  /**
+   * The server is shutting down: every turn running here stops and ends INCOMPLETE with what it
+   * had (code `server_shutdown`); settles once their ends are stored.
+   */
+  stopAll(): Promise<void>;
+  /**
+   * One model call outside any turn (a dialog's title), through the same door as a turn's: held
+   * to the caller's budget before the upstream is called, its usage charged; answers the text.
+   */
+  askOnce(call: OneOffCall): Promise<string>;
 }
+
+export interface OneOffCall {
+  model: string;
+  system: string;
+  prompt: string;
+  maxOutputTokens: number;
+  caller: Caller;
+  /** The dialog the call is for (its ledger shard). */
+  dialogId: string;
+}
+
+interface Caller {
+  tenantId: string;
+  keyId: string | null;
+}
+
+/** Why a turn's abort signal was raised: a cancel, or the server shutting down (stopAll). */
+const SHUTDOWN = "server_shutdown";
 
 export interface GeneratorOptions {
   models: ModelCatalog;
   /** Refuses a turn whose caller has spent its budget (src/services/budgets.ts), before anything is stored or called. */
-  admit?: (caller: { tenantId: string; keyId: string | null }) => Promise<void>;
-  /** Where a span per model call goes (src/tracing.ts); null or absent: none. */
+  admit?: (caller: Caller) => Promise<void>;
+  /** Charges a model call that no stored response carries (askOnce) to the ledger (src/store/usage.ts). */
+  charge?: (call: {
+    id: string;
+    tenantId: string;
+    apiKeyId: string | null;
+    model: string;
+    usage: UsageInput;
+  }) => Promise<void>;
+  /** Where a span per turn, model call and tool call goes (src/tracing.ts); null or absent: none. */
   tracing?: Tracing | null;
   /** How MCP servers are reached (MCP_ALLOWED_SERVERS, the tool timeout). */
   mcp: McpSettings;
@@ -76,6 +117,7 @@ export function createGenerator(options: GeneratorOptions): Generator {
       const model = options.models.resolve(request.model);
       // Parameters the upstream cannot take are refused before anything is stored.
       const providerOptions = withRequestOptions(upstreamOptions(model, request.upstream ?? {}), request);
+      refuseDroppedSettings(model, request);
       // A caller over its budget is refused before anything is stored or any model called.
       await options.admit?.({ tenantId: request.tenantId, keyId: request.apiKeyId ?? null });
       const begun = await sink.begin(withMcpServers(request));
@@ -90,7 +132,13 @@ export function createGenerator(options: GeneratorOptions): Generator {
         providerOptions,
         maxRetries: options.models.maxRetries,
         mcp: options.mcp,
-        tracing: options.tracing ?? null,
+        trace:
+          options.tracing?.startTurn(request.traceContext, {
+            model: request.model,
+            provider: providerName(model),
+            conversationId: begun.dialogId,
+            responseId: begun.responseId,
+          }) ?? null,
         contextTokens: options.models.contextTokens,
       }).finally(() => running.delete(begun.responseId));
       running.set(begun.responseId, { abort, done });
@@ -101,37 +149,56 @@ export function createGenerator(options: GeneratorOptions): Generator {
       turn?.abort.abort();
       return turn?.done ?? null;
     },
+    get running() {
+      return running.size;
+    },
+    async whenIdle() {
+      while (running.size) await Promise.allSettled([...running.values()].map((turn) => turn.done));
+    },
+    async stopAll() {
+      for (const turn of running.values()) turn.abort.abort(SHUTDOWN);
+      await this.whenIdle();
+    },
+    async askOnce(call) {
+      const model = options.models.resolve(call.model);
+      await options.admit?.(call.caller);
+      const { text, usage } = await generateText({
+        model,
+        maxRetries: options.models.maxRetries,
+        maxOutputTokens: call.maxOutputTokens,
+        system: call.system,
+        prompt: call.prompt,
+      });
+      const counts = usageOf(usage);
+      if (counts) {
+        const { tenantId, keyId } = call.caller;
+        await options.charge?.({ id: call.dialogId, tenantId, apiKeyId: keyId, model: call.model, usage: counts });
+      }
+      return text;
+    },
   };
 }
 
 async function runTurn(turn: Turn): Promise<TurnOutcome> {
   const called = performance.now();
-  const { request, begun } = turn;
-  const responseId = begun.responseId;
-  // One span for the turn's model calls (an MCP turn calls the model once per step).
-  const span = turn.tracing?.startModelCall(request.traceContext, {
-    model: request.model,
-    provider: providerName(turn.model),
-    conversationId: begun.dialogId,
-    responseId,
-    input: () => toModelMessages(begun.context),
-  });
-  const { items, finishReason, usage, failure, finalSave } = await runToolLoop(turn);
-  const outcome = settle(items, turn.abort.aborted, failure, finishReason, usage);
+  const responseId = turn.begun.responseId;
+  const { items, finishReason, stopSequence, usage, failure, finalSave } = await runToolLoop(turn);
+  const stopped = !turn.abort.aborted ? null : turn.abort.reason === SHUTDOWN ? "shutdown" : "cancel";
+  const outcome = { ...settle(items, stopped, failure, finishReason, usage), stopSequence };
   if (outcome.status === "FAILED") logUpstreamFailure(responseId, failure);
   metrics.upstreamCalls.inc({ status: outcome.status });
   metrics.upstreamDuration.observe((performance.now() - called) / 1000);
-  span?.end({
+  turn.trace?.end({
     status: outcome.status,
     inputTokens: outcome.usage?.inputTokens,
     outputTokens: outcome.usage?.outputTokens,
     finishReason: finishReason ?? null,
     error: outcome.status === "FAILED" ? (outcome.error?.message ?? "failed") : null,
-    output: items.map((item) => (item.type === "message" || item.type === "reasoning" ? item.text : "")).join(""),
+    output: writtenText(items),
   });
   const stored = await storeTheEnd(responseId, async () => {
     await finalSave();
-    await turn.sink.finish(responseId, outcome.status, outcome.usage, outcome.error);
+    await turn.sink.finish(turn.begun, outcome.status, outcome.usage, outcome.error, outcome.completedAt);
   });
   return { ...outcome, stored };
 }
@@ -169,16 +236,23 @@ function providerName(model: LanguageModel) {
   return typeof model === "string" ? "unknown" : model.provider.split(".")[0]!;
 }
 
+const SHUTDOWN_END = {
+  code: SHUTDOWN,
+  message: "The server shut down before the turn ended; the output so far is kept. Continue it from this response.",
+};
+
+/** `stopped`: null when the turn ran its course, else why it was stopped (a cancel, or the server shutting down). */
 export function settle(
   output: OutputItem[],
-  aborted: boolean,
+  stopped: "cancel" | "shutdown" | null,
   failure: unknown,
   finishReason: string | undefined,
   usage: LanguageModelUsage | undefined,
 ): Omit<TurnOutcome, "stored"> {
   const completedAt = new Date();
   const counts = usageOf(usage);
-  if (aborted) return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
+  if (stopped === "cancel") return { status: "CANCELLED", output, usage: counts, error: null, completedAt };
+  if (stopped === "shutdown") return { status: "INCOMPLETE", output, usage: counts, error: SHUTDOWN_END, completedAt };
   if (failure !== undefined || !finishReason) {
     // The tenant reads a safe description; the detail is logged (upstream-errors.ts). A turn the
     // database stopped (a delta or a step that could not be stored) did not fail upstream.

@@ -7,6 +7,7 @@ import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMe
 import { joinedText, type Part } from "../vocabulary/parts.js";
 import { messageParts, type StoredEvent } from "../formats/stored-event.js";
 import { isMcpBookkeeping } from "../mcp/mcp-events.js";
+import { sentBackOf } from "./output-items.js";
 
 type AssistantPart = Exclude<AssistantModelMessage["content"], string>[number];
 type ToolPart = ToolModelMessage["content"][number];
@@ -43,7 +44,7 @@ export function toModelMessages(events: readonly StoredEvent[]): ModelMessage[] 
         assistant({ type: "text", text: textOf(event) });
         break;
       case "REASONING":
-        assistant({ type: "reasoning", text: event.content ?? "" });
+        assistant(reasoningPart(event));
         break;
       case "TOOL_CALL":
         assistant({
@@ -64,6 +65,23 @@ export function toModelMessages(events: readonly StoredEvent[]): ModelMessage[] 
     }
   }
   return messages;
+}
+
+/**
+ * Reasoning, with what its upstream gave to have it back: a Responses upstream takes reasoning
+ * only with its encrypted content, Anthropic a thinking block only with its signature (the AI
+ * SDK's providers read these options). Reasoning from elsewhere goes as text, which they skip.
+ */
+function reasoningPart(event: StoredEvent): AssistantPart {
+  const { encryptedContent, signature } = sentBackOf(event.providerFields);
+  const providerOptions = {
+    ...(encryptedContent && { openai: { reasoningEncryptedContent: encryptedContent } }),
+    ...(signature && { anthropic: { signature } }),
+  };
+  const text = event.content ?? "";
+  return Object.keys(providerOptions).length
+    ? { type: "reasoning", text, providerOptions }
+    : { type: "reasoning", text };
 }
 
 /** A user message's text, with its images (image_url parts) when it has any. */

@@ -2,6 +2,11 @@
 // stream is followed part by part into output items, as they are typed. A tool call becomes a
 // function_call item (the client runs it), an mcp_call item (dialogql runs it after the step) or
 // an mcp_approval_request item (the turn ends, waiting for the user), by what the tool is.
+//
+// The messages are made a provider prompt here, by the AI SDK's own conversion, and given to the
+// model as they are (promptAsItIs): streamText would otherwise check the whole history against
+// its message schema on every call, which cost more than anything else it does for a long chain
+// (docs/performance.md). The messages are dialogql's own, built from stored events.
 import {
   jsonSchema,
   type LanguageModel,
@@ -10,11 +15,14 @@ import {
   streamText,
   type ToolSet,
   tool,
+  wrapLanguageModel,
 } from "ai";
+import { convertToLanguageModelPrompt } from "ai/internal";
 import type { McpToolbox } from "../mcp/mcp-toolbox.js";
 import type { OutputItem } from "./output-items.js";
 import { type FunctionTool, toolSet as functionTools } from "./call-settings.js";
 import type { UpstreamSettings } from "./turn-request.js";
+import { type LogprobsRequest, logprobsOfChunk, type TokenLogprob } from "./logprobs.js";
 
 /** What a step writes into: the turn's items, the observer and the sink's typed text. */
 export interface StepTarget {
@@ -22,11 +30,14 @@ export interface StepTarget {
   add(item: OutputItem): void;
   newId(type: OutputItem["type"]): string;
   textDelta(type: "AI" | "REASONING", delta: string): void;
-  delta(item: OutputItem, delta: string): void;
+  /** `logprobs`: the tokens of a message's delta, when the turn asked for them. */
+  delta(item: OutputItem, delta: string, logprobs?: TokenLogprob[]): void;
   argumentsDone(item: OutputItem): void;
   done(item: OutputItem): void;
   /** The step's end: its items so far are committed. */
   stepEnd(): Promise<void>;
+  /** Commits the items so far now (reasoning with something to send back is written whole as it ends). */
+  saveItems(): Promise<void>;
 }
 
 export interface StepRequest {
@@ -48,10 +59,14 @@ export interface StepRequest {
   abort: AbortSignal;
   providerOptions: Parameters<typeof streamText>[0]["providerOptions"];
   toolbox: McpToolbox | null;
+  /** Token logprobs of the answer, read from the upstream's raw chunks; null: not asked for. */
+  logprobs: LogprobsRequest | null;
 }
 
 export interface StepResult {
   finishReason: string | undefined;
+  /** The stop sequence the model stopped at, when its upstream says (Anthropic does). */
+  stopSequence: string | null;
   usage: LanguageModelUsage | undefined;
   failure: unknown;
   /** The tool calls of the step, in order. */
@@ -60,7 +75,15 @@ export interface StepResult {
 
 export async function runModelStep(step: StepRequest, target: StepTarget): Promise<StepResult> {
   const bySdkId = new Map<string, OutputItem>();
-  const result: StepResult = { finishReason: undefined, usage: undefined, failure: undefined, calls: [] };
+  const result: StepResult = {
+    finishReason: undefined,
+    stopSequence: null,
+    usage: undefined,
+    failure: undefined,
+    calls: [],
+  };
+  // The logprobs of the raw chunk the next text delta comes from.
+  let chunkLogprobs: TokenLogprob[] | null = null;
   const add = (sdkId: string, item: OutputItem) => {
     bySdkId.set(sdkId, item);
     target.add(item);
@@ -72,9 +95,7 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
   };
   try {
     const stream = streamText({
-      model: step.model,
-      system: step.system,
-      messages: step.messages,
+      ...(await promptAsItIs(step)),
       // System and developer messages are the caller's own history (stored SystemEvents), not injected text.
       allowSystemInMessages: true,
       tools: step.tools,
@@ -91,9 +112,13 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
       // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
       onError: () => {},
       providerOptions: step.providerOptions,
+      includeRawChunks: step.logprobs != null,
     });
     for await (const part of stream.fullStream) {
       switch (part.type) {
+        case "raw":
+          chunkLogprobs = step.logprobs && logprobsOfChunk(part.rawValue, step.logprobs.top);
+          break;
         case "text-start":
         case "reasoning-start": {
           const type = part.type === "text-start" ? "message" : "reasoning";
@@ -103,10 +128,15 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
         case "text-delta":
         case "reasoning-delta": {
           const item = bySdkId.get(part.id);
+          // Anthropic's thinking signature comes as a delta of no text at the block's end.
+          const signature = part.providerMetadata?.anthropic?.signature;
+          if (item?.type === "reasoning" && typeof signature === "string") item.signature = signature;
           if ((item?.type !== "message" && item?.type !== "reasoning") || !part.text) break;
           item.text += part.text;
           target.textDelta(item.type === "message" ? "AI" : "REASONING", part.text);
-          target.delta(item, part.text);
+          const logprobs = item.type === "message" ? takeLogprobs(item, chunkLogprobs) : undefined;
+          chunkLogprobs = null;
+          target.delta(item, part.text, logprobs);
           break;
         }
         case "text-end":
@@ -115,6 +145,8 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
           // A Responses upstream asked for `reasoning.encrypted_content` gives it with the reasoning.
           const encrypted = part.providerMetadata?.openai?.reasoningEncryptedContent;
           if (item?.type === "reasoning" && typeof encrypted === "string") item.encryptedContent = encrypted;
+          // Written whole now, before the answer's text opens, so it keeps what goes back upstream.
+          if (item?.type === "reasoning" && (item.encryptedContent || item.signature)) await target.saveItems();
           if (item) target.done(item);
           break;
         }
@@ -138,10 +170,13 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
           else target.done(item);
           break;
         }
-        case "finish-step":
+        case "finish-step": {
           result.finishReason = part.finishReason;
+          const stopSequence = part.providerMetadata?.anthropic?.stopSequence;
+          result.stopSequence = typeof stopSequence === "string" ? stopSequence : null;
           await target.stepEnd();
           break;
+        }
         case "finish":
           result.usage = part.totalUsage;
           break;
@@ -154,6 +189,38 @@ export async function runModelStep(step: StepRequest, target: StepTarget): Promi
     result.failure = error;
   }
   return result;
+}
+
+type ModelV3 = Parameters<typeof wrapLanguageModel>[0]["model"];
+
+/**
+ * The model and prompt streamText is given: the model with the step's messages already converted
+ * to its prompt, and an empty prompt in their place for streamText to check. A model of an older
+ * specification gets the messages themselves.
+ */
+async function promptAsItIs(step: StepRequest) {
+  const model = step.model;
+  if (typeof model === "string" || model.specificationVersion !== "v3") {
+    return { model, system: step.system, messages: step.messages };
+  }
+  const prompt = await convertToLanguageModelPrompt({
+    prompt: { system: step.system, messages: step.messages },
+    supportedUrls: await model.supportedUrls,
+    download: undefined,
+    abortSignal: step.abort,
+  });
+  const withPrompt = wrapLanguageModel({
+    model: model as ModelV3,
+    middleware: { specificationVersion: "v3", transformParams: async ({ params }) => ({ ...params, prompt }) },
+  });
+  return { model: withPrompt, prompt: "" };
+}
+
+/** A message delta's logprobs, kept on the message too (its output_text part lists them all). */
+function takeLogprobs(item: Extract<OutputItem, { type: "message" }>, logprobs: TokenLogprob[] | null) {
+  if (!logprobs) return undefined;
+  item.logprobs = [...(item.logprobs ?? []), ...logprobs];
+  return logprobs;
 }
 
 function callItem(toolbox: McpToolbox | null, target: StepTarget, callId: string, name: string, args: string) {

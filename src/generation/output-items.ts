@@ -6,12 +6,27 @@
 import type { StoredEvent } from "../formats/stored-event.js";
 import { type McpItem, mcpItemsFromEvents, mcpPrefixes } from "../mcp/mcp-events.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
+import { type ProviderFields, readProviderFields } from "../vocabulary/provider-fields.js";
+import type { TokenLogprob } from "./logprobs.js";
 
 export type OutputItem =
-  | { type: "message"; id: string; text: string }
-  | { type: "reasoning"; id: string; text: string; encryptedContent?: string | null }
+  | { type: "message"; id: string; text: string; logprobs?: TokenLogprob[] }
+  | ReasoningItem
   | { type: "function_call"; id: string; callId: string; name: string; arguments: string }
   | McpItem;
+
+/**
+ * Reasoning, with what the upstream gives to have it sent back on a later turn: an OpenAI
+ * Responses upstream's encrypted content (`include: ["reasoning.encrypted_content"]`), an
+ * Anthropic thinking block's signature.
+ */
+export interface ReasoningItem {
+  type: "reasoning";
+  id: string;
+  text: string;
+  encryptedContent?: string | null;
+  signature?: string | null;
+}
 
 const prefixes = { message: "msg", reasoning: "rs", function_call: "fc", ...mcpPrefixes } as const;
 
@@ -28,11 +43,36 @@ export function toEventInput(
     case "message":
       return { ai: { content: item.text } };
     case "reasoning":
-      return { reasoning: { content: item.text, modelName: model } };
+      return { reasoning: { content: item.text, modelName: model, providerFields: reasoningFields(item) } };
     case "function_call":
       return { toolCall: { callId: item.callId, toolName: item.name, args: parseArguments(item.arguments) } };
   }
 }
+
+/**
+ * What reasoning keeps to be sent back upstream, as an import of the same format keeps it
+ * (src/formats): null when the upstream gave nothing to send back.
+ */
+export function reasoningFields(item: ReasoningItem): ProviderFields | null {
+  if (item.encryptedContent) return { format: "OPENAI_RESPONSES", extra: { encrypted_content: item.encryptedContent } };
+  if (item.signature) return { format: "ANTHROPIC_MESSAGES", block: { signature: item.signature } };
+  return null;
+}
+
+/** The encrypted content or signature kept with a stored reasoning event. */
+export function sentBackOf(providerFields: unknown): Pick<ReasoningItem, "encryptedContent" | "signature"> {
+  const fields = readProviderFields(providerFields);
+  const encrypted = fields?.extra?.encrypted_content;
+  const signature = fields?.block?.signature;
+  return {
+    encryptedContent: typeof encrypted === "string" ? encrypted : null,
+    signature: typeof signature === "string" ? signature : null,
+  };
+}
+
+/** The text the model wrote in these items (answers and reasoning), for spans that capture content. */
+export const writtenText = (items: readonly OutputItem[]) =>
+  items.map((item) => (item.type === "message" || item.type === "reasoning" ? item.text : "")).join("");
 
 /** Arguments are a JSON object as the model wrote them; anything else is kept under `raw`. */
 export function parseArguments(text: string): Record<string, unknown> {
@@ -82,7 +122,8 @@ export function itemsFromEvents(responseId: string, events: readonly OutputEvent
     if (event.type === "AI")
       items.push({ type: "message", id: outputItemId("message", responseId, index), text: event.content ?? "" });
     if (event.type === "REASONING") {
-      items.push({ type: "reasoning", id: outputItemId("reasoning", responseId, index), text: event.content ?? "" });
+      const id = outputItemId("reasoning", responseId, index);
+      items.push({ type: "reasoning", id, text: event.content ?? "", ...sentBackOf(event.providerFields) });
     }
     if (event.type === "TOOL_CALL") {
       items.push({

@@ -2,7 +2,7 @@
 // each result, and calls the model again with them, until it answers, calls a function tool (the
 // client runs those, so the turn ends), asks for an approval, or the turn is cancelled. Every step
 // is committed (and so published) as it completes: the model's step with its tool calls, each
-// tool's result, the answer (seed 004's history delta per step). Answers to earlier approval
+// tool's result, the answer (a history delta per step). Answers to earlier approval
 // requests are acted on first: an approved call runs, a denied one is written as a call the user
 // refused, which is what the model is told.
 import type { LanguageModelUsage } from "ai";
@@ -10,13 +10,15 @@ import type { McpCallResult } from "../mcp/mcp-connection.js";
 import { callEvent, DENIED_TEXT, type McpItem, mcpMetadataOf, resultEvent } from "../mcp/mcp-events.js";
 import { type McpListing, type McpToolbox, openToolbox } from "../mcp/mcp-toolbox.js";
 import { fitToBudget, loadTokenizer } from "../formats/token-budget.js";
+import type { ModelOutcome } from "../tracing.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { Turn } from "./turn-request.js";
 import { toModelMessages } from "./model-messages.js";
 import { outputOf, toolChoice } from "./call-settings.js";
-import { runModelStep, type StepTarget, toolSet } from "./model-step.js";
-import { type OutputItem, parseArguments } from "./output-items.js";
+import { runModelStep, type StepResult, type StepTarget, toolSet } from "./model-step.js";
+import { type OutputItem, parseArguments, writtenText } from "./output-items.js";
 import { addUsage, type TurnWriter, turnWriter } from "./turn-writer.js";
+import { describeUpstreamFailure } from "./upstream-errors.js";
 
 /** How many MCP calls a turn makes when the request sets no max_tool_calls. */
 export const DEFAULT_MAX_TOOL_CALLS = 20;
@@ -26,6 +28,8 @@ type CallItem = Extract<McpItem, { type: "mcp_call" }>;
 export interface LoopResult {
   items: OutputItem[];
   finishReason: string | undefined;
+  /** The stop sequence the last step stopped at, when its upstream says (Anthropic does). */
+  stopSequence: string | null;
   usage: LanguageModelUsage | undefined;
   failure: unknown;
   /** Commits what the last step left unsaved (a cancelled step's text and calls). */
@@ -39,6 +43,7 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
   const result: LoopResult = {
     items: writer.items,
     finishReason: undefined,
+    stopSequence: null,
     usage: undefined,
     failure: undefined,
     finalSave: saveItems,
@@ -46,9 +51,11 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
   let toolbox: McpToolbox | null = null;
   const runCall = async (item: CallItem) => {
     const server = toolbox?.server(item.serverLabel);
+    const span = server && turn.trace?.toolCall({ ...item, serverUrl: server.serverUrl });
     const outcome: McpCallResult = server
       ? await toolbox!.call(server, item.name, parseArguments(item.arguments), abort)
       : missingServer(item.serverLabel);
+    span?.end({ output: outcome.text, errorType: outcome.error?.type ?? null });
     item.output = outcome.error ? null : outcome.text;
     item.error = outcome.error;
     item.status = outcome.error ? "failed" : "completed";
@@ -90,11 +97,14 @@ async function modelSteps(
   const maxCalls = request.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
   let calls = 0;
   for (let steps = 0; steps <= maxCalls + 1 && !abort.aborted; steps++) {
+    const messages = toModelMessages([...context, ...produced]);
+    const span = turn.trace?.modelCall(() => messages);
+    const itemsBefore = target.items.length;
     const step = await runModelStep(
       {
         model: turn.model,
         system: request.instructions ?? undefined,
-        messages: toModelMessages([...context, ...produced]),
+        messages,
         tools: toolSet(request.tools, toolbox),
         // Past max_tool_calls the model is offered no more calls: it answers with what it has.
         toolChoice: calls >= maxCalls ? "none" : toolChoice(request.toolChoice),
@@ -109,11 +119,14 @@ async function modelSteps(
         abort,
         providerOptions: turn.providerOptions,
         toolbox,
+        logprobs: request.upstream?.logprobs ?? null,
       },
       target,
     );
     result.finishReason = step.finishReason;
+    result.stopSequence = step.stopSequence;
     result.usage = addUsage(result.usage, step.usage);
+    span?.end(stepOutcome(step, target.items.slice(itemsBefore), abort.aborted));
     if (step.failure !== undefined) {
       result.failure = step.failure;
       return;
@@ -128,6 +141,18 @@ async function modelSteps(
     // Nothing ran, or the client has calls to run, or the user approvals to give: the turn ends.
     if (!toRun.length || toRun.length < step.calls.length) return;
   }
+}
+
+/** A model call's usage and end, for its span (the text it wrote is put there only when content is captured). */
+function stepOutcome(step: StepResult, items: OutputItem[], aborted: boolean): ModelOutcome {
+  const failed = step.failure !== undefined && !aborted;
+  return {
+    inputTokens: step.usage?.inputTokens,
+    outputTokens: step.usage?.outputTokens,
+    finishReason: step.finishReason ?? null,
+    error: failed ? describeUpstreamFailure(step.failure).message : null,
+    output: writtenText(items),
+  };
 }
 
 /** The context the model is given: all of it, or with `truncate` what fits its window (tool pairs kept). */

@@ -2,10 +2,11 @@
 // (the observer), and the running turn the tool loop works on.
 import type { Context as TraceContext } from "@opentelemetry/api";
 import type { JSONValue } from "ai";
-import type { Tracing } from "../tracing.js";
+import type { TurnTrace } from "../tracing.js";
 import type { McpSettings } from "../mcp/mcp-connection.js";
 import type { McpRequest } from "../mcp/mcp-request.js";
 import type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
+import type { TokenLogprob } from "./logprobs.js";
 import type { OutputItem } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
 import type { BegunTurn, TurnSink, TurnStart } from "./turn-sink.js";
@@ -34,7 +35,7 @@ export interface GenerateRequest extends TurnStart {
   providerOptions?: Record<string, Record<string, unknown>>;
   /** MCP servers dialogql calls itself within the turn, and answers to earlier approval requests. */
   mcp?: McpRequest | null;
-  /** The trace context of the request that asked for the turn: its model call is a child span of it. */
+  /** The trace context of the request that asked for the turn: the turn's span is a child of it. */
   traceContext?: TraceContext;
   /** At most this many MCP calls in the turn; then the model must answer (DEFAULT_MAX_TOOL_CALLS). */
   maxToolCalls?: number | null;
@@ -51,7 +52,8 @@ export interface UpstreamSettings {
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
 export interface TurnObserver {
   onItemAdded?(item: OutputItem, outputIndex: number): void;
-  onDelta?(item: OutputItem, outputIndex: number, delta: string): void;
+  /** `logprobs`: the tokens of a message's delta, when the request asked for them. */
+  onDelta?(item: OutputItem, outputIndex: number, delta: string, logprobs?: TokenLogprob[]): void;
   /** An MCP call's arguments are complete; it runs next. */
   onArgumentsDone?(item: OutputItem, outputIndex: number): void;
   onItemDone?(item: OutputItem, outputIndex: number): void;
@@ -68,6 +70,7 @@ export interface Turn {
   providerOptions: Record<string, Record<string, JSONValue>> | undefined;
   maxRetries: number;
   contextTokens: number;
-  tracing: Tracing | null;
+  /** The turn's span, its model and tool calls under it (src/tracing.ts); null when tracing is off. */
+  trace: TurnTrace | null;
   mcp: McpSettings;
 }

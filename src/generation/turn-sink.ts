@@ -12,10 +12,10 @@ import { logger } from "../logger.js";
 import type { TenantScopes } from "../auth/tenant-scope.js";
 import { NotFoundError } from "../errors.js";
 import type { StoredEvent } from "../formats/stored-event.js";
-import { readModelContext } from "../services/context.js";
+import { readModelContext, readResponseModelEvents } from "../services/context.js";
 import { parseEventInputs } from "../services/event-input.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
-import type { UsageInput } from "../services/responses.js";
+import type { UsageInput, WriteResult } from "../services/responses.js";
 import { chargeUnstoredTurn } from "../store/usage.js";
 import type { Store } from "../store/store.js";
 
@@ -28,6 +28,18 @@ export interface TurnStart {
   model: string;
   input: HistoryEventInput[];
   metadata?: Record<string, unknown>;
+  /** A /v1 request's `Idempotency-Key` and the hash of its request (src/responses-api/idempotent-turns.ts). */
+  idempotency?: { key: string; requestHash: string } | null;
+}
+
+/**
+ * Thrown by `begin` when the turn's idempotency key already stored a turn for the same request
+ * (a retry that raced the first call): nothing new is stored, and the earlier turn is the answer.
+ */
+export class EarlierTurn extends Error {
+  constructor(readonly earlier: WriteResult) {
+    super(`response ${earlier.responseId} already answers this idempotency key`);
+  }
 }
 
 export interface BegunTurn {
@@ -39,6 +51,8 @@ export interface BegunTurn {
   createdAt: Date;
   /** The whole context the model is given: the chain's events, root first, then the new input. */
   context: StoredEvent[];
+  /** How many of `context`'s events are the context the turn continues (the rest are its input). */
+  continued: number;
 }
 
 export type FinalStatus = Extract<ResponseStatus, "COMPLETED" | "FAILED" | "INCOMPLETE" | "CANCELLED">;
@@ -49,7 +63,8 @@ export interface TurnSink {
   textDelta(responseId: string, type: InFlightType, delta: string): void;
   /** The end of a model step: its events (text and reasoning ones included, as the model gave them). */
   append(responseId: string, events: HistoryEventInput[]): Promise<void>;
-  finish(responseId: string, status: FinalStatus, usage: UsageInput | null, error: unknown): Promise<void>;
+  /** `at` is the turn's end as its answer states it, so the stored completedAt is the same instant. */
+  finish(turn: BegunTurn, status: FinalStatus, usage: UsageInput | null, error: unknown, at: Date): Promise<void>;
   /** The metadata of context events, by id (the model's context leaves metadata out). */
   eventMetadata(eventIds: string[]): Promise<Map<string, unknown>>;
 }
@@ -62,6 +77,17 @@ const readMetadata = async (store: Store, eventIds: string[]) => {
   });
   return new Map<string, unknown>(rows.map((row) => [row.id, row.metadata]));
 };
+
+/** A turn's input as the model reads it (a ValidationError for input no write would take). */
+const contextEvents = (store: Store, input: HistoryEventInput[]): StoredEvent[] =>
+  parseEventInputs(store.writeLimits, input, ["input"]).map((event) => ({
+    ...event,
+    providerFields: event.providerFields ?? null,
+  }));
+
+/** An MCP approval request (src/mcp/mcp-events.ts: a tool call with call id `mcpr_…`). */
+const isApprovalRequest = (event: StoredEvent) =>
+  event.type === "TOOL_CALL" && Boolean(event.callId?.startsWith("mcpr_"));
 
 /** What a stored turn writes through: the app's store, history writes and tenant cache. */
 export interface StoredTurnsDeps {
@@ -80,19 +106,35 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
           model: start.model,
           input: start.input,
           metadata: start.metadata ?? {},
+          idempotencyKey: start.idempotency?.key,
+          requestHash: start.idempotency?.requestHash,
         },
         start.tenantId,
         start.apiKeyId ?? null,
       );
+      if (start.idempotency && !write.written) throw new EarlierTurn(write);
       tenants.rememberWrite(write, start.tenantId);
       const response =
         write.written?.response ?? (await store.prisma.response.findUniqueOrThrow({ where: { id: write.responseId } }));
+      const place = {
+        responseId: write.responseId,
+        dialogId: write.dialogId,
+        previousResponseId: response.previousResponseId,
+      };
+      const earlier = await writes.earlierContext(place);
+      // The input as it was parsed for the write: the stored events are those. An approval request
+      // in it is acted on by its stored metadata, found by event id: then the stored events are read.
+      const input = contextEvents(store, start.input);
+      const own = input.some(isApprovalRequest)
+        ? await readResponseModelEvents(write.responseId, store.database)
+        : input;
       return {
         responseId: write.responseId,
         dialogId: write.dialogId,
         previousResponseId: response.previousResponseId,
         createdAt: response.createdAt,
-        context: await readModelContext(write.responseId, store.database),
+        context: [...earlier, ...own],
+        continued: earlier.length,
       };
     },
     textDelta(responseId, type, delta) {
@@ -106,13 +148,19 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
     },
     async append(responseId, events) {
       // Text and reasoning were streamed as in-flight text, which the writes commit (reasoning
-      // when the answer starts, the answer together with the step's other events).
-      const others = events.filter((event) => !event.ai && !event.reasoning);
+      // when the answer starts, the answer together with the step's other events). Reasoning
+      // with something to send back upstream is written whole, in place of its streamed text.
+      const others = events.filter((event) => !event.ai && !(event.reasoning && !event.reasoning.providerFields));
       if (others.length) await writes.appendEvents({ responseId, events: others });
       else await writes.commitText(responseId);
     },
-    async finish(responseId, status, usage, error) {
-      await writes.completeResponse({ responseId, status, usage, error: error ?? null });
+    async finish(turn, status, usage, error, at) {
+      const { responseId, dialogId, previousResponseId } = turn;
+      await writes.completeResponse({ responseId, status, usage, error: error ?? null, at });
+      // Not awaited: the turn is done; the one that continues it reads the whole context if this is not kept yet.
+      writes
+        .keepTurnContext({ responseId, dialogId: dialogId!, previousResponseId }, turn.context.slice(0, turn.continued))
+        .catch((error: Error) => logger.debug(`response ${responseId}: its context was not kept: ${error.message}`));
     },
     eventMetadata: (eventIds) => readMetadata(store, eventIds),
   };
@@ -124,7 +172,7 @@ export function unstoredTurns(store: Store): TurnSink {
   const callers = new Map<string, TurnStart>();
   return {
     async begin(start) {
-      const input = parseEventInputs(store.writeLimits, start.input, ["input"]);
+      const input = contextEvents(store, start.input);
       let previous = start.previousResponseId ?? null;
       if (!previous && start.dialogId) {
         const dialog = await store.prisma.dialog.findUnique({
@@ -142,12 +190,13 @@ export function unstoredTurns(store: Store): TurnSink {
         dialogId: null,
         previousResponseId: previous,
         createdAt: new Date(),
-        context: [...earlier, ...input.map((event) => ({ ...event, providerFields: event.providerFields ?? null }))],
+        context: [...earlier, ...input],
+        continued: earlier.length,
       };
     },
     textDelta: () => {},
     append: async () => {},
-    async finish(responseId, _status, usage) {
+    async finish({ responseId }, _status, usage) {
       const start = callers.get(responseId);
       callers.delete(responseId);
       if (!start || !usage) return;

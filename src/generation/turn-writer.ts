@@ -1,6 +1,6 @@
 // Where a turn's steps go as they complete: its output items (the observer follows them) and the
 // history events each is written as, through the turn's sink (src/generation/turn-sink.ts), so
-// every step is committed and published on its own (seed 004). What it has written is kept, as
+// every step is committed and published on its own, so a watcher sees each one. What it has written is kept, as
 // the next model call's messages are made from the context and it.
 import type { LanguageModelUsage } from "ai";
 import type { StoredEvent } from "../formats/stored-event.js";
@@ -54,10 +54,11 @@ export function turnWriter({ request, begun, observer, sink }: Turn): TurnWriter
     },
     newId: (type) => outputItemId(type, responseId, items.length),
     textDelta: (type, delta) => sink.textDelta(responseId, type, delta),
-    delta: (item, delta) => observer.onDelta?.(item, at(item), delta),
+    delta: (item, delta, logprobs) => observer.onDelta?.(item, at(item), delta, logprobs),
     argumentsDone: (item) => observer.onArgumentsDone?.(item, at(item)),
     done: (item) => observer.onItemDone?.(item, at(item)),
     stepEnd: saveItems,
+    saveItems,
   };
   return { items, produced, target, write, saveItems };
 }
@@ -88,7 +89,10 @@ function asStored(input: HistoryEventInput): StoredEvent {
     providerFields: null,
   };
   if (input.ai) return { ...blank, type: "AI", content: input.ai.content ?? null };
-  if (input.reasoning) return { ...blank, type: "REASONING", content: input.reasoning.content ?? null };
+  if (input.reasoning) {
+    const { content, providerFields } = input.reasoning;
+    return { ...blank, type: "REASONING", content: content ?? null, providerFields: providerFields ?? null };
+  }
   if (input.toolCall) {
     const { callId, toolName, args } = input.toolCall;
     return { ...blank, type: "TOOL_CALL", callId: callId ?? null, toolName: toolName ?? null, args: args ?? {} };

@@ -6,6 +6,7 @@
 import type { LanguageModel } from "ai";
 import type { JSONObject } from "@ai-sdk/provider";
 import { ValidationError } from "../errors.js";
+import type { LogprobsRequest } from "./logprobs.js";
 
 /** Parameters beyond the AI SDK's common call settings; null or undefined: not given. */
 export interface UpstreamParams {
@@ -15,8 +16,8 @@ export interface UpstreamParams {
   serviceTier?: string | null;
   user?: string | null;
   safetyIdentifier?: string | null;
-  /** top_logprobs, or 0 when only `include: ["message.output_text.logprobs"]` asked for logprobs. */
-  topLogprobs?: number | null;
+  /** Token logprobs of the answer (`include: ["message.output_text.logprobs"]`, `top_logprobs`, Chat's `logprobs`). */
+  logprobs?: LogprobsRequest | null;
   reasoningEffort?: string | null;
   reasoningSummary?: string | null;
   textVerbosity?: string | null;
@@ -49,12 +50,14 @@ export function upstreamOptions(model: LanguageModel, params: UpstreamParams): R
           serviceTier: params.serviceTier,
           user: params.user,
           safetyIdentifier: params.safetyIdentifier,
-          logprobs: params.topLogprobs == null ? null : params.topLogprobs || true,
+          // The provider's `logprobs` option sets top_logprobs (1 to 20); logprobs without
+          // alternatives is the include alone. The tokens are read from the raw chunks (logprobs.ts).
+          logprobs: params.logprobs?.top || null,
           reasoningEffort: params.reasoningEffort,
           reasoningSummary: params.reasoningSummary,
           textVerbosity: params.textVerbosity,
           strictJsonSchema: params.strictJsonSchema ?? false,
-          include: params.encryptedReasoning ? ["reasoning.encrypted_content"] : null,
+          include: responsesInclude(params),
         }),
       };
     case "chat":
@@ -71,8 +74,8 @@ export function upstreamOptions(model: LanguageModel, params: UpstreamParams): R
           prompt_cache_retention: params.promptCacheRetention,
           service_tier: params.serviceTier,
           safety_identifier: params.safetyIdentifier,
-          logprobs: params.topLogprobs == null ? null : true,
-          top_logprobs: params.topLogprobs || null,
+          logprobs: params.logprobs ? true : null,
+          top_logprobs: params.logprobs?.top || null,
           ...refused(params, ["encryptedReasoning"], "a Chat Completions upstream"),
         }),
       };
@@ -88,7 +91,7 @@ export function upstreamOptions(model: LanguageModel, params: UpstreamParams): R
               "serviceTier",
               "user",
               "safetyIdentifier",
-              "topLogprobs",
+              "logprobs",
               "reasoningEffort",
               "textVerbosity",
               "encryptedReasoning",
@@ -100,6 +103,77 @@ export function upstreamOptions(model: LanguageModel, params: UpstreamParams): R
   }
 }
 
+/** The call settings a request may give that some upstream's provider would drop with only a warning. */
+export interface DroppableSettings {
+  temperature?: number | null;
+  topP?: number | null;
+  frequencyPenalty?: number | null;
+  presencePenalty?: number | null;
+  settings?: {
+    frequencyPenalty?: number;
+    presencePenalty?: number;
+    seed?: number;
+    stopSequences?: string[];
+    topK?: number;
+  };
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+/** The API names of what each upstream has no parameter for (the AI SDK's providers drop them). */
+const droppedBy: Record<ProviderKind, string[]> = {
+  responses: ["frequency_penalty", "presence_penalty", "seed", "stop"],
+  anthropic: ["frequency_penalty", "presence_penalty", "seed"],
+  chat: [],
+};
+
+/** Throws for a setting the model's upstream has no parameter for, instead of letting its provider drop it. */
+export function refuseDroppedSettings(model: LanguageModel, request: DroppableSettings) {
+  const given: Record<string, unknown> = {
+    // A penalty of 0 is no penalty: nothing is lost without it.
+    frequency_penalty: (request.frequencyPenalty ?? request.settings?.frequencyPenalty) || null,
+    presence_penalty: (request.presencePenalty ?? request.settings?.presencePenalty) || null,
+    seed: request.settings?.seed,
+    stop: request.settings?.stopSequences?.length ? request.settings.stopSequences : null,
+  };
+  const kind = kindOf(model);
+  const upstream = kind === "anthropic" ? "Anthropic" : "the OpenAI Responses API";
+  const problems = droppedBy[kind]
+    .filter((name) => given[name] != null)
+    .map((name) => ({
+      path: [name],
+      message: `${upstream} has no equivalent of ${name === "stop" ? "stop sequences" : name}; leave it out for this model`,
+    }));
+  if (kind === "anthropic") problems.push(...anthropicSampling(request));
+  if (problems.length) throw new ValidationError(problems);
+}
+
+/** Sampling settings Anthropic's provider would clamp or drop: refused as Anthropic's API refuses them. */
+function anthropicSampling({ temperature, topP, settings, providerOptions }: DroppableSettings) {
+  const problems: { path: string[]; message: string }[] = [];
+  if (temperature != null && temperature > 1) {
+    problems.push({ path: ["temperature"], message: "Anthropic takes a temperature from 0 to 1" });
+  }
+  if (providerOptions?.anthropic?.thinking != null) {
+    const given = { temperature, top_p: topP, top_k: settings?.topK };
+    for (const [name, value] of Object.entries(given)) {
+      if (value != null) problems.push({ path: [name], message: `Anthropic takes no ${name} with thinking enabled` });
+    }
+  } else if (temperature != null && topP != null) {
+    problems.push({ path: ["top_p"], message: "Anthropic takes temperature or top_p, not both" });
+  }
+  return problems;
+}
+
+/** What a Responses upstream is asked to include beside its output. */
+function responsesInclude(params: UpstreamParams) {
+  const include = [
+    // With alternatives the provider adds it itself (its `logprobs` option).
+    ...(params.logprobs && !params.logprobs.top ? ["message.output_text.logprobs"] : []),
+    ...(params.encryptedReasoning ? ["reasoning.encrypted_content"] : []),
+  ];
+  return include.length ? include : null;
+}
+
 /** The API's names of the parameters, for the refusal. */
 const apiNames: Record<keyof UpstreamParams, string> = {
   parallelToolCalls: "parallel_tool_calls",
@@ -108,7 +182,7 @@ const apiNames: Record<keyof UpstreamParams, string> = {
   serviceTier: "service_tier",
   user: "user",
   safetyIdentifier: "safety_identifier",
-  topLogprobs: "top_logprobs",
+  logprobs: "top_logprobs",
   reasoningEffort: "reasoning.effort",
   reasoningSummary: "reasoning.summary",
   textVerbosity: "text.verbosity",

@@ -13,9 +13,8 @@ import type { InFlightState } from "../vocabulary/in-flight.js";
 import type { LiveBus } from "../live/live-bus.js";
 import { logger } from "../logger.js";
 import {
-  checkpointOf,
   clearCheckpoint,
-  inProgressResponses,
+  inProgressCheckpoints,
   readResponseForText,
   responsesWithCheckpoints,
 } from "../services/in-flight-checkpoints.js";
@@ -34,6 +33,11 @@ export interface HeldTexts {
   texts: InFlightStore;
   /** responseId → when and at what length this instance last checkpointed it. */
   checkpoints: Map<string, { at: number; length: number }>;
+  /**
+   * responseId → where its checkpointed text of `part` ends, as this instance last wrote or read
+   * it: the next checkpoint sends the text from there on (unknown, it asks the database first).
+   */
+  stored: Map<string, { part: number; end: number }>;
   /** One operation per response at a time in this instance. */
   queue: KeyedQueue;
   /**
@@ -57,6 +61,7 @@ export function createHeldTexts(store: Store, live: LiveBus, options: InFlightOp
     clock: options.clock ?? Date.now,
     texts,
     checkpoints: new Map(),
+    stored: new Map(),
     queue: new KeyedQueue(),
     recoverable: null,
   };
@@ -79,14 +84,21 @@ export async function heldText(held: HeldTexts, responseId: string): Promise<InF
   if (!(await mayHaveCheckpoint(held, responseId))) return null;
   const row = await readResponseForText(held.store, responseId);
   if (!row?.checkpoint) return null;
-  await held.texts.put(row.checkpoint);
-  return row.checkpoint;
+  return takeUp(held, row.checkpoint);
+}
+
+/** Holds a checkpoint's text again, knowing it is stored to its end. */
+async function takeUp(held: HeldTexts, checkpoint: InFlightState) {
+  await held.texts.put(checkpoint);
+  held.stored.set(checkpoint.responseId, { part: checkpoint.part, end: checkpoint.text.length });
+  return checkpoint;
 }
 
 export async function forget(held: HeldTexts, text: InFlightState) {
   await held.texts.delete(text.responseId, text.part);
   (await held.recoverable)?.delete(text.responseId);
   held.checkpoints.delete(text.responseId);
+  held.stored.delete(text.responseId);
   await clearCheckpoint(held.store, text.responseId, held.clock());
 }
 
@@ -96,6 +108,7 @@ export async function dropText(held: HeldTexts, responseId: string) {
   if (text) await held.texts.delete(responseId, text.part);
   (await held.recoverable)?.delete(responseId);
   held.checkpoints.delete(responseId);
+  held.stored.delete(responseId);
 }
 
 /** A response that was finished meanwhile keeps no open text. */
@@ -120,10 +133,7 @@ export async function openText(
   const row = await readResponseForText(held.store, input.responseId);
   if (!row || (tenantId != null && row.tenantId !== tenantId)) throw NotFoundError.response(input.responseId);
   if (row.response.status !== "IN_PROGRESS") throw notInProgress(input.responseId, row.response.status);
-  if (row.checkpoint) {
-    await held.texts.put(row.checkpoint);
-    return row.checkpoint;
-  }
+  if (row.checkpoint) return takeUp(held, row.checkpoint);
   const state: InFlightState = {
     dialogId: row.response.dialogId,
     responseId: input.responseId,
@@ -134,6 +144,8 @@ export async function openText(
     at: held.clock(),
   };
   await held.texts.put(state);
+  // Nothing of this part is stored (a checkpoint of it would have been taken up).
+  held.stored.set(state.responseId, { part: state.part, end: 0 });
   return state;
 }
 
@@ -144,11 +156,9 @@ export async function textOf(held: HeldTexts, responseId: string): Promise<InFli
 
 /** The text in flight in a dialog now (held in `texts`, or from checkpoints after a restart). */
 export async function textsOfDialog(held: HeldTexts, dialogId: string): Promise<InFlightState[]> {
-  const responses = await inProgressResponses(held.store, dialogId);
+  const responses = await inProgressCheckpoints(held.store, dialogId);
   const found = await Promise.all(
-    responses.map(
-      async (response) => (await held.texts.get(response.id)) ?? checkpointOf(response, response.dialog.tenantId),
-    ),
+    responses.map(async ({ responseId, checkpoint }) => (await held.texts.get(responseId)) ?? checkpoint),
   );
   return found.filter((text): text is InFlightState => text != null && text.text.length > 0);
 }

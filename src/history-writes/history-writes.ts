@@ -8,6 +8,7 @@
 // (held-texts.ts) is committed, kept or dropped by the write that ends it (lifecycle-writes.ts),
 // and a text delta is published at once with no seq (text-writes.ts). One instance per app, made
 // by buildApp and reached as `ctx.writes`; every call is safe from any instance.
+import type { StoredEvent } from "../formats/stored-event.js";
 import type { LiveBus } from "../live/live-bus.js";
 import { logger } from "../logger.js";
 import { deleteResponse } from "../services/delete-response.js";
@@ -25,18 +26,26 @@ import { createResponse } from "../services/responses.js";
 import { sweepExpired, type SweepOptions } from "../services/retention.js";
 import type { CreateResponseInput } from "../services/write-result.js";
 import type { Store } from "../store/store.js";
+import { type ContextCache, createContextCache } from "./context-cache.js";
 import { createHeldTexts, dropText, textOf, textsOfDialog } from "./held-texts.js";
 import type { InFlightOptions, TextDeltaInput } from "./in-flight-input.js";
 import * as lifecycle from "./lifecycle-writes.js";
 import { appendTextDelta } from "./text-writes.js";
+import { keepTurnContext, readEarlierContext, type TurnPlace } from "./turn-contexts.js";
 
 export type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
+export type { TurnPlace } from "./turn-contexts.js";
 export type { EndingWrite, InFlightOptions, TextDeltaInput, TextPosition } from "./in-flight-input.js";
 export { inFlightOptionsFrom } from "./in-flight-input.js";
 
 export type HistoryWrites = ReturnType<typeof createHistoryWrites>;
 
-export function createHistoryWrites(store: Store, live: LiveBus, options: InFlightOptions) {
+export function createHistoryWrites(
+  store: Store,
+  live: LiveBus,
+  options: InFlightOptions,
+  contexts: ContextCache = createContextCache(),
+) {
   const held = createHeldTexts(store, live, options);
   /** Publishes what `write` committed, once it has, and answers it. */
   async function committed<W extends Parameters<LiveBus["publish"]>[0]>(write: Promise<W>): Promise<W> {
@@ -61,8 +70,8 @@ export function createHistoryWrites(store: Store, live: LiveBus, options: InFlig
     // Dialogs. createDialog and updateDialog change no history and publish nothing.
     createDialog: (input: dialogs.DialogFieldsInput, tenantId: string) => dialogs.createDialog(store, input, tenantId),
     updateDialog: (id: string, input: dialogs.DialogFieldsInput) => dialogs.updateDialog(store, id, input),
-    clearDialog: (id: string) => committed(dialogs.clearDialog(store, id)),
-    deleteDialog: (id: string) => committed(dialogs.deleteDialog(store, id)),
+    clearDialog: (id: string) => committed(dialogs.clearDialog(store, id)).finally(() => contexts.dropDialog(id)),
+    deleteDialog: (id: string) => committed(dialogs.deleteDialog(store, id)).finally(() => contexts.dropDialog(id)),
     forkDialog: (input: ForkDialogInput) => committed(forkDialog(store, input)),
     importMessages: (input: ImportMessagesInput) => committed(importMessages(store, input)),
     /**
@@ -80,6 +89,7 @@ export function createHistoryWrites(store: Store, live: LiveBus, options: InFlig
     deleteResponse: (id: string, dialogId: string) =>
       held.queue.run(id, async () => {
         const deleted = await committed(deleteResponse(store, id, dialogId));
+        contexts.dropResponse(id);
         await dropText(held, id);
         return deleted;
       }),
@@ -105,9 +115,19 @@ export function createHistoryWrites(store: Store, live: LiveBus, options: InFlig
     /** Retention: deletes every dialog expired at `now`; each one's streams end. */
     async sweepExpired(sweep: SweepOptions = {}) {
       const swept = await sweepExpired(store, sweep);
-      for (const id of swept.deletedDialogIds) live.publish({ dialogId: id, deleted: true });
+      for (const id of swept.deletedDialogIds) {
+        contexts.dropDialog(id);
+        live.publish({ dialogId: id, deleted: true });
+      }
       return swept;
     },
+
+    // The context a generated turn is given (turn-contexts.ts), read through the cache of chain tips.
+    /** The context a turn just opened continues: its chain's events before its own, root first. */
+    earlierContext: (turn: TurnPlace) => readEarlierContext(store, contexts, turn),
+    /** Keeps the context of a turn whose final status is committed, `earlier` being the context it continued. */
+    keepTurnContext: (turn: TurnPlace, earlier: readonly StoredEvent[]) =>
+      keepTurnContext(store, contexts, turn, earlier),
 
     // What subscribers read of the open texts.
     textOf: (responseId: string) => textOf(held, responseId),

@@ -46,12 +46,20 @@ export const appendEvents = (held: HeldTexts, input: lifecycle.AppendEventsInput
       if (text) await forget(held, text);
       return published(held, ending(write, text?.part));
     }
-    // The streamed text is the step before these events: one write, one delta.
-    const events = [eventOf(text), ...input.events];
+    // The streamed text is the step before these events: one write, one delta. Events that begin
+    // with that text written whole (with what the model loop keeps beside it) take its place.
+    const events = writtenWhole(text, input.events) ? input.events : [eventOf(text), ...input.events];
     const write = await lifecycle.appendEvents(held.store, { ...input, events }).catch(forgetIfFinished(held, text));
     await forget(held, text);
     return published(held, ending(write, text.part));
   });
+
+/** Whether `events` begin with the open text's own event (same kind, same text). */
+function writtenWhole(text: InFlightState, events: lifecycle.AppendEventsInput["events"]) {
+  const first = events[0];
+  const whole = text.type === "AI" ? first?.ai : first?.reasoning;
+  return whole != null && whole.content === text.text;
+}
 
 export const completeResponse = (held: HeldTexts, input: lifecycle.CompleteResponseInput) =>
   held.queue.run(input.responseId, async () => {

@@ -1,12 +1,12 @@
 // A text delta (streamText, or the model loop typing): appended to the response's open text,
-// published at once (no seq moves), and checkpointed on the response row at most `checkpointMs`
-// or `checkpointChars` after the text grew, before the delta that crossed the bound is
-// acknowledged. After a restart without Redis the text so far is the checkpoint: at most
+// published at once (no seq moves), and checkpointed to the database at most `checkpointMs` or
+// `checkpointChars` after the text grew, before the delta that crossed the bound is acknowledged;
+// a checkpoint sends only the text added since the one before. After a restart without Redis the text so far is the checkpoint: at most
 // checkpointMs of deltas, and fewer than checkpointChars characters, are lost, and the agent's
 // next delta gets a TextOffsetError telling it where to resend from.
 import { NotFoundError, TextOffsetError } from "../errors.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
-import { readResponseForText, saveCheckpoint } from "../services/in-flight-checkpoints.js";
+import { saveCheckpoint, statusOf } from "../services/in-flight-checkpoints.js";
 import { forget, type HeldTexts, notInProgress, openText } from "./held-texts.js";
 import { checkDelta, checkSize, type TextDeltaInput, type TextPosition } from "./in-flight-input.js";
 import { commitAndPublish } from "./lifecycle-writes.js";
@@ -57,7 +57,11 @@ function checkpointDue(held: HeldTexts, text: InFlightState, length: number, now
 async function checkpoint(held: HeldTexts, text: InFlightState, length: number, now: number) {
   held.checkpoints.set(text.responseId, { at: now, length });
   const state = await held.texts.get(text.responseId);
-  if (state?.part === text.part) await saveCheckpoint(held.store, state);
+  if (state?.part !== text.part) return;
+  const stored = held.stored.get(text.responseId);
+  const end = await saveCheckpoint(held.store, state, stored?.part === state.part ? stored.end : undefined);
+  if (end == null) held.stored.delete(text.responseId);
+  else held.stored.set(text.responseId, { part: state.part, end });
 }
 
 /**
@@ -67,9 +71,9 @@ async function checkpoint(held: HeldTexts, text: InFlightState, length: number, 
  * refused.
  */
 async function checkStillInProgress(held: HeldTexts, text: InFlightState) {
-  const row = await readResponseForText(held.store, text.responseId);
-  if (row?.response.status === "IN_PROGRESS") return;
+  const status = await statusOf(held.store, text.responseId);
+  if (status === "IN_PROGRESS") return;
   await forget(held, text);
-  if (!row) throw NotFoundError.response(text.responseId);
-  throw notInProgress(text.responseId, row.response.status);
+  if (!status) throw NotFoundError.response(text.responseId);
+  throw notInProgress(text.responseId, status);
 }

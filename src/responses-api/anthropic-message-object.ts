@@ -1,9 +1,10 @@
 // A turn in Anthropic's Messages shapes: the `message` object, and its server-sent events
 // (`message_start`, then per content block `content_block_start`, `content_block_delta`…,
 // `content_block_stop`, then `message_delta` with the stop reason and usage, and `message_stop`).
-// Text is a `text` block, a tool call a `tool_use` block; the model's reasoning is kept in the
-// dialog but not answered (an Anthropic `thinking` block needs Anthropic's signature). The id is the
-// dialogql response id of the turn.
+// Text is a `text` block, a tool call a `tool_use` block, the model's reasoning a `thinking` block
+// with its signature when the request asked for thinking (only an Anthropic upstream takes
+// `thinking`, and it signs what it thinks). A stop at one of `stop_sequences` is `stop_sequence`
+// with the sequence, as the upstream reports it. The id is the dialogql response id of the turn.
 import type { StartedTurn, TurnObserver, TurnOutcome } from "../generation/generate-turn.js";
 import type { OutputItem } from "../generation/output-items.js";
 import type { UsageInput } from "../services/responses.js";
@@ -12,8 +13,14 @@ type FunctionCall = Extract<OutputItem, { type: "function_call" }>;
 
 export function stopReason(outcome: TurnOutcome) {
   if (outcome.status === "INCOMPLETE") return outcome.error?.code === "content_filter" ? "refusal" : "max_tokens";
-  return outcome.output.some((item) => item.type === "function_call") ? "tool_use" : "end_turn";
+  if (outcome.output.some((item) => item.type === "function_call")) return "tool_use";
+  return outcome.stopSequence ? "stop_sequence" : "end_turn";
 }
+
+const stopFields = (outcome: TurnOutcome) => ({
+  stop_reason: stopReason(outcome),
+  stop_sequence: stopReason(outcome) === "stop_sequence" ? outcome.stopSequence! : null,
+});
 
 const usageOf = (usage: UsageInput | null) => ({
   input_tokens: usage?.inputTokens ?? 0,
@@ -32,8 +39,12 @@ function inputOf(item: FunctionCall): Record<string, unknown> {
   }
 }
 
-function block(item: OutputItem) {
+/** The block an item is; `thinking`: the request asked for thinking, so reasoning is answered. */
+function block(item: OutputItem, thinking: boolean) {
   if (item.type === "message") return { type: "text", text: item.text };
+  if (item.type === "reasoning" && thinking) {
+    return { type: "thinking", thinking: item.text, signature: item.signature ?? "" };
+  }
   if (item.type === "function_call")
     return { type: "tool_use", id: item.callId, name: item.name, input: inputOf(item) };
   return null;
@@ -46,12 +57,11 @@ const messageHead = (turn: StartedTurn, model: string) => ({
   model,
 });
 
-export function anthropicMessage(turn: StartedTurn, outcome: TurnOutcome, model: string) {
+export function anthropicMessage(turn: StartedTurn, outcome: TurnOutcome, model: string, thinking = false) {
   return {
     ...messageHead(turn, model),
-    content: outcome.output.flatMap((item) => block(item) ?? []),
-    stop_reason: stopReason(outcome),
-    stop_sequence: null,
+    content: outcome.output.flatMap((item) => block(item, thinking) ?? []),
+    ...stopFields(outcome),
     usage: usageOf(outcome.usage),
   };
 }
@@ -63,7 +73,11 @@ export interface MessageEventStream extends TurnObserver {
   end(outcome: TurnOutcome): void;
 }
 
-export function messageEventStream(write: (frame: string) => void, model: string): MessageEventStream {
+export function messageEventStream(
+  write: (frame: string) => void,
+  model: string,
+  thinking = false,
+): MessageEventStream {
   let begun = false;
   const pending: string[] = [];
   const send = (type: string, fields: object) => {
@@ -86,11 +100,16 @@ export function messageEventStream(write: (frame: string) => void, model: string
       for (const frame of pending.splice(0)) write(frame);
     },
     onItemAdded(item) {
-      if (item.type === "reasoning") return;
+      if (item.type !== "message" && item.type !== "function_call" && !(item.type === "reasoning" && thinking)) return;
       const index = blocks.size;
       blocks.set(item.id, index);
       open.add(index);
-      const start = item.type === "message" ? { type: "text", text: "" } : { ...block(item), input: {} };
+      const start =
+        item.type === "message"
+          ? { type: "text", text: "" }
+          : item.type === "reasoning"
+            ? { type: "thinking", thinking: "", signature: "" }
+            : { ...block(item, thinking), input: {} };
       send("content_block_start", { index, content_block: start });
       // A provider that gives a call whole announces it with its arguments already there.
       if (item.type === "function_call" && item.arguments) {
@@ -103,12 +122,19 @@ export function messageEventStream(write: (frame: string) => void, model: string
       const change =
         item.type === "message"
           ? { type: "text_delta", text: delta }
-          : { type: "input_json_delta", partial_json: delta };
+          : item.type === "reasoning"
+            ? { type: "thinking_delta", thinking: delta }
+            : { type: "input_json_delta", partial_json: delta };
       send("content_block_delta", { index, delta: change });
     },
     onItemDone(item) {
       const index = blocks.get(item.id);
-      if (index !== undefined) stop(index);
+      if (index === undefined) return;
+      // The signature closes a thinking block, as Anthropic streams it.
+      if (item.type === "reasoning") {
+        send("content_block_delta", { index, delta: { type: "signature_delta", signature: item.signature ?? "" } });
+      }
+      stop(index);
     },
     end(outcome) {
       if (outcome.status === "FAILED") {
@@ -120,7 +146,7 @@ export function messageEventStream(write: (frame: string) => void, model: string
       for (const index of [...open]) stop(index);
       const usage = usageOf(outcome.usage);
       send("message_delta", {
-        delta: { stop_reason: stopReason(outcome), stop_sequence: null },
+        delta: stopFields(outcome),
         usage: { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens },
       });
       send("message_stop", {});

@@ -13,7 +13,8 @@ import { anthropicMessage, messageEventStream } from "./anthropic-message-object
 import { messagesSettings, parseMessagesBody } from "./anthropic-messages-request.js";
 import { type CreateDeps, readBody } from "./create-response.js";
 import { answerRecordedTurn } from "./recorded-answer.js";
-import { placeInChain, requestEvents } from "./recorded-turn.js";
+import { idempotentTurns } from "./idempotent-turns.js";
+import { placeTurn, requestEvents } from "./recorded-turn.js";
 
 export const anthropicMessagesRoute = {
   matches: (path: string) => path === "/v1/messages",
@@ -32,10 +33,12 @@ export const anthropicMessagesRoute = {
 };
 
 async function handleMessages(request: Request, deps: CreateDeps): Promise<Response> {
-  const body = parseMessagesBody(await readBody(request));
+  const raw = await readBody(request);
+  const body = parseMessagesBody(raw);
   const settings = messagesSettings(body, deps.generator.models.upstreamOf(body.model));
   const events = requestEvents("ANTHROPIC_MESSAGES", { system: body.system, messages: body.messages }, []);
-  const place = await placeInChain(deps, deps.scope, events, request);
+  const turns = await idempotentTurns(request, raw, deps, true);
+  const place = await placeTurn(deps, events, request, !turns.earlier);
   const generate: GenerateRequest = {
     ...settings,
     ...place,
@@ -46,9 +49,10 @@ async function handleMessages(request: Request, deps: CreateDeps): Promise<Respo
   };
   const sink = storedTurns(deps);
 
-  return answerRecordedTurn(deps.generator, generate, sink, {
-    stream: body.stream ? (write) => messageEventStream(write, body.model) : null,
-    whole: (started, outcome) => anthropicMessage(started, outcome, body.model),
+  const thinking = body.thinking?.type === "enabled";
+  return answerRecordedTurn(turns, generate, sink, {
+    stream: body.stream ? (write) => messageEventStream(write, body.model, thinking) : null,
+    whole: (started, outcome) => anthropicMessage(started, outcome, body.model, thinking),
     refuse: (error) => anthropicError(error.status, error.message),
   });
 }

@@ -9,6 +9,7 @@ import { outputItemId } from "../generation/output-items.js";
 import { isText, type LiveMessage } from "../live/live-bus.js";
 import type { ResponsesDeps } from "./responses-deps.js";
 import { sseFrame } from "./stream-events.js";
+import { obfuscated } from "./obfuscation.js";
 import { eventsAfter, type TurnState } from "./resumable-events.js";
 import { toResponseObject } from "./response-object.js";
 import { readResponseView } from "./stored-responses.js";
@@ -36,7 +37,13 @@ async function readTurnState({ store, writes }: ResponsesDeps, responseId: strin
 }
 
 /** The turn's events after `startingAfter` as server-sent events, live until its end. */
-export async function followResponse(deps: ResponsesDeps, responseId: string, dialogId: string, startingAfter: number) {
+export async function followResponse(
+  deps: ResponsesDeps,
+  responseId: string,
+  dialogId: string,
+  startingAfter: number,
+  obfuscate: boolean,
+) {
   const updates = await deps.live.listen("historyDelta", dialogId);
   const encoder = new TextEncoder();
   let sent = startingAfter;
@@ -72,7 +79,7 @@ export async function followResponse(deps: ResponsesDeps, responseId: string, di
           const state = await readTurnState(deps, responseId);
           for (const event of eventsAfter(state, sent)) {
             if (closed) return;
-            controller.enqueue(encoder.encode(sseFrame(event)));
+            controller.enqueue(encoder.encode(sseFrame(obfuscate ? obfuscated(event) : event)));
             sent = event.sequence_number;
           }
           if (state.final || closed) break;

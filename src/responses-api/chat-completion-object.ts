@@ -4,7 +4,9 @@
 // `[DONE]`). The id of both is the dialogql response id of the turn.
 import type { StartedTurn, TurnObserver, TurnOutcome } from "../generation/generate-turn.js";
 import type { OutputItem } from "../generation/output-items.js";
+import type { TokenLogprob } from "../generation/logprobs.js";
 import type { UsageInput } from "../services/responses.js";
+import { obfuscationFor } from "./obfuscation.js";
 
 type FunctionCall = Extract<OutputItem, { type: "function_call" }>;
 
@@ -32,7 +34,10 @@ const toolCall = (item: FunctionCall) => ({
   function: { name: item.name, arguments: item.arguments },
 });
 
-export function chatCompletion(turn: StartedTurn, outcome: TurnOutcome, model: string) {
+/** A choice's `logprobs`: null unless the request asked for them (`logprobs: true`). */
+const choiceLogprobs = (asked: boolean, tokens: TokenLogprob[]) => (asked ? { content: tokens, refusal: null } : null);
+
+export function chatCompletion(turn: StartedTurn, outcome: TurnOutcome, model: string, logprobs = false) {
   const text = outcome.output.map((item) => (item.type === "message" ? item.text : "")).join("");
   const calls = outcome.output.filter((item): item is FunctionCall => item.type === "function_call");
   return {
@@ -50,7 +55,10 @@ export function chatCompletion(turn: StartedTurn, outcome: TurnOutcome, model: s
           annotations: [],
           ...(calls.length && { tool_calls: calls.map(toolCall) }),
         },
-        logprobs: null,
+        logprobs: choiceLogprobs(
+          logprobs,
+          outcome.output.flatMap((item) => (item.type === "message" ? (item.logprobs ?? []) : [])),
+        ),
         finish_reason: finishReason(outcome),
       },
     ],
@@ -65,17 +73,30 @@ export interface ChunkStream extends TurnObserver {
   end(outcome: TurnOutcome): void;
 }
 
+export interface ChunkOptions {
+  /** `stream_options.include_usage`: a last chunk with the usage. */
+  includeUsage: boolean;
+  /** `stream_options.include_obfuscation`: delta chunks carry random padding (obfuscation.ts). */
+  obfuscate: boolean;
+  /** `logprobs: true`: each content chunk carries its tokens' logprobs. */
+  logprobs: boolean;
+}
+
 /** The turn's chunks as SSE frames, written to `write` as the model produces them. */
-export function chunkStream(write: (frame: string) => void, model: string, includeUsage: boolean): ChunkStream {
+export function chunkStream(write: (frame: string) => void, model: string, options: ChunkOptions): ChunkStream {
+  const { includeUsage, obfuscate } = options;
   let base: { id: string; object: string; created: number; model: string } | null = null;
   const pending: string[] = [];
   const sendFrame = (frame: string) => (base ? write(frame) : void pending.push(frame));
   const send = (chunk: object) => sendFrame(`data: ${JSON.stringify(chunk)}\n\n`);
-  const choice = (delta: object, finish: string | null = null) => ({
+  const choice = (delta: object, finish: string | null = null, logprobs: object | null = null) => ({
     ...base,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    choices: [{ index: 0, delta, logprobs, finish_reason: finish }],
     ...(includeUsage && { usage: null }),
   });
+  /** A chunk carrying `text` of the answer or a call's arguments, padded when asked. */
+  const deltaChunk = (chunk: object, text: string) =>
+    obfuscate ? { ...chunk, obfuscation: obfuscationFor(text.length) } : chunk;
   const toolIndex = new Map<string, number>();
   return {
     begin(turn) {
@@ -92,10 +113,13 @@ export function chunkStream(write: (frame: string) => void, model: string, inclu
       if (item.arguments)
         send(choice({ tool_calls: [{ index: toolIndex.get(item.id), function: { arguments: item.arguments } }] }));
     },
-    onDelta(item, _index, delta) {
-      if (item.type === "message") send(choice({ content: delta }));
+    onDelta(item, _index, delta, logprobs) {
+      if (item.type === "message") {
+        send(deltaChunk(choice({ content: delta }, null, choiceLogprobs(options.logprobs, logprobs ?? [])), delta));
+      }
       if (item.type === "function_call") {
-        send(choice({ tool_calls: [{ index: toolIndex.get(item.id), function: { arguments: delta } }] }));
+        const call = { index: toolIndex.get(item.id), function: { arguments: delta } };
+        send(deltaChunk(choice({ tool_calls: [call] }), delta));
       }
     },
     end(outcome) {

@@ -41,7 +41,7 @@ const chatBodySchema = z.strictObject({
   messages: z.array(z.unknown(), { error: "messages is required" }).min(1, "at least one message is required"),
   stream: z.boolean().nullish(),
   stream_options: z
-    .strictObject({ include_usage: z.boolean().optional(), include_obfuscation: z.literal(false).optional() })
+    .strictObject({ include_usage: z.boolean().nullish(), include_obfuscation: z.boolean().nullish() })
     .nullish(),
   store: z.boolean().nullish(),
   metadata: z.record(z.string().max(64), z.string().max(512)).nullish(),
@@ -58,7 +58,8 @@ const chatBodySchema = z.strictObject({
   response_format: responseFormat.nullish(),
   reasoning_effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh"]).nullish(),
   n: z.literal(1, { error: "only n: 1 is supported (one choice per turn)" }).nullish(),
-  logprobs: z.literal(false, { error: "logprobs are not supported" }).nullish(),
+  logprobs: z.boolean().nullish(),
+  top_logprobs: z.number().int().min(0).max(20).nullish(),
   modalities: z.array(z.literal("text", { error: "only the text modality is supported" })).nullish(),
   // Forwarded as they are to an OpenAI-compatible Chat Completions upstream, refused for any other.
   parallel_tool_calls: z.boolean().nullish(),
@@ -71,7 +72,6 @@ const chatBodySchema = z.strictObject({
   verbosity: z.enum(["low", "medium", "high"]).nullish(),
   prediction: z.looseObject({ type: z.literal("content") }).nullish(),
   // Refused whenever given (dialogql cannot carry what they ask for back to the caller).
-  top_logprobs: z.null({ error: "top_logprobs is not supported" }).optional(),
   audio: z.null({ error: "audio output is not supported" }).optional(),
   web_search_options: z.null({ error: "web_search_options is not supported" }).optional(),
   functions: z.null({ error: "functions (deprecated) is not supported: use tools" }).optional(),
@@ -95,6 +95,8 @@ export interface ParsedChat {
   body: ChatBody;
   stream: boolean;
   includeUsage: boolean;
+  /** Delta chunks carry random padding (`stream_options.include_obfuscation`, true unless false). */
+  obfuscate: boolean;
   store: boolean;
 }
 
@@ -108,10 +110,14 @@ export function parseChatBody(raw: unknown): ParsedChat {
   if (body.stream_options && !body.stream) {
     throw new InvalidRequest("stream_options is only allowed when stream is true.", "stream_options");
   }
+  if (body.top_logprobs != null && !body.logprobs) {
+    throw new InvalidRequest("logprobs must be set to true if top_logprobs is used.", "top_logprobs");
+  }
   return {
     body,
     stream: body.stream ?? false,
     includeUsage: body.stream_options?.include_usage ?? false,
+    obfuscate: body.stream_options?.include_obfuscation ?? true,
     store: body.store ?? true,
   };
 }
@@ -127,6 +133,7 @@ export function chatSettings(body: ChatBody, upstream: UpstreamKind): Omit<Gener
   }
   if (body.verbosity != null && upstream === "anthropic") throw notForUpstream("verbosity", upstream);
   if (body.reasoning_effort != null && upstream === "anthropic") throw notForUpstream("reasoning_effort", upstream);
+  if (body.logprobs && upstream === "anthropic") throw notForUpstream("logprobs", upstream);
   const user = body.user ?? undefined;
   if (user != null && upstream === "anthropic") throw notForUpstream("user", upstream);
   const openaiOptions: Record<string, unknown> = { ...forwarded, user, textVerbosity: body.verbosity ?? undefined };
@@ -151,6 +158,8 @@ export function chatSettings(body: ChatBody, upstream: UpstreamKind): Omit<Gener
     }),
     // An OpenAI-compatible upstream gets the format as written (above); the others get it in their own terms.
     responseFormat: openaiChat ? null : responseFormatOf(body.response_format),
+    // Read from the upstream's chunks and answered in the choice's `logprobs` (chat-completion-object.ts).
+    upstream: body.logprobs ? { logprobs: { top: body.top_logprobs ?? 0 } } : undefined,
     providerOptions: { openai: defined(openaiOptions) },
   };
 }

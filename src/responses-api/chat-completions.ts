@@ -10,7 +10,8 @@ import { chatCompletion, chunkStream } from "./chat-completion-object.js";
 import { chatSettings, parseChatBody } from "./chat-completions-request.js";
 import { type CreateDeps, readBody } from "./create-response.js";
 import { answerRecordedTurn } from "./recorded-answer.js";
-import { placeInChain, requestEvents } from "./recorded-turn.js";
+import { idempotentTurns } from "./idempotent-turns.js";
+import { placeTurn, requestEvents } from "./recorded-turn.js";
 
 export const chatCompletionsRoute = {
   matches: (path: string) => path === "/v1/chat/completions",
@@ -24,12 +25,12 @@ async function handleChatCompletions(request: Request, deps: CreateDeps): Promis
       errorBody(new ApiError(405, `${request.method} is not allowed on /v1/chat/completions`, "invalid_request_error")),
     );
   }
-  const parsed = parseChatBody(await readBody(request));
+  const body = await readBody(request);
+  const parsed = parseChatBody(body);
   const settings = chatSettings(parsed.body, deps.generator.models.upstreamOf(parsed.body.model));
   const events = requestEvents("OPENAI_CHAT", parsed.body.messages, ["messages"]);
-  const place = parsed.store
-    ? await placeInChain(deps, deps.scope, events, request)
-    : { dialogId: null, previousResponseId: null, input: events };
+  const turns = await idempotentTurns(request, body, deps, parsed.store);
+  const place = await placeTurn(deps, events, request, parsed.store && !turns.earlier);
   const generate: GenerateRequest = {
     ...settings,
     ...place,
@@ -40,10 +41,12 @@ async function handleChatCompletions(request: Request, deps: CreateDeps): Promis
   };
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   const model = parsed.body.model;
+  const logprobs = parsed.body.logprobs ?? false;
+  const chunkOptions = { includeUsage: parsed.includeUsage, obfuscate: parsed.obfuscate, logprobs };
 
-  return answerRecordedTurn(deps.generator, generate, sink, {
-    stream: parsed.stream ? (write) => chunkStream(write, model, parsed.includeUsage) : null,
-    whole: (started, outcome) => chatCompletion(started, outcome, model),
+  return answerRecordedTurn(turns, generate, sink, {
+    stream: parsed.stream ? (write) => chunkStream(write, model, chunkOptions) : null,
+    whole: (started, outcome) => chatCompletion(started, outcome, model, logprobs),
     refuse: (error) => json(error.status, errorBody(error)),
   });
 }

@@ -117,6 +117,8 @@ export interface ParsedCreate {
   responseFormat: ResponseFormat | null;
   upstream: UpstreamParams;
   truncate: boolean;
+  /** Delta events carry random padding (`stream_options.include_obfuscation`, true unless false). */
+  obfuscate: boolean;
   echoed: EchoedParams;
 }
 
@@ -180,6 +182,7 @@ export function parseCreateBody(raw: unknown, allowedMcpServers: AllowedServers 
     responseFormat: responseFormatOf(body.text),
     upstream: upstreamParamsOf({ ...body, reasoning }),
     truncate: body.truncation === "auto",
+    obfuscate: body.stream_options?.include_obfuscation ?? true,
     echoed: {
       instructions: body.instructions ?? null,
       // The spec's default for a function tool is strict, and that is what the model is given.
@@ -258,7 +261,8 @@ export function toEventInput(event: NewEvent): HistoryEventInput {
     case "AI":
       return { ai: message };
     case "REASONING":
-      return { reasoning: { content: event.content ?? "" } };
+      // Encrypted content or a signature goes back to the upstream with the reasoning (model-messages.ts).
+      return { reasoning: { content: event.content ?? "", providerFields: event.providerFields } };
     case "TOOL_CALL":
       return { toolCall: { callId: event.callId, toolName: event.toolName, args: event.args } };
     case "TOOL_RESULT":

@@ -10,11 +10,15 @@ import { ApiError, endedTurnError, errorBody, json } from "./api-errors.js";
 import type { CreateDeps } from "./responses-deps.js";
 import { InvalidRequest, type ParsedCreate, parseCreateBody } from "./create-request.js";
 import { followResponse } from "./background-stream.js";
+import { idempotentTurns } from "./idempotent-turns.js";
 import { resolveItemReferences } from "./item-references.js";
 import { ECHOED_PARAMS_KEY, type ResponseView, toResponseObject } from "./response-object.js";
 import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
 
 export type { CreateDeps, ResponsesDeps } from "./responses-deps.js";
+
+/** What starts a turn: the model loop, or the idempotent turns of one request (idempotent-turns.ts). */
+export type TurnStarter = Pick<Generator, "start">;
 
 // Bytes that are not UTF-8 are refused, not decoded to U+FFFD and stored as if the client had sent that.
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -103,7 +107,10 @@ export async function parseWithReferences(raw: unknown, deps: CreateDeps): Promi
 }
 
 export async function handleCreate(request: Request, deps: CreateDeps): Promise<Response> {
-  const parsed = await parseWithReferences(await readBody(request), deps);
+  const body = await readBody(request);
+  const parsed = await parseWithReferences(body, deps);
+  // A retry with the same Idempotency-Key is answered with the first call's turn (idempotent-turns.ts).
+  const turns = await idempotentTurns(request, body, deps, parsed.store);
   const generate = await toGenerateRequest(parsed, deps.scope, deps.keyId, requestTraceContext(request));
   if (parsed.background && !parsed.store) {
     throw new InvalidRequest(
@@ -111,15 +118,22 @@ export async function handleCreate(request: Request, deps: CreateDeps): Promise<
       "background",
     );
   }
+  if (parsed.background && parsed.upstream.logprobs) {
+    // A background turn is read back from what is stored, and logprobs are not kept.
+    throw new InvalidRequest(
+      "Logprobs are not available for background responses: leave out include 'message.output_text.logprobs' and top_logprobs, or background.",
+      parsed.body.include?.includes("message.output_text.logprobs") ? "include" : "top_logprobs",
+    );
+  }
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   if (parsed.stream && parsed.background) {
     // Served like a later GET ?stream=true: numbered so that it can be resumed on any instance.
-    const started = await deps.generator.start(generate, sink);
-    return followResponse(deps, started.responseId, started.dialogId!, -1);
+    const started = await turns.start(generate, sink);
+    return followResponse(deps, started.responseId, started.dialogId!, -1, parsed.obfuscate);
   }
-  if (parsed.stream) return streamTurn(generate, parsed.store, sink, deps.generator);
+  if (parsed.stream) return streamTurn(generate, parsed.store, sink, turns, parsed.obfuscate);
 
-  const started = await deps.generator.start(generate, sink);
+  const started = await turns.start(generate, sink);
   if (parsed.background) return json(200, toResponseObject(turnView(generate, parsed.store, started)));
   const outcome = await started.done;
   // The answer says what is stored (a turn whose end the database refused is still in progress there).
@@ -128,7 +142,13 @@ export async function handleCreate(request: Request, deps: CreateDeps): Promise<
   return json(200, toResponseObject(turnView(generate, parsed.store, started, outcome)));
 }
 
-async function streamTurn(generate: GenerateRequest, store: boolean, sink: TurnSink, generator: Generator) {
+async function streamTurn(
+  generate: GenerateRequest,
+  store: boolean,
+  sink: TurnSink,
+  generator: TurnStarter,
+  obfuscate: boolean,
+) {
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let open = true;
@@ -138,11 +158,12 @@ async function streamTurn(generate: GenerateRequest, store: boolean, sink: TurnS
     cancel: () => void (open = false),
   });
   // Errors before the turn is open (bad ids, no provider) are answered as JSON, not as a stream.
-  const started = await startStreamedTurn(generate, store, sink, generator, {
-    write: (frame) => {
+  const sse = {
+    write: (frame: string) => {
       if (open) controller.enqueue(encoder.encode(frame));
     },
-  });
+  };
+  const started = await startStreamedTurn(generate, store, sink, generator, sse, obfuscate);
   void started.done.then(() => {
     if (open) controller.close();
     open = false;
@@ -161,10 +182,11 @@ export async function startStreamedTurn(
   generate: GenerateRequest,
   store: boolean,
   sink: TurnSink,
-  generator: Generator,
+  generator: TurnStarter,
   events: ResponseEventSink,
+  obfuscate = false,
 ) {
-  const stream = turnEventStream(events, { summary: Boolean(generate.upstream?.reasoningSummary) });
+  const stream = turnEventStream(events, { summary: Boolean(generate.upstream?.reasoningSummary), obfuscate });
   const started = await generator.start(generate, sink, stream);
   stream.begin(toResponseObject(turnView(generate, store, started)));
   const done = started.done.then((outcome) => {

@@ -28,7 +28,7 @@ interface TurnEvents extends TurnObserver {
 }
 
 export async function answerRecordedTurn(
-  generator: Generator,
+  generator: Pick<Generator, "start">,
   generate: GenerateRequest,
   sink: TurnSink,
   format: DoorFormat,

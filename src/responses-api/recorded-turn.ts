@@ -28,6 +28,21 @@ export interface ChainPlace {
   input: HistoryEventInput[];
 }
 
+/**
+ * Where the request's turn goes (`match`: after the chain its messages begin with); a turn that
+ * keeps nothing, or a retry the first call's turn answers, is matched to nothing.
+ */
+export async function placeTurn(
+  deps: StoredTurnsDeps & { scope: TenantScope },
+  events: HistoryEventInput[],
+  request: Request,
+  match: boolean,
+): Promise<ChainPlace> {
+  return match
+    ? placeInChain(deps, deps.scope, events, request)
+    : { dialogId: null, previousResponseId: null, input: events };
+}
+
 /** Where the request's turn goes: after the longest stored chain its messages begin with. */
 export async function placeInChain(
   deps: StoredTurnsDeps,

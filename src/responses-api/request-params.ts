@@ -126,7 +126,8 @@ export function upstreamParamsOf(body: ForwardedFields): UpstreamParams {
     serviceTier: body.service_tier === "auto" || body.service_tier === "default" ? null : body.service_tier,
     user: body.user,
     safetyIdentifier: body.safety_identifier,
-    topLogprobs: body.top_logprobs || (include.has("message.output_text.logprobs") ? 0 : null),
+    // OpenAI gives logprobs when `include` asks for them; top_logprobs says how many alternatives each.
+    logprobs: include.has("message.output_text.logprobs") || body.top_logprobs ? { top: body.top_logprobs ?? 0 } : null,
     reasoningEffort: body.reasoning?.effort,
     reasoningSummary: body.reasoning?.summary,
     textVerbosity: body.text?.verbosity,

@@ -145,7 +145,7 @@ export function toOutputItem(item: OutputItem, status: string, summarised = fals
         id: item.id,
         status,
         role: "assistant" as const,
-        content: [{ type: "output_text" as const, text: item.text, annotations: [], logprobs: [] }],
+        content: [{ type: "output_text" as const, text: item.text, annotations: [], logprobs: item.logprobs ?? [] }],
       };
     case "reasoning":
       return {

@@ -65,7 +65,7 @@ async function route(request: Request, url: URL, scope: TenantScope, deps: Respo
   const action = match[2];
   const { dialogId } = await scope.response(id, ApiError.responseNotFound);
   if (!action && method === "GET" && url.searchParams.get("stream") === "true") {
-    return followResponse(deps, id, dialogId, startingAfter(url));
+    return followResponse(deps, id, dialogId, startingAfter(url), includeObfuscation(url));
   }
   if (!action && method === "GET") return json(200, toResponseObject(await readResponseView(deps.store, id)));
   if (!action && method === "DELETE") {
@@ -90,6 +90,19 @@ function startingAfter(url: URL) {
     );
   }
   return after;
+}
+
+/** `include_obfuscation` of a streamed GET: true unless "false", as OpenAI's retrieve takes it. */
+function includeObfuscation(url: URL) {
+  const text = url.searchParams.get("include_obfuscation");
+  if (text == null || text === "true") return true;
+  if (text === "false") return false;
+  throw new ApiError(
+    400,
+    "Invalid 'include_obfuscation': must be true or false.",
+    "invalid_request_error",
+    "include_obfuscation",
+  );
 }
 
 export function inputItemsPage(url: URL) {

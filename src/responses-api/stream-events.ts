@@ -6,6 +6,8 @@
 // events, not the turn.
 import type { OutputItem } from "../generation/output-items.js";
 import type { TurnObserver } from "../generation/generate-turn.js";
+import type { TokenLogprob } from "../generation/logprobs.js";
+import { obfuscated } from "./obfuscation.js";
 import { type ResponseObject, toOutputItem } from "./response-object.js";
 
 export interface ResponseEventSink {
@@ -36,15 +38,21 @@ const emptyPart = (item: OutputItem) =>
 
 export const sseFrame = (event: { type: string }) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
-/**
- * `summary`: the request asked for a reasoning summary (`reasoning.summary`), so the reasoning the
- * upstream gives is also streamed as the summary (reasoning_summary_part / _text events).
- */
-export function turnEventStream(sink: ResponseEventSink, { summary = false } = {}): TurnEventStream {
+export interface TurnStreamOptions {
+  /** The request asked for a reasoning summary (`reasoning.summary`), so the reasoning the
+   * upstream gives is also streamed as the summary (reasoning_summary_part / _text events). */
+  summary?: boolean;
+  /** Delta events carry random padding (`stream_options.include_obfuscation`, obfuscation.ts). */
+  obfuscate?: boolean;
+}
+
+export function turnEventStream(sink: ResponseEventSink, options: TurnStreamOptions = {}): TurnEventStream {
+  const { summary = false, obfuscate = false } = options;
   let sequence = 0;
   let pending: (() => void)[] | null = [];
   const emit = (type: string, fields: object) => {
-    const event = { type, sequence_number: sequence++, ...fields };
+    const numbered = { type, sequence_number: sequence++, ...fields };
+    const event = obfuscate ? obfuscated(numbered) : numbered;
     sink.write(sseFrame(event), event);
   };
   const whenBegun = (send: () => void) => (pending ? pending.push(send) : send());
@@ -76,9 +84,9 @@ export function turnEventStream(sink: ResponseEventSink, { summary = false } = {
         emit(`response.${item.type}.in_progress`, { item_id: item.id, output_index: index });
       }
     },
-    delta(item: OutputItem, index: number, delta: string) {
+    delta(item: OutputItem, index: number, delta: string, logprobs: TokenLogprob[] = []) {
       const at = { item_id: item.id, output_index: index };
-      if (item.type === "message") emit("response.output_text.delta", { ...at, content_index: 0, delta, logprobs: [] });
+      if (item.type === "message") emit("response.output_text.delta", { ...at, content_index: 0, delta, logprobs });
       if (item.type === "reasoning") emit("response.reasoning_text.delta", { ...at, content_index: 0, delta });
       if (item.type === "reasoning" && summary) {
         emit("response.reasoning_summary_text.delta", { ...at, summary_index: 0, delta });
@@ -94,11 +102,12 @@ export function turnEventStream(sink: ResponseEventSink, { summary = false } = {
     done(item: OutputItem, index: number) {
       const at = { item_id: item.id, output_index: index };
       if (item.type === "message") {
-        emit("response.output_text.done", { ...at, content_index: 0, text: item.text, logprobs: [] });
+        const logprobs = item.logprobs ?? [];
+        emit("response.output_text.done", { ...at, content_index: 0, text: item.text, logprobs });
         emit("response.content_part.done", {
           ...at,
           content_index: 0,
-          part: { type: "output_text", text: item.text, annotations: [], logprobs: [] },
+          part: { type: "output_text", text: item.text, annotations: [], logprobs },
         });
       }
       if (item.type === "reasoning") {
@@ -137,9 +146,9 @@ export function turnEventStream(sink: ResponseEventSink, { summary = false } = {
       const copy = snapshot(item);
       whenBegun(() => itemEvents.added(copy, index));
     },
-    onDelta: (item, index, delta) => {
+    onDelta: (item, index, delta, logprobs) => {
       const copy = snapshot(item);
-      whenBegun(() => itemEvents.delta(copy, index, delta));
+      whenBegun(() => itemEvents.delta(copy, index, delta, logprobs));
     },
     onArgumentsDone: (item, index) => {
       const copy = snapshot(item);

@@ -94,9 +94,8 @@ export function createResponsesWebSocket(deps: WebSocketModeDeps) {
         const generate = await toGenerateRequest(parsed, scope, viewer.keyId);
         const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
         // A socket that closes mid-turn stops receiving events, not the turn.
-        await startStreamedTurn(generate, parsed.store, sink, deps.generator, {
-          write: (_frame, event) => send(event),
-        });
+        const events = { write: (_frame: string, event: { type: string }) => send(event) };
+        await startStreamedTurn(generate, parsed.store, sink, deps.generator, events, parsed.obfuscate);
       } catch (error) {
         const known = toApiError(error);
         if (!known) logger.error("Responses WebSocket request failed", error);

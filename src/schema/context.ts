@@ -40,7 +40,7 @@ export interface Context extends AppServices {
   loaders: ReturnType<typeof createLoaders>;
   /** What this request may still read (rows, bytes, time); event reads go through it. */
   budget: RequestBudget;
-  /** The request's trace context when traces are on (src/tracing.ts): model calls are its children. */
+  /** The request's trace context when traces are on (src/tracing.ts): generated turns are its children. */
   traceContext?: TraceContext;
 }
 

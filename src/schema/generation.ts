@@ -5,6 +5,7 @@
 import { BudgetExceededError } from "../errors.js";
 import { titleDialog } from "../generation/dialog-title.js";
 import { ModelNotConfiguredError } from "../generation/providers.js";
+import { cancelTurn } from "../generation/turn-cancel.js";
 import { storedTurns } from "../generation/turn-sink.js";
 import { builder } from "./builder.js";
 import { ErrorInterface, writeErrors } from "./errors.js";
@@ -97,21 +98,20 @@ builder.mutationField("cancelResponse", (t) =>
     type: "Response",
     errors: { types: writeErrors },
     description:
-      "Stop an IN_PROGRESS response: a turn this server is generating stops the model and keeps what it wrote (as POST /v1/responses/{id}/cancel); any other open turn ends CANCELLED. A finished response is returned as it is.",
+      "Stop an IN_PROGRESS response: a turn dialogql is generating stops the model and its tools where it runs (any instance) and keeps what it wrote (as POST /v1/responses/{id}/cancel); any other open turn ends CANCELLED. A finished response is returned as it is.",
     args: { responseId: t.arg.id({ required: true }) },
     tenant: { responses: ["responseId"] },
     resolve: async (query, _root, args, ctx) => {
       const responseId = String(args.responseId);
-      const running = ctx.generator.cancel(responseId);
-      if (running) await running;
-      else {
-        const { status } = await ctx.store.prisma.response.findUniqueOrThrow({
-          where: { id: responseId },
-          select: { status: true },
-        });
-        // An agent's turn (or one whose process is gone): ended as interruptResponse ends it.
-        if (status === "IN_PROGRESS") await committedWrite(ctx, () => ctx.writes.cancelResponse(responseId));
-      }
+      const { dialogId } = await ctx.store.prisma.response.findUniqueOrThrow({
+        where: { id: responseId },
+        select: { dialogId: true },
+      });
+      // Stopped where it runs (another instance through a notice); an agent's turn, or one whose
+      // process is gone, is ended as interruptResponse ends it.
+      await cancelTurn(responseId, dialogId, ctx, () =>
+        committedWrite(ctx, () => ctx.writes.cancelResponse(responseId)),
+      );
       return ctx.store.prisma.response.findUniqueOrThrow({ ...query, where: { id: responseId } });
     },
   }),
@@ -128,7 +128,8 @@ builder.mutationField("titleDialog", (t) =>
     resolve: async (query, _root, args, ctx) => {
       const dialogId = String(args.dialogId);
       await titleDialog(ctx.store, dialogId, {
-        models: ctx.generator.models,
+        generator: ctx.generator,
+        caller: { tenantId: ctx.viewer.tenantId, keyId: ctx.viewer.keyId },
         model: args.model,
         // Through the one door, as every dialog change.
         setTitle: (title) => ctx.writes.updateDialog(dialogId, { title }),

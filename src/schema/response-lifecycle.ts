@@ -1,5 +1,6 @@
 // Writing a turn step by step: appendEvents while the agent works, then
 // completeResponse or interruptResponse; responseUpdated follows one response live.
+import { stopTurnEverywhere } from "../generation/turn-cancel.js";
 import { responseUpdatesStream } from "../live/response-updates-stream.js";
 import { renewLoaders } from "./context.js";
 import { builder } from "./builder.js";
@@ -92,8 +93,8 @@ builder.mutationFields((t) => ({
         // The response's in-flight text goes with the write (src/history-writes/lifecycle-writes.ts).
         ctx.writes.interruptResponse({ ...input, responseId }),
       );
-      // A turn this process generates stops too: no more model or tool calls (seed 004).
-      void ctx.generator.cancel(responseId);
+      // A generated turn stops too, wherever it runs: no more model or tool calls.
+      stopTurnEverywhere(ctx.generator, ctx.live, responseId);
       return answerWithResponse(ctx, written, query);
     },
   }),

@@ -19,6 +19,7 @@ import { createHistoryWrites, type InFlightOptions, inFlightOptionsFrom } from "
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
 import { checkBudgets } from "../services/budgets.js";
+import { chargeModelCall } from "../store/usage.js";
 import { createTracing, type Tracing } from "../tracing.js";
 import { compactLedger } from "../store/usage.js";
 
@@ -26,9 +27,9 @@ import { compactLedger } from "../store/usage.js";
 const LEDGER_COMPACTION_MS = 15 * 60_000;
 import { useTracing } from "./tracing-plugin.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
+import { stopTurnsOnNotice } from "../generation/turn-cancel.js";
 import { mcpSettingsFrom } from "../mcp/mcp-connection.js";
 import { useConversationsApi } from "../responses-api/conversations.js";
-import { cancelNotice } from "../responses-api/cancel.js";
 import { useResponsesApi } from "../responses-api/responses-plugin.js";
 import { useRestEndpoints } from "../rest/rest-plugin.js";
 import { useSharedDialogs } from "../rest/shared-dialog.js";
@@ -99,17 +100,19 @@ export function buildApp(options: AppOptions) {
   const generator: Generator = createGenerator({
     models: options.models ?? createModelCatalog(config),
     admit: (caller) => checkBudgets(store, caller),
+    charge: (call) => chargeModelCall(store, { ...call, responses: 0 }),
     tracing,
     mcp: mcpSettingsFrom(config),
   });
   // `cancel` received by another instance reaches the turn wherever it runs.
-  live.onNotice((notice) => cancelNotice(notice) && void generator.cancel(cancelNotice(notice)!));
+  stopTurnsOnNotice(generator, live);
   const writes = createHistoryWrites(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
   const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
   const largeAnswers = createLargeAnswers(limits);
   const connections = createConnectionPolicy(limits, authenticator);
   const subscriptionStarts = createSubscriptionPacing(limits.subscriptionStarts);
+  const graphiql = options.graphiql ?? config.GRAPHIQL;
   const yoga = createYoga({
     schema,
     context: contextFactory(services, largeAnswers),
@@ -122,7 +125,7 @@ export function buildApp(options: AppOptions) {
     // GraphiQL's scripts and styles come inline from the npm package, not from a CDN: a
     // self-hosted service on a closed network must still show it.
     renderGraphiQL,
-    graphiql: (options.graphiql ?? config.GRAPHIQL) && { title: "dialogql", defaultQuery: exampleQuery },
+    graphiql: graphiql && { title: "dialogql", defaultQuery: exampleQuery },
     cors: corsOptions(config.CORS_ORIGINS),
     maxRequestBodySize: limits.bodyBytes,
     // The last line of defence, for errors outside execution (useErrorReporting handles the rest,
@@ -133,7 +136,7 @@ export function buildApp(options: AppOptions) {
       useRequestLog(),
       useTracing(tracing),
       useOperationsEndpoints({ database: async () => store.database, live }),
-      useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"] }),
+      useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"], settings: { graphiql } }),
       // A share link's token is its own credential: read before any API key is asked for.
       useSharedDialogs(store, live),
       useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),

@@ -12,7 +12,7 @@ import { createResponsesWebSocket, RESPONSES_WEBSOCKET_PATH } from "../responses
 import { type AppOptions, buildApp } from "./app.js";
 import type { ConnectionPolicy } from "../connections/connection-policy.js";
 import { attachGraphqlWs } from "./graphql-ws.js";
-import { createDrain } from "./shutdown.js";
+import { createDrain, keepAliveTimeoutFor } from "./shutdown.js";
 import { paceUpgrades } from "../connections/upgrade-pacing.js";
 import type { SubscriptionPacing } from "../connections/subscription-pacing.js";
 
@@ -36,6 +36,8 @@ export interface ServerOptions extends Omit<AppOptions, "live"> {
   keepAliveMs?: number;
   /** How long close() waits for requests in flight; from SHUTDOWN_DRAIN_MS when not given. */
   drainMs?: number;
+  /** How long close() lets generated turns run on before stopping them; from SHUTDOWN_TURNS_MS when not given. */
+  turnsMs?: number;
 }
 
 export interface RunningServer {
@@ -51,9 +53,11 @@ export interface RunningServer {
   /** Subscriptions waiting for their turn to start, and starting (subscription-pacing.ts). */
   subscriptionStarts: Pick<SubscriptionPacing, "waiting" | "starting">;
   /**
-   * Graceful: stops accepting (requests on kept-alive connections are answered 503 SHUTTING_DOWN),
-   * ends every subscription (SSE streams send `complete`, WebSockets close with 1001), waits up to
-   * the drain time for requests in flight, then closes every connection and the live bus.
+   * Graceful (src/server/shutdown.ts): stops accepting (requests on kept-alive connections are
+   * answered 503 SHUTTING_DOWN), ends every subscription (SSE streams send `complete`, WebSockets
+   * close with 1001), lets requests and generated turns run on (turns for the turns time, then
+   * stopped with their output kept), waits up to the drain time for every answer and connection,
+   * then closes what is left and the live bus.
    */
   close(): Promise<void>;
 }
@@ -71,11 +75,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const yoga = buildApp({ ...options, live, inFlight: { sweep: true, ...options.inFlight } });
   const { writes } = yoga;
   const host = options.host ?? "127.0.0.1";
-  const drain = createDrain();
   const server = createServer((request, response) =>
     // Long-lived ones (SSE) are admitted by the app's connection policy (connection-policy.ts).
     drain.handle(request, response, () => yoga(request, response)),
   );
+  const drainMs = options.drainMs ?? config.SHUTDOWN_DRAIN_MS;
+  // Kept below the drain time, so a connection idle at shutdown closes by itself (shutdown.ts).
+  server.keepAliveTimeout = keepAliveTimeoutFor(drainMs);
+  const drain = createDrain(server);
   // Listening comes first: a port that is taken is one error for the caller to report, not also
   // one the WebSocket servers (which watch the HTTP server's errors) print with a stack.
   await new Promise<void>((resolve, reject) => {
@@ -106,11 +113,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     subscriptionStarts: yoga.subscriptionStarts,
     close: () =>
       (closing ??= (async () => {
-        await drain.drain(server, options.drainMs ?? config.SHUTDOWN_DRAIN_MS, async () => {
-          // Ending the listeners ends every subscription: SSE responses finish with `complete`.
-          live.endListeners();
-          await graphqlWs.dispose();
-          responsesWs.close();
+        await drain.drain({
+          drainMs,
+          turnsMs: options.turnsMs ?? config.SHUTDOWN_TURNS_MS,
+          turns: yoga.generator,
+          endStreams: async () => {
+            // Ending the listeners ends every subscription: SSE responses finish with `complete`.
+            live.endListeners();
+            await graphqlWs.dispose();
+            responsesWs.close();
+          },
         });
         yoga.stop();
         server.closeAllConnections();

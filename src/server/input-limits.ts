@@ -30,13 +30,14 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { MAX_IDEMPOTENCY_KEY_CHARS } from "../services/idempotency.js";
 import { MAX_QUERY_LENGTH } from "../services/search.js";
 
 /** Characters (strings) or serialized bytes (JSON) an input may hold, by the name that holds it. */
 export const INPUT_LIMITS = {
   /** Every ID argument: ours are 26-30 characters. */
   id: 100,
-  idempotencyKey: 200,
+  idempotencyKey: MAX_IDEMPOTENCY_KEY_CHARS,
   model: 200,
   modelName: 200,
   toolName: 200,

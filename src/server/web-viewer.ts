@@ -1,7 +1,8 @@
 // The web viewer at `/`: the static build in web/dist (made by `npm run build:web`, which
 // `npm install` runs). The viewer's own routes (`/`, `/dialogs/<id>`, `/shared/<token>`, the pages
 // of VIEWER_PAGES) get index.html, so a deep link opens the viewer there; any other path without a
-// file is 404. Nothing is built at start-up, to keep start-up fast.
+// file is 404. Nothing is built at start-up, to keep start-up fast. The page says whether GraphiQL is
+// served (`<meta name="dialogql-graphiql">`), so the viewer links to it only when it answers.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Plugin } from "graphql-yoga";
@@ -20,19 +21,28 @@ const contentTypes: Record<string, string> = {
   ".woff2": "font/woff2",
 };
 
+export interface ViewerSettings {
+  /** Whether /graphql serves GraphiQL (config.GRAPHIQL, off in production). */
+  graphiql: boolean;
+}
+
 /** Serves the viewer for every GET/HEAD outside the API's own paths. */
-export function useWebViewer(options: { root?: string; apiPaths: string[] }): Plugin {
+export function useWebViewer(options: { root?: string; apiPaths: string[]; settings: ViewerSettings }): Plugin {
   const root = options.root ?? DEFAULT_VIEWER_ROOT;
   const isApi = (pathname: string) => options.apiPaths.some((prefix) => pathname.startsWith(prefix));
   return {
     async onRequest({ request, url, endResponse }) {
       if ((request.method !== "GET" && request.method !== "HEAD") || isApi(url.pathname)) return;
-      endResponse(await serveViewer(root, url.pathname));
+      endResponse(await serveViewer(root, url.pathname, options.settings));
     },
   };
 }
 
-export async function serveViewer(root: string, pathname: string): Promise<Response> {
+export async function serveViewer(
+  root: string,
+  pathname: string,
+  settings: ViewerSettings = { graphiql: true },
+): Promise<Response> {
   let relative: string;
   try {
     relative = decodeURIComponent(pathname);
@@ -57,10 +67,16 @@ export async function serveViewer(root: string, pathname: string): Promise<Respo
   }
 
   if (!isViewerRoute(relative)) return notFound();
-  const index = await readFile(path.join(root, "index.html")).catch(() => null);
-  if (!index) return notBuilt();
-  return new Response(index, { headers: { "content-type": contentTypes[".html"]!, "cache-control": "no-cache" } });
+  const index = await readFile(path.join(root, "index.html"), "utf8").catch(() => null);
+  if (!index) return notBuilt(settings);
+  return new Response(withSettings(index, settings), {
+    headers: { "content-type": contentTypes[".html"]!, "cache-control": "no-cache" },
+  });
 }
+
+/** index.html with the settings the viewer reads from its <head> (web/src/lib/server-settings.ts). */
+const withSettings = (html: string, settings: ViewerSettings) =>
+  html.replace("<head>", `<head>\n    <meta name="dialogql-graphiql" content="${settings.graphiql ? "on" : "off"}" />`);
 
 /** The client-side routes of web/src/hooks/use-route.ts. */
 /** Whole pages of the viewer (web/src/slots.tsx `pages`) at /<name>. */
@@ -74,10 +90,11 @@ const isViewerRoute = (pathname: string) =>
 const notFound = () =>
   new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
 
-function notBuilt() {
+function notBuilt(settings: ViewerSettings) {
+  const api = settings.graphiql ? `GraphQL and GraphiQL: <a href="/graphql">/graphql</a>` : "GraphQL: POST /graphql";
   const page = `<!doctype html><meta charset="utf-8"><title>dialogql</title>
 <h1>dialogql</h1>
 <p>The web viewer has not been built here. Run <code>npm run build:web</code> (<code>npm install</code> does it)
-and reload.</p><p>GraphQL and GraphiQL: <a href="/graphql">/graphql</a></p>`;
+and reload.</p><p>${api}</p>`;
   return new Response(page, { status: 503, headers: { "content-type": contentTypes[".html"]! } });
 }

@@ -102,6 +102,14 @@ export function readModelContext(responseId: string, db: Db) {
   );
 }
 
+/** One response's own events, in order, as the model is given them (the last part of its context). */
+export function readResponseModelEvents(responseId: string, db: Db) {
+  return run<StoredEvent>(
+    Prisma.sql`SELECT ${modelColumns} FROM "Event" e WHERE e."responseId" = ${responseId} ORDER BY e.seq`,
+    db,
+  );
+}
+
 /** The whole context, in order. */
 export function readContext(responseId: string, types: readonly HistoryEventType[] | null | undefined, db: Db) {
   return run<ContextEvent>(contextPageStatement(responseId, { types, limit: null, inverted: false }), db);

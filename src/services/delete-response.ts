@@ -3,7 +3,7 @@
 // its dialog's head, the head moves back to its parent. No seq moves: the answer names the
 // dialog's last seq, for the delta that tells subscribers (src/history-writes/).
 import { ConflictError, NotFoundError } from "../errors.js";
-import { writeDialog } from "../store/dialog-write.js";
+import { writeDialog } from "../store/locked-dialog.js";
 import type { Store } from "../store/store.js";
 
 export interface ResponseDeleted {

@@ -3,7 +3,7 @@ import { type FieldError, NotFoundError, ValidationError } from "../errors.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { newDialogId } from "../ids.js";
 import { deleteDialogRow, insertDialog, updateDialogRow } from "../store/dialog-rows.js";
-import { writeDialog } from "../store/dialog-write.js";
+import { writeDialog } from "../store/locked-dialog.js";
 import type { Store } from "../store/store.js";
 import { jsonObject } from "./json.js";
 import type { Json } from "../vocabulary/json.js";

@@ -92,10 +92,11 @@ function parseOne(
       break;
     }
     case "reasoning": {
-      const { content, modelName } = fields as ReasoningInput;
+      const { content, modelName, providerFields } = fields as ReasoningInput;
       if (content == null) fail("content", "content is required");
       event.content = content ?? null;
       event.modelName = modelName ?? null;
+      if (providerFields) event.providerFields = providerFields;
       break;
     }
     case "toolCall": {

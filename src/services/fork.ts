@@ -2,7 +2,7 @@
 // response, remembering where it came from (forkedFrom). The copy gets new ids; its events are
 // numbered 1..n, in context order (src/store/fork-copy.ts copies them in the write primitive).
 import { newDialogId } from "../ids.js";
-import { lockDialog, writeDialog } from "../store/dialog-write.js";
+import { lockDialog, writeDialog } from "../store/locked-dialog.js";
 import { copyContext } from "../store/fork-copy.js";
 import type { Store } from "../store/store.js";
 import { readChain, readContextEventIds } from "./context.js";

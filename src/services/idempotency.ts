@@ -6,14 +6,27 @@ import type { PrismaClient } from "../generated/prisma/client.js";
 import { ConflictError } from "../errors.js";
 import type { CreateResponseInput, WriteResult } from "./write-result.js";
 
+/** The longest key taken, by GraphQL (src/server/input-limits.ts) and by /v1's Idempotency-Key header. */
+export const MAX_IDEMPOTENCY_KEY_CHARS = 200;
+
 /**
  * Keys are per tenant, stored as "<tenantId>/<key>" (see the api_keys migration): two tenants may
  * use the same key without meeting, and one never learns that the other did.
  */
 export const storedIdempotencyKey = (tenantId: string, key: string) => `${tenantId}/${key}`;
 
+export interface IdempotencyKey {
+  /** As the client gave it. */
+  given: string;
+  /** As stored: storedIdempotencyKey. */
+  stored: string;
+  /** What the client calls it, for errors (idempotencyKey when not given). */
+  name?: string;
+}
+
 export function hashRequest(input: CreateResponseInput) {
-  const { idempotencyKey: _key, ...request } = input;
+  if (input.requestHash) return input.requestHash;
+  const { idempotencyKey: _key, requestHash: _hash, ...request } = input;
   return createHash("sha256")
     .update(stringify(request) ?? "")
     .digest("hex");
@@ -21,7 +34,7 @@ export function hashRequest(input: CreateResponseInput) {
 
 export async function findIdempotentResult(
   db: PrismaClient,
-  key: { given: string; stored: string },
+  key: IdempotencyKey,
   requestHash: string,
 ): Promise<WriteResult | null> {
   const earlier = await db.response.findUnique({
@@ -36,7 +49,7 @@ export async function findIdempotentResult(
   });
   if (!earlier) return null;
   if (earlier.requestHash !== requestHash) {
-    throw new ConflictError(`idempotencyKey ${key.given} was already used for a different request`);
+    throw new ConflictError(`${key.name ?? "idempotencyKey"} ${key.given} was already used for a different request`);
   }
   // The first write's events are one contiguous run of seqs; events appended later may follow
   // other responses' events, and a delta must never claim a range it does not wholly cover.

@@ -6,7 +6,7 @@
 import type { ImportedConversation } from "./chat-exports/index.js";
 import type { Response } from "../generated/prisma/client.js";
 import { newDialogId, newResponseId } from "../ids.js";
-import { writeDialog } from "../store/dialog-write.js";
+import { writeDialog } from "../store/locked-dialog.js";
 import type { Store } from "../store/store.js";
 import { isUniqueViolation } from "../store/write-turn.js";
 

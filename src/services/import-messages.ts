@@ -6,7 +6,7 @@ import { type FieldError, ValidationError } from "../errors.js";
 import { importEvents, type MessageFormat } from "../formats/index.js";
 import { groupIntoTurns } from "../formats/turns.js";
 import { newDialogId, newResponseId } from "../ids.js";
-import { writeDialog } from "../store/dialog-write.js";
+import { writeDialog } from "../store/locked-dialog.js";
 import { responseExpired } from "../store/retention-window.js";
 import type { Store, WriteLimits } from "../store/store.js";
 import { checkEventCount, checkEventSize } from "./event-input.js";

@@ -1,33 +1,75 @@
-// Checkpoints of in-flight text on the response row (src/history-writes/ holds the live
-// text). A checkpoint only ever touches an IN_PROGRESS response and is read back only while its
-// part still matches the response's event count: text committed or dropped since is never revived.
+// Checkpoints of in-flight text (src/history-writes/ holds the live text; src/store/ keeps the
+// checkpointed text as pieces, each checkpoint adding what was typed since the one before). A
+// checkpoint only ever touches an IN_PROGRESS response and is read back only while its part still
+// matches the response's event count: text committed or dropped since is never revived.
 import { Prisma, type Response } from "../generated/prisma/client.js";
 import type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
-import { eraseCheckpoint, writeCheckpoint } from "../store/in-flight-checkpoints.js";
+import { appendCheckpoint, checkpointTextOf, eraseCheckpoint } from "../store/in-flight-checkpoints.js";
 import { eventCountOf } from "../vocabulary/event-counts.js";
 import { run } from "../store/sql.js";
 import type { Store } from "../store/store.js";
 
-export async function saveCheckpoint(store: Store, state: InFlightState): Promise<void> {
-  await writeCheckpoint(store, { ...state, at: new Date(state.at) });
+// Another writer of the same text (an instance sharing it through Redis) may add a piece between
+// this one's read and write; each try starts where the stored text then ends.
+const TRIES = 3;
+
+/**
+ * Checkpoints `state`: appends what the stored text lacks of it, starting at `storedEnd` (where
+ * this instance knows the stored text ends; unknown, it is asked first). Answers where the stored
+ * text ends now, or null when the response is no longer IN_PROGRESS.
+ */
+export async function saveCheckpoint(
+  store: Store,
+  state: InFlightState,
+  storedEnd: number | undefined,
+): Promise<number | null> {
+  const end = pieceEnd(state.text);
+  let offset = storedEnd;
+  for (let tries = 0; tries < TRIES; tries++) {
+    // Unknown, the first try adds nothing and learns where the stored text ends.
+    const text = offset === undefined || offset >= end ? "" : state.text.slice(offset, end);
+    const written = await appendCheckpoint(store, { ...state, at: new Date(state.at), offset: offset ?? 0, text });
+    if (!written.inProgress) return null;
+    if (written.end >= end) return written.end;
+    offset = written.end;
+  }
+  return offset ?? null;
 }
+
+/** Where a piece may end: not between the two halves of a surrogate pair (each piece is valid UTF-16). */
+function pieceEnd(text: string) {
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? text.length - 1 : text.length;
+}
+
+type ResponseRow = Response & { tenantId: string; inFlightText: string | null };
 
 /**
  * What a response's row says about it: its tenant, status, next event index and checkpoint. One
  * plain statement (Prisma would send two, and compile both): every streamed answer reads it.
  */
 export async function readResponseForText({ database }: Store, responseId: string) {
-  const [row] = await run<Response & { tenantId: string }>(
-    Prisma.sql`SELECT r.*, d."tenantId" FROM "Response" r JOIN "Dialog" d ON d.id = r."dialogId" WHERE r.id = ${responseId}`,
+  const [row] = await run<ResponseRow>(
+    Prisma.sql`SELECT r.*, d."tenantId", ${checkpointTextOf("r")} AS "inFlightText"
+    FROM "Response" r JOIN "Dialog" d ON d.id = r."dialogId" WHERE r.id = ${responseId}`,
     database,
   );
   if (!row) return null;
-  const { tenantId, ...response } = row;
-  return { response, tenantId, checkpoint: checkpointOf(response, tenantId) };
+  const { tenantId, inFlightText, ...response } = row;
+  return { response, tenantId, checkpoint: checkpointOf(response, tenantId, inFlightText) };
+}
+
+/** A response's status, or null when it is gone: what a checkpoint checks first, without its text. */
+export async function statusOf({ database }: Store, responseId: string) {
+  const [row] = await run<Pick<Response, "status">>(
+    Prisma.sql`SELECT status FROM "Response" WHERE id = ${responseId}`,
+    database,
+  );
+  return row?.status ?? null;
 }
 
 /** The checkpointed text of an IN_PROGRESS response, unless it was committed or dropped since. */
-export function checkpointOf(response: Response, tenantId: string): InFlightState | null {
+export function checkpointOf(response: Response, tenantId: string, text: string | null): InFlightState | null {
   if (response.status !== "IN_PROGRESS" || response.inFlightPart == null || response.inFlightType == null) return null;
   if (response.inFlightPart !== eventCountOf(response)) return null;
   return {
@@ -36,16 +78,21 @@ export function checkpointOf(response: Response, tenantId: string): InFlightStat
     tenantId,
     part: response.inFlightPart,
     type: response.inFlightType as InFlightType,
-    text: response.inFlightText ?? "",
+    text: text ?? "",
     at: response.inFlightAt?.getTime() ?? 0,
   };
 }
 
-/** IN_PROGRESS responses of a dialog, to look for text in flight when a subscriber joins. */
-export function inProgressResponses({ prisma }: Store, dialogId: string) {
-  return prisma.response.findMany({
+/** The checkpoints of a dialog's IN_PROGRESS responses, to look for text in flight when a subscriber joins. */
+export async function inProgressCheckpoints({ prisma }: Store, dialogId: string) {
+  const responses = await prisma.response.findMany({
     where: { dialogId, status: "IN_PROGRESS" },
-    include: { dialog: { select: { tenantId: true } } },
+    include: { dialog: { select: { tenantId: true } }, inFlightChunks: { orderBy: { offset: "asc" } } },
+  });
+  return responses.map(({ dialog, inFlightChunks, ...response }) => {
+    const pieces = inFlightChunks.filter((chunk) => chunk.part === response.inFlightPart);
+    const text = pieces.map((chunk) => chunk.text).join("");
+    return { responseId: response.id, checkpoint: checkpointOf(response, dialog.tenantId, text) };
   });
 }
 

@@ -6,7 +6,8 @@
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
 import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
-import { type DialogWrite, type ResponseChange, writeDialog } from "../store/dialog-write.js";
+import type { DialogWrite, ResponseChange } from "../store/dialog-write.js";
+import { writeDialog } from "../store/locked-dialog.js";
 import { run } from "../store/sql.js";
 import type { Store, WriteLimits } from "../store/store.js";
 import { parseEventInputs } from "./event-input.js";
@@ -51,6 +52,8 @@ export interface CompleteResponseInput {
   status?: ResponseStatus | null;
   usage?: UsageInput | null;
   error?: Json | null;
+  /** When the response ended, stamped as its completedAt (default: the write's own time). */
+  at?: Date;
 }
 
 export async function completeResponse(store: Store, input: CompleteResponseInput): Promise<WriteResult> {
@@ -59,12 +62,17 @@ export async function completeResponse(store: Store, input: CompleteResponseInpu
   if (!isFinal(status)) errors.push({ path: ["status"], message: `must be one of ${FINAL_STATUSES.join(", ")}` });
   checkUsage(input.usage, errors);
   if (errors.length || !isFinal(status)) throw new ValidationError(errors);
-  return writeToInProgress(store, input.responseId, async (write) => {
-    // Only the counts given are set; absent ones keep what createResponse stored.
-    const change: ResponseChange = { status, usage: input.usage ?? {}, error: input.error };
-    await write.changeResponse(input.responseId, change);
-    return status;
-  });
+  return writeToInProgress(
+    store,
+    input.responseId,
+    async (write) => {
+      // Only the counts given are set; absent ones keep what createResponse stored.
+      const change: ResponseChange = { status, usage: input.usage ?? {}, error: input.error };
+      await write.changeResponse(input.responseId, change);
+      return status;
+    },
+    input.at,
+  );
 }
 
 /** What an interrupted response keeps of the answer it was writing. */
@@ -141,6 +149,7 @@ async function writeToInProgress(
   store: Store,
   responseId: string,
   work: (write: DialogWrite) => Promise<ResponseStatus>,
+  now?: Date,
 ): Promise<WriteResult> {
   // Responses never move between dialogs, so finding the dialog needs no lock.
   const [found] = await run<{ dialogId: string }>(
@@ -148,14 +157,21 @@ async function writeToInProgress(
     store.database,
   );
   if (!found) throw NotFoundError.response(responseId);
-  const outcome = await writeDialog(store, { id: found.dialogId }, async (write) => {
-    const response = await write.readResponse(responseId);
-    if (!response) throw NotFoundError.response(responseId);
-    if (response.status !== "IN_PROGRESS") {
-      throw new ConflictError(`Response ${responseId} is ${response.status}; only an IN_PROGRESS response can change`);
-    }
-    return work(write);
-  });
+  const outcome = await writeDialog(
+    store,
+    { id: found.dialogId },
+    async (write) => {
+      const response = await write.readResponse(responseId);
+      if (!response) throw NotFoundError.response(responseId);
+      if (response.status !== "IN_PROGRESS") {
+        throw new ConflictError(
+          `Response ${responseId} is ${response.status}; only an IN_PROGRESS response can change`,
+        );
+      }
+      return work(write);
+    },
+    now,
+  );
   return {
     dialogId: found.dialogId,
     responseId,

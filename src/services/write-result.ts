@@ -25,6 +25,11 @@ export interface CreateResponseInput {
   error?: Json | null;
   metadata?: Json | null;
   idempotencyKey?: string | null;
+  /**
+   * What a retry with the same key must repeat, when that is not this input itself: a /v1 door
+   * hashes the HTTP request it answered (src/responses-api/idempotent-turns.ts).
+   */
+  requestHash?: string | null;
 }
 
 /** What a committed write changed: enough to publish a history delta. */

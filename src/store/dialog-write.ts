@@ -13,10 +13,7 @@ import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { rowFromJson } from "../db/json-rows.js";
 import { extendChatHash, normalMessageTexts } from "../formats/chat-context-hash.js";
 import { chatHashAfter, finalChatHash } from "./chat-hash.js";
-import { NotFoundError } from "../errors.js";
 import type { NewEvent } from "../vocabulary/events.js";
-import { dialogExpired, isExpired } from "./retention-window.js";
-import { countColumns } from "../vocabulary/event-counts.js";
 import {
   eventCounts,
   eventJson,
@@ -25,17 +22,14 @@ import {
   eventValuesFromJson,
   type NewTurn,
   type Phase,
-  segmentCountColumnList,
   segmentCountIncrements,
-  segmentUsageColumnList,
   type Usage,
 } from "./rows.js";
+import { insertResponseRows } from "./response-rows.js";
 import { run, type SqlRunner } from "./sql.js";
-import type { Store } from "./store.js";
 import {
   addToLedger,
   addUsage,
-  countCharges,
   dialogUsageSets,
   isNoUsage,
   type LedgerEntry,
@@ -117,7 +111,7 @@ export class DialogWrite {
   async addTurns(turns: NewTurn[], parent: { id: string; depth: number } | null = this.#head): Promise<Response[]> {
     if (!turns.length) return [];
     const now = this.now.toISOString();
-    const responses: unknown[] = [];
+    const responses: Array<{ id: string } & Record<string, unknown>> = [];
     const events: EventPlace[] = [];
     const charges: LedgerEntry[] = [];
     let previous = parent;
@@ -167,37 +161,7 @@ export class DialogWrite {
       });
       previous = { id: turn.id, depth };
     }
-    // The turns form a chain, so they share one segment: the parent's when the parent is its
-    // segment's last response ("segmentTail"), else a new one named after the first turn. Their
-    // segment counts run on from the parent's.
-    const inSegment = (column: string) =>
-      Prisma.raw(`COALESCE(t."${column}InSegment", 0) + sum(COALESCE(x."${column}", 0)) OVER (ORDER BY x.depth)`);
-    // Rows of one INSERT may reference each other: foreign keys are checked at its end.
-    const rows = await run<{ row: unknown }>(
-      Prisma.sql`
-      WITH t AS (SELECT * FROM "segmentTail"(${parent?.id ?? null}::text)),
-      r AS (
-        INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
-          "reasoningTokens", "totalTokens", error, metadata, "createdAt", "completedAt", "finishedAtSeq", "idempotencyKey",
-          "requestHash", "chatHash", "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents",
-          "systemEvents", "segmentId", ${segmentCountColumnList}, "cachedTokens", cost, "apiKeyId", ${segmentUsageColumnList})
-        SELECT x.id, ${this.dialog.id}, x."previousResponseId", x.depth, x.model, x.status, x."inputTokens",
-          x."outputTokens", x."reasoningTokens", x."totalTokens", x.error, COALESCE(x.metadata, '{}'), ${now}::timestamp,
-          x."completedAt", x."finishedAtSeq", x."idempotencyKey", x."requestHash", x."chatHash", x."humanEvents", x."aiEvents",
-          x."reasoningEvents", x."toolCallEvents", x."toolResultEvents", x."systemEvents",
-          COALESCE(t."segmentId", ${turns[0]!.id}), ${Prisma.join(Object.values(countColumns).map(inSegment))},
-          x."cachedTokens", x.cost, x."apiKeyId", ${Prisma.join([...usageKinds, "cost"].map(inSegment))}
-        FROM jsonb_to_recordset(${JSON.stringify(responses)}::jsonb) AS x(id text, "previousResponseId" text, depth int,
-          model text, status "ResponseStatus", "inputTokens" int, "outputTokens" int, "reasoningTokens" int,
-          "totalTokens" int, error jsonb, metadata jsonb, "completedAt" timestamp, "finishedAtSeq" int,
-          "idempotencyKey" text, "requestHash" text, "chatHash" text, "humanEvents" int, "aiEvents" int, "reasoningEvents" int,
-          "toolCallEvents" int, "toolResultEvents" int, "systemEvents" int, "cachedTokens" int, cost float8, "apiKeyId" text)
-        LEFT JOIN t ON TRUE
-        RETURNING *)
-      SELECT to_jsonb(r) AS row FROM r ORDER BY r.depth`,
-      this.session,
-    );
-    const stored = rows.map(({ row }) => rowFromJson("Response", row) as Response);
+    const stored = await insertResponseRows(this.session, this.dialog.id, parent?.id ?? null, responses, now);
     const segmentId = stored[0]!.segmentId;
     await this.#insertEvents(events.map((event) => ({ ...event, segmentId })));
     await addToLedger(this.session, charges, this.dialog.id, this.now);
@@ -254,7 +218,13 @@ export class DialogWrite {
       sets.push(Prisma.sql`error = ${change.error == null ? null : JSON.stringify(change.error)}::jsonb`);
     if (!sets.length) return;
     if (usage.length) sets.push(await this.#changeUsage(responseId, Object.fromEntries(usage)));
-    await run(Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`, this.session);
+    // A final status ends the in-flight text: its checkpointed pieces go in the same statement,
+    // whichever instance held the text.
+    const ending =
+      change.status && change.status !== "IN_PROGRESS"
+        ? Prisma.sql`WITH gone AS (DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}) `
+        : Prisma.empty;
+    await run(Prisma.sql`${ending}UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`, this.session);
   }
 
   /**
@@ -398,73 +368,4 @@ export class DialogWrite {
     );
     return rowFromJson("Dialog", row!.row) as Dialog;
   }
-}
-
-/** What a write committed: the dialog row as it left it and the seq range it used. */
-export interface DialogWriteOutcome<T> {
-  value: T;
-  dialog: Dialog;
-  previousSeq: number;
-  seq: number;
-}
-
-/**
- * Runs `work` on `target` locked (or created) in one transaction, then writes the dialog row and
- * commits. Nothing is visible to anyone, nor published, before the commit.
- */
-export async function writeDialog<T>(
-  store: Store,
-  target: DialogTarget,
-  work: (write: DialogWrite) => Promise<T>,
-  now = new Date(),
-): Promise<DialogWriteOutcome<T>> {
-  let charges: LedgerEntry[] = [];
-  const transaction = () =>
-    store.database.transaction(async (session) => {
-      const dialog =
-        "create" in target
-          ? await createDialogRow(session, target.create, now)
-          : await lockDialog(session, target, now, store.retentionMs);
-      const write = new DialogWrite(dialog, session, now, store.prices);
-      const value = await work(write);
-      const row = await write.finish();
-      charges = write.charges;
-      return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
-    });
-  // A new dialog has no other writer to wait for; an existing one's writers take turns for the pool.
-  const outcome = await ("create" in target ? transaction() : store.dialogWriters.run(target.id, transaction));
-  // Counted once committed: a rolled-back write spent nothing.
-  countCharges(store.prices, charges);
-  return outcome;
-}
-
-/**
- * Locks the dialog row for the rest of the transaction. The head's depth comes from the row itself
- * (headDepth): in READ COMMITTED a statement that waited for the lock re-reads the locked row but
- * not rows joined to it. A dialog past its retention is gone for writes.
- */
-export async function lockDialog(
-  session: SqlRunner,
-  target: { id: string; whenMissing?: () => Error; whenExpired?: () => Error },
-  now: Date,
-  retention: number | null,
-): Promise<LockedDialog> {
-  const [dialog] = await run<LockedDialog>(
-    Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt" FROM "Dialog" WHERE id = ${target.id} FOR UPDATE`,
-    session,
-  );
-  if (!dialog) throw target.whenMissing?.() ?? NotFoundError.dialog(target.id);
-  if (isExpired(dialog.updatedAt, now, retention)) throw target.whenExpired?.() ?? dialogExpired(target.id);
-  return dialog;
-}
-
-async function createDialogRow(session: SqlRunner, dialog: NewDialog, now: Date): Promise<LockedDialog> {
-  const at = now.toISOString();
-  await run(
-    Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", title, metadata, "forkedFromId", "importKey", "createdAt", "updatedAt")
-      VALUES (${dialog.id}, ${dialog.tenantId}, ${dialog.title ?? null}, ${JSON.stringify(dialog.metadata ?? {})}::jsonb,
-        ${dialog.forkedFromId ?? null}, ${dialog.importKey ?? null}, ${at}::timestamp, ${at}::timestamp)`,
-    session,
-  );
-  return { id: dialog.id, tenantId: dialog.tenantId, lastSeq: 0, headId: null, headDepth: null, updatedAt: now };
 }

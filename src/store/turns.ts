@@ -4,7 +4,7 @@
 // write that committed before it.
 import type { SqlRunner } from "./sql.js";
 import type { Store } from "./store.js";
-import { writeDialog } from "./dialog-write.js";
+import { writeDialog } from "./locked-dialog.js";
 import { dialogExpired, responseExpired } from "./retention-window.js";
 import { NotFoundError } from "../errors.js";
 import type { NewTurn } from "./rows.js";

@@ -129,15 +129,38 @@ export function dialogUsageSets(sums: UsageSums, reset: boolean) {
 }
 
 /** Charges the ledger for a turn that stores no history (`store: false`): it was spent all the same. */
-export async function chargeUnstoredTurn(
+export const chargeUnstoredTurn = (
   store: { database: SqlRunner; prices: PriceBook },
   turn: { id: string; tenantId: string; apiKeyId: string | null; model: string | null; usage: TokenCounts },
   now = new Date(),
+) => chargeModelCall(store, { ...turn, responses: 1 }, now);
+
+/**
+ * Charges the ledger for model calls no stored response carries (an unstored turn, a dialog's
+ * title); `id` picks the ledger shard (the dialog or response it was for).
+ */
+export async function chargeModelCall(
+  store: { database: SqlRunner; prices: PriceBook },
+  call: {
+    id: string;
+    tenantId: string;
+    apiKeyId: string | null;
+    model: string | null;
+    usage: TokenCounts;
+    responses: number;
+  },
+  now = new Date(),
 ) {
-  const priced = pricedUsage(store.prices, turn.model, turn.usage);
-  const entry = { tenantId: turn.tenantId, apiKeyId: turn.apiKeyId, model: turn.model, responses: 1, ...priced };
+  const priced = pricedUsage(store.prices, call.model, call.usage);
+  const entry = {
+    tenantId: call.tenantId,
+    apiKeyId: call.apiKeyId,
+    model: call.model,
+    responses: call.responses,
+    ...priced,
+  };
   if (isNoUsage(priced.sums)) return;
-  await addToLedger(store.database, [entry], turn.id, now);
+  await addToLedger(store.database, [entry], call.id, now);
   countCharges(store.prices, [entry]);
 }
 

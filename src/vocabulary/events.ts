@@ -18,6 +18,8 @@ export interface MessageInput extends CommonInput {
 export interface ReasoningInput extends CommonInput {
   content?: string | null;
   modelName?: string | null;
+  /** Not in GraphQL: what the model loop keeps to send the reasoning back upstream (encrypted content, a signature). */
+  providerFields?: ProviderFields | null;
 }
 export interface ToolCallInput extends CommonInput {
   callId?: string | null;

@@ -19,6 +19,10 @@ export interface ReceivedSpan {
   parentSpanId: string | null;
   kind: number;
   attributes: Record<string, unknown>;
+  /** 0 unset, 1 ok, 2 error (OTLP's status codes). */
+  status: { code: number; message: string | null };
+  /** Nanoseconds since the epoch (a double: exact to a fraction of a microsecond, enough to order spans). */
+  startTime: number;
   serviceName: unknown;
 }
 
@@ -43,6 +47,11 @@ const valueOf = (value: OtlpValue | undefined): unknown => {
 
 const attributesOf = (list: { key: string; value: OtlpValue }[] | undefined) =>
   Object.fromEntries((list ?? []).map(({ key, value }) => [key, valueOf(value)]));
+
+const statusOf = (status: { code?: number; message?: string } | undefined) => ({
+  code: status?.code ?? 0,
+  message: status?.message || null,
+});
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
@@ -72,6 +81,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               parentSpanId: (raw.parentSpanId as string | undefined) || null,
               kind: raw.kind as number,
               attributes: attributesOf(raw.attributes as { key: string; value: OtlpValue }[]),
+              status: statusOf(raw.status as { code?: number; message?: string } | undefined),
+              startTime: Number(raw.startTimeUnixNano ?? 0),
               serviceName,
             };
             spans.push(span);

@@ -2,7 +2,10 @@
 // view, the database goes away (connections drop, new ones are refused) and comes back. Or it can
 // stall: connections stay open and new ones are accepted, but every byte is swallowed, as in a
 // network partition; when the stall ends, the connections it swallowed bytes of are dropped (their
-// protocol state is lost) and new ones work again.
+// protocol state is lost) and new ones work again. Or it can shut down as PostgreSQL does (`pg_ctl
+// stop -m fast`): each open connection is sent PostgreSQL's FATAL 57P01 ("terminating connection
+// due to administrator command") and closed, and a new one is answered FATAL 57P03 ("the database
+// system is shutting down") after its startup message, until `start` again.
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { atEveryFileEnd } from "./file-scope.js";
 import { freePort } from "./redis-server.js";
@@ -18,11 +21,19 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   const sockets = new Set<Socket>();
   let server: Server | null = null;
   let stalled = false;
+  let shuttingDown = false;
   const swallowedFrom = new Set<Socket>();
 
-  const start = () =>
+  const clients = new WeakSet<Socket>();
+  const start = async () => {
+    shuttingDown = false;
+    if (server) return;
+    await listen();
+  };
+  const listen = () =>
     new Promise<void>((resolve, reject) => {
       server = createServer((client) => {
+        if (shuttingDown) return refuseAsShuttingDown(client, sockets);
         const upstream = createConnection(target);
         for (const socket of [client, upstream]) {
           sockets.add(socket);
@@ -32,9 +43,11 @@ export async function startTcpProxy(target: { host: string; port: number }) {
         // Not pipe(): each chunk is forwarded unless the proxy is stalling.
         const forward = (from: Socket, to: Socket) =>
           from.on("data", (chunk) => {
+            if (shuttingDown) return; // the connection is being closed with its FATAL message
             if (stalled) swallowedFrom.add(from).add(to);
             else to.write(chunk);
           });
+        clients.add(client);
         forward(client, upstream);
         forward(upstream, client);
         client.once("close", () => upstream.destroy());
@@ -53,6 +66,14 @@ export async function startTcpProxy(target: { host: string; port: number }) {
       for (const socket of swallowedFrom) socket.destroy();
       swallowedFrom.clear();
     },
+    /** PostgreSQL's fast shutdown, as its clients see it; `start` ends it. */
+    shutDown() {
+      shuttingDown = true;
+      for (const socket of sockets) {
+        if (!clients.has(socket)) continue;
+        socket.end(fatal("57P01", "terminating connection due to administrator command"));
+      }
+    },
     /** Drops every connection and refuses new ones, as a database that went down. */
     async stop() {
       for (const socket of sockets) socket.destroy();
@@ -64,4 +85,21 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   proxies.add(proxy);
   await start();
   return proxy;
+}
+
+/** A PostgreSQL ErrorResponse message of severity FATAL. */
+function fatal(code: string, message: string) {
+  const fields = Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0\0`);
+  const header = Buffer.alloc(5);
+  header.write("E", 0);
+  header.writeInt32BE(fields.length + 4, 1);
+  return Buffer.concat([header, fields]);
+}
+
+/** A connection made while the database shuts down: its startup message is answered 57P03. */
+function refuseAsShuttingDown(client: Socket, sockets: Set<Socket>) {
+  sockets.add(client);
+  client.on("error", () => undefined);
+  client.once("close", () => sockets.delete(client));
+  client.once("data", () => client.end(fatal("57P03", "the database system is shutting down")));
 }

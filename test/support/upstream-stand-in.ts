@@ -26,6 +26,8 @@ export interface ScriptedReply {
   dropAfterChunks?: number;
   /** Ends the reply as cut off at the token limit instead of finished. */
   cutOff?: boolean;
+  /** Anthropic: the reply ended at this one of the request's stop sequences. */
+  stopSequence?: string;
   /** Waits for this before streaming anything after the first chunk (a test's gate). */
   holdAfterFirstChunk?: Promise<void>;
   /** With holdAfterFirstChunk: how many chunks go out before the gate (1 when not given). */
@@ -67,6 +69,8 @@ export interface UpstreamRequest {
   path: string;
   headers: IncomingMessage["headers"];
   body: UpstreamRequestBody;
+  /** Settles when the request's answer is over: sent whole, or its connection closed by the caller. */
+  closed: Promise<void>;
 }
 
 export interface UpstreamStandIn {
@@ -104,7 +108,8 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
   const server = createServer(async (request, response) => {
     const body = await readJson(request);
     const path = (request.url ?? "").replace(/^\/v1/, "");
-    requests.push({ path, headers: request.headers, body });
+    const closed = new Promise<void>((resolve) => response.once("close", () => resolve()));
+    requests.push({ path, headers: request.headers, body, closed });
     const reply = queue.shift() ?? (stand.callOfferedTools ? callOfOfferedTool(body) : undefined) ?? stand.fallback;
     if (reply.httpError) {
       response.writeHead(reply.httpError.status, { "content-type": "application/json" });
@@ -132,7 +137,7 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     response.flushHeaders();
     let sent = 0;
-    for (const chunk of wire.chunks(reply, model, Boolean(body.stream_options?.include_usage))) {
+    for (const chunk of wire.chunks(reply, model, Boolean(body.stream_options?.include_usage), body)) {
       if (reply.dropAfterChunks !== undefined && sent >= reply.dropAfterChunks) {
         response.socket?.destroy();
         return;
@@ -205,6 +210,25 @@ const calls = (reply: ScriptedReply) =>
   reply.output.flatMap((out, index) =>
     "toolCall" in out ? [{ ...out.toolCall, id: out.toolCall.id ?? `call_${index}` }] : [],
   );
+/**
+ * Made-up logprobs of a streamed piece, as the upstream gives them when asked: one token per piece,
+ * with `top` alternatives (the token itself first).
+ */
+function pieceLogprobs(piece: string, top: number) {
+  const entry = (token: string, logprob: number) => ({ token, logprob, bytes: [...Buffer.from(token, "utf8")] });
+  const alternatives = Array.from({ length: top }, (_, rank) =>
+    entry(rank ? `${piece}~${rank}` : piece, rank ? -0.5 * rank : 0),
+  );
+  return [{ ...entry(piece, -0.25), top_logprobs: alternatives }];
+}
+
+/** How many alternatives a request asked for, or null when it asked for no logprobs (either wire). */
+function askedLogprobs(body: UpstreamRequestBody): number | null {
+  const include = Array.isArray(body.include) ? body.include : [];
+  if (!body.logprobs && !include.includes("message.output_text.logprobs")) return null;
+  return typeof body.top_logprobs === "number" ? body.top_logprobs : 0;
+}
+
 const textOf = (reply: ScriptedReply, kind: "text" | "reasoning") =>
   reply.output.map((out) => (kind in out ? (out as Record<string, string>)[kind] : "")).join("");
 
@@ -236,7 +260,8 @@ const chatWire = {
       usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
     };
   },
-  *chunks(reply: ScriptedReply, model: string, includeUsage: boolean) {
+  *chunks(reply: ScriptedReply, model: string, includeUsage: boolean, body: UpstreamRequestBody) {
+    const top = askedLogprobs(body);
     const base = {
       id: "chatcmpl-standin",
       object: "chat.completion.chunk",
@@ -248,7 +273,15 @@ const chatWire = {
     yield delta({ role: "assistant", content: "" });
     let toolIndex = 0;
     for (const [index, out] of reply.output.entries()) {
-      if ("text" in out) for (const piece of chunksOf(out.text, reply.chunkChars)) yield delta({ content: piece });
+      if ("text" in out) {
+        for (const piece of chunksOf(out.text, reply.chunkChars)) {
+          if (top == null) yield delta({ content: piece });
+          else {
+            const logprobs = { content: pieceLogprobs(piece, top), refusal: null };
+            yield sse({ ...base, choices: [{ index: 0, delta: { content: piece }, logprobs, finish_reason: null }] });
+          }
+        }
+      }
       if ("reasoning" in out)
         for (const piece of chunksOf(out.reasoning, reply.chunkChars)) yield delta({ reasoning_content: piece });
       if ("toolCall" in out) {
@@ -279,7 +312,8 @@ const chatWire = {
   },
 };
 
-function responsesOutput(reply: ScriptedReply) {
+function responsesOutput(reply: ScriptedReply, body: UpstreamRequestBody = {}) {
+  const encrypted = Array.isArray(body.include) && body.include.includes("reasoning.encrypted_content");
   return reply.output.map((out, index) => {
     if ("text" in out) {
       return {
@@ -291,7 +325,12 @@ function responsesOutput(reply: ScriptedReply) {
       };
     }
     if ("reasoning" in out) {
-      return { type: "reasoning", id: `rs_${index}`, summary: [{ type: "summary_text", text: out.reasoning }] };
+      return {
+        type: "reasoning",
+        id: `rs_${index}`,
+        summary: [{ type: "summary_text", text: out.reasoning }],
+        ...(encrypted && { encrypted_content: `encrypted:${out.reasoning}` }),
+      };
     }
     return {
       type: "function_call",
@@ -305,7 +344,7 @@ function responsesOutput(reply: ScriptedReply) {
 }
 
 const responsesWire = {
-  whole(reply: ScriptedReply, model: string) {
+  whole(reply: ScriptedReply, model: string, body: UpstreamRequestBody = {}) {
     const usage = usageOf(reply);
     return {
       id: "resp_standin",
@@ -313,7 +352,7 @@ const responsesWire = {
       created_at: Math.floor(Date.now() / 1000),
       status: "completed",
       model,
-      output: responsesOutput(reply),
+      output: responsesOutput(reply, body),
       incomplete_details: null,
       usage: {
         input_tokens: usage.input,
@@ -324,8 +363,9 @@ const responsesWire = {
       },
     };
   },
-  *chunks(reply: ScriptedReply, model: string) {
-    const whole = responsesWire.whole(reply, model);
+  *chunks(reply: ScriptedReply, model: string, _includeUsage: boolean, body: UpstreamRequestBody) {
+    const whole = responsesWire.whole(reply, model, body);
+    const top = askedLogprobs(body);
     let sequence = 0;
     const event = (type: string, fields: object) => sse({ type, sequence_number: sequence++, ...fields });
     yield event("response.created", { response: { ...whole, status: "in_progress", output: [], usage: null } });
@@ -342,7 +382,7 @@ const responsesWire = {
             output_index: index,
             content_index: 0,
             delta: piece,
-            logprobs: [],
+            logprobs: top == null ? [] : pieceLogprobs(piece, top),
           });
         }
       } else if (item.type === "reasoning") {
@@ -390,7 +430,13 @@ const anthropicWire = {
               input: JSON.parse(out.toolCall.arguments || "{}"),
             },
     );
-    const stop = reply.cutOff ? "max_tokens" : content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
+    const stop = reply.cutOff
+      ? "max_tokens"
+      : reply.stopSequence
+        ? "stop_sequence"
+        : content.some((b) => b.type === "tool_use")
+          ? "tool_use"
+          : "end_turn";
     return {
       id: "msg_standin",
       type: "message",
@@ -398,7 +444,7 @@ const anthropicWire = {
       model,
       content,
       stop_reason: stop,
-      stop_sequence: null,
+      stop_sequence: reply.stopSequence ?? null,
       usage: { input_tokens: usage.input, output_tokens: usage.output },
     };
   },
@@ -426,9 +472,20 @@ const anthropicWire = {
       yield event("content_block_stop", { index });
     }
     yield event("message_delta", {
-      delta: { stop_reason: whole.stop_reason, stop_sequence: null },
+      delta: { stop_reason: whole.stop_reason, stop_sequence: whole.stop_sequence },
       usage: { output_tokens: whole.usage.output_tokens },
     });
     yield event("message_stop", {});
   },
 };
+
+/**
+ * Scripts a reply of `text` that stops after its first 16 characters (the role chunk, then two of
+ * eight) until `open()` is called: a model caught mid-answer, with `typed` the text it has given.
+ */
+export function scriptHeldText(stand: UpstreamStandIn, text: string) {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  stand.script({ output: [{ text }], chunkChars: 8, holdAfterFirstChunk: opened, holdAfterChunks: 3 });
+  return { open, typed: text.slice(0, 16) };
+}

@@ -9,6 +9,7 @@ import { Welcome } from "./components/Welcome.js";
 import { CompareView } from "./components/workbench/CompareView.js";
 import { SearchPanel } from "./components/workbench/SearchPanel.js";
 import { navigate, useRoute } from "./hooks/use-route.js";
+import { graphiqlServed } from "./lib/server-settings.js";
 import { pages, sidebarTools } from "./slots.js";
 
 interface Props {
@@ -57,9 +58,11 @@ export function App({ onForgetKey }: Props) {
             >
               ?
             </button>
-            <a className="graphiql-link" href="/graphql">
-              GraphiQL
-            </a>
+            {graphiqlServed && (
+              <a className="graphiql-link" href="/graphql">
+                GraphiQL
+              </a>
+            )}
             {onForgetKey && (
               <button
                 type="button"

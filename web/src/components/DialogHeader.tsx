@@ -2,6 +2,7 @@
 import type { DialogQuery, HistoryState } from "../../../src/client/index.js";
 import { dialogPath } from "../hooks/use-route.js";
 import { formatTime, plural } from "../lib/format.js";
+import { dialogName } from "../lib/plain-text.js";
 import { Link } from "./Link.js";
 import { LiveIndicator } from "./LiveIndicator.js";
 
@@ -20,7 +21,9 @@ export function DialogHeader({ dialog, history, pinned, preview, forkedFrom }: P
   return (
     <header className="dialog-header">
       <div className="dialog-header-title">
-        <h1 className={dialog?.title ? undefined : "untitled"}>{dialog?.title || preview || "Untitled dialog"}</h1>
+        <h1 className={dialog?.title ? undefined : "untitled"}>
+          {dialogName(dialog?.title, preview, "Untitled dialog")}
+        </h1>
         <LiveIndicator status={history.status} error={history.error} />
       </div>
       <p className="dialog-header-meta">

@@ -1,6 +1,7 @@
 import type { DialogRowData } from "../hooks/use-dialog-pages.js";
 import { dialogPath } from "../hooks/use-route.js";
 import { formatAge, plural } from "../lib/format.js";
+import { dialogName } from "../lib/plain-text.js";
 import { Link } from "./Link.js";
 import { StatusBadge } from "./StatusBadge.js";
 
@@ -10,7 +11,7 @@ export function DialogListItem({ dialog, selected }: { dialog: DialogRowData; se
     <li className={selected ? "dialog-item selected" : "dialog-item"} data-dialog-id={dialog.id}>
       <Link href={dialogPath(dialog.id)} aria-current={selected ? "page" : undefined}>
         <span className={dialog.title ? "dialog-title" : "dialog-title untitled"}>
-          {dialog.title || dialog.preview || "Untitled dialog"}
+          {dialogName(dialog.title, dialog.preview, "Untitled dialog")}
         </span>
         <span className="dialog-meta">
           <span title={dialog.updatedAt}>{formatAge(dialog.updatedAt)}</span>

@@ -22,6 +22,7 @@ export const SearchEventsDocument = graphql(`
           dialog {
             id
             title
+            preview
           }
           event {
             __typename

@@ -1,10 +1,13 @@
 // The search box: words found in any event of any dialog (text, tool names, arguments), best first;
-// a result opens its dialog on the branch that holds it, scrolled to the event.
+// a result opens its dialog on the branch that holds it, scrolled to the event. A hit reads as plain
+// text (the Markdown's words, the match marked) under its dialog's title, or for an untitled dialog
+// the start of its first message, as the dialog list shows it.
 import { useState } from "react";
 import { useQuery } from "urql";
 import { useDebounced } from "../../hooks/use-debounced.js";
 import { dialogPath } from "../../hooks/use-route.js";
 import { SearchEventsDocument } from "../../lib/operations.js";
+import { dialogName, plainSnippet } from "../../lib/plain-text.js";
 import { Link } from "../Link.js";
 
 const kindLabels: Record<string, string> = {
@@ -61,7 +64,9 @@ export function SearchPanel() {
               >
                 <Link href={dialogPath(hit.dialogId, hit.responseId, hit.seq)} onClick={() => setText("")}>
                   <span className="search-hit-where">
-                    <span className="search-hit-title">{hit.dialog.title || hit.dialogId}</span>
+                    <span className={hit.dialog.title ? "search-hit-title" : "search-hit-title untitled"}>
+                      {dialogName(hit.dialog.title, hit.dialog.preview, hit.dialogId)}
+                    </span>
                     <span className="tag">
                       {kindLabels[hit.event.__typename]}
                       {"toolName" in hit.event && hit.event.toolName ? ` · ${hit.event.toolName}` : ""}
@@ -69,7 +74,7 @@ export function SearchPanel() {
                     <span className="event-seq">#{hit.seq}</span>
                   </span>
                   <span className="search-snippet">
-                    {hit.snippetParts.map((part, i) =>
+                    {plainSnippet(hit.snippetParts).map((part, i) =>
                       part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>,
                     )}
                   </span>

@@ -1,0 +1,223 @@
+// A mixed soak, run by hand (not part of `npm run bench` or the tests): two server processes on a
+// fresh PostgreSQL database and one Redis, API keys required, a stand-in model upstream. Tenant A
+// loads every transport at once — GraphQL writers, graphql-ws and SSE subscribers (an SSE flood
+// from one key, past its cap), streamed and whole /v1 turns, a /v1 WebSocket that never reads — on
+// both instances; tenant B reads its own dialog on instance 1 throughout. Prints each instance's
+// RSS at the start and the end, tenant B's read latency quiet and under the soak, and what A's
+// transports did. The figures of a run go in docs/operations.md with the machine's load.
+//
+//   BENCH_DATABASE_URL=postgresql://… BENCH_REDIS_URL=redis://… [SOAK_PORT=4141] npx tsx bench/soak.ts [--minutes=5]
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import WebSocket from "ws";
+import { createApiKey } from "../src/auth/api-keys.js";
+import { loadConfig } from "../src/config.js";
+import { applyMigrations } from "../src/db/migrate.js";
+import { openStore } from "../src/store/store.js";
+import { startUpstreamStandIn } from "../test/support/upstream-stand-in.js";
+import { freshDatabase } from "./lib/databases.js";
+import { percentile } from "./lib/stats.js";
+
+const minutes = Number(process.argv.find((a) => a.startsWith("--minutes="))?.slice(10) ?? 5);
+const QUIET_MS = 15_000;
+const SSE_FLOOD = Number(process.env.SOAK_SSE ?? 150); // from one key: past MAX_CONNECTIONS_PER_KEY (100)
+const SILENT_TURNS = Number(process.env.SOAK_SILENT_TURNS ?? 50); // asked on a /v1 socket that never reads
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const databaseUrl = process.env.BENCH_DATABASE_URL;
+const redisUrl = process.env.BENCH_REDIS_URL;
+if (!databaseUrl || !redisUrl) throw new Error("the soak needs BENCH_DATABASE_URL and BENCH_REDIS_URL");
+const database = await freshDatabase(databaseUrl);
+const store = await openStore(loadConfig({ ...process.env, ...database.env }));
+await applyMigrations(store.database);
+const keyA = (await createApiKey(store, "soak-a")).key;
+const keyB = (await createApiKey(store, "soak-b")).key;
+const upstream = await startUpstreamStandIn();
+upstream.fallback = { output: [{ text: "A reply of some length. ".repeat(20) }], chunkChars: 16, chunkDelayMs: 5 };
+
+async function startInstance(port: number): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...database.env,
+      REDIS_URL: redisUrl,
+      AUTH: "required",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      OPENAI_BASE_URL: upstream.url,
+      OPENAI_API_KEY: "sk-stand-in",
+      UPSTREAM_API: "chat",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries++) {
+    if (child.exitCode !== null) throw new Error(`instance on ${port} exited (${child.exitCode})`);
+    const ready = await fetch(`${url}/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return { url, child };
+    if (tries > 600) throw new Error(`instance on ${port} never became ready`);
+    await sleep(100);
+  }
+}
+
+const rssMiB = (child: ChildProcess) =>
+  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))![1]) / 1024);
+
+const port = Number(process.env.SOAK_PORT ?? 4141);
+const a = await startInstance(port);
+const b = await startInstance(port + 1);
+const instances = [a, b];
+
+async function graphql(url: string, key: string, query: string, variables?: object) {
+  const response = await fetch(`${url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as { data?: Record<string, any>; errors?: { extensions?: { code?: string } }[] };
+}
+const WRITE = `mutation($input: CreateResponseInput!) { createResponse(input: $input) { ... on Response { dialog { id } } } }`;
+const newDialog = async (url: string, key: string) =>
+  (await graphql(url, key, WRITE, { input: { input: [{ human: { content: "start" } }] } })).data!.createResponse.dialog
+    .id as string;
+
+// Tenant B's probe: its own dialog's context, read on instance 1, timed.
+const dialogB = await newDialog(a.url, keyB);
+const READ_B = `query($d: ID!) { dialog(id: $d) { history(first: 20) { edges { node { ... on BaseHistoryEvent { seq } } } } } }`;
+async function probe(until: number) {
+  const times: number[] = [];
+  let errors = 0;
+  while (Date.now() < until) {
+    const started = performance.now();
+    const answer = await graphql(a.url, keyB, READ_B, { d: dialogB });
+    times.push(performance.now() - started);
+    if (answer.errors) errors++;
+    await sleep(20);
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99), count: times.length, errors };
+}
+
+await sleep(3_000); // start-up settles
+const rssStart = instances.map((instance) => rssMiB(instance.child));
+const quiet = await probe(Date.now() + QUIET_MS);
+
+const end = Date.now() + minutes * 60_000;
+const tally: Record<string, number> = {};
+const count = (what: string) => (tally[what] = (tally[what] ?? 0) + 1);
+const dialogsA = await Promise.all(instances.map((instance) => newDialog(instance.url, keyA)));
+
+// Writers: GraphQL turns into A's dialogs, on both instances.
+const writers = instances.flatMap((instance, i) =>
+  Array.from({ length: 4 }, async () => {
+    while (Date.now() < end) {
+      const answer = await graphql(instance.url, keyA, WRITE, {
+        input: {
+          dialogId: dialogsA[i],
+          input: [{ human: { content: "q" } }],
+          output: [{ ai: { content: "a".repeat(2_000) } }],
+        },
+      });
+      count(answer.errors ? `write error ${answer.errors[0]?.extensions?.code}` : "write");
+    }
+  }),
+);
+
+// /v1 turns, streamed and whole, on both instances.
+const turns = instances.map(async (instance, i) => {
+  while (Date.now() < end) {
+    const stream = i === 0;
+    const response = await fetch(`${instance.url}/v1/responses`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${keyA}` },
+      body: JSON.stringify({ model: "stand-in-1", input: "Go on.", stream }),
+    });
+    await response.arrayBuffer();
+    count(`v1 ${stream ? "stream" : "whole"} ${response.status}`);
+  }
+});
+
+// Subscribers: graphql-ws on instance 2, and an SSE flood from one key on instance 1.
+const sockets: WebSocket[] = [];
+for (let s = 0; s < 20; s++) {
+  const socket = new WebSocket(`${b.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws", {
+    headers: { authorization: `Bearer ${keyA}` },
+  });
+  socket.on("open", () => {
+    socket.send(JSON.stringify({ type: "connection_init" }));
+    socket.send(
+      JSON.stringify({
+        id: "1",
+        type: "subscribe",
+        payload: {
+          query: `subscription($d: ID!) { historyDelta(dialogId: $d) { seq } }`,
+          variables: { d: dialogsA[0] },
+        },
+      }),
+    );
+  });
+  socket.on("message", () => count("ws delta"));
+  socket.on("error", () => count("ws error"));
+  sockets.push(socket);
+}
+const sseAborts = Array.from({ length: SSE_FLOOD }, () => {
+  const abort = new AbortController();
+  void fetch(`${a.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${keyA}` },
+    body: JSON.stringify({
+      query: `subscription($d: ID!) { historyDelta(dialogId: $d) { seq } }`,
+      variables: { d: dialogsA[1] },
+    }),
+    signal: abort.signal,
+  })
+    .then(async (response) => {
+      count(`sse ${response.status}`);
+      const reader = response.body!.getReader();
+      while (!(await reader.read()).done) if (abort.signal.aborted) break;
+    })
+    .catch(() => undefined);
+  return abort;
+});
+
+// A /v1 WebSocket that asks for turns and never reads what comes back.
+const silent = new WebSocket(`${a.url.replace(/^http/, "ws")}/v1/responses`, {
+  headers: { authorization: `Bearer ${keyA}` },
+});
+silent.on("open", () => {
+  for (let t = 0; t < SILENT_TURNS; t++)
+    silent.send(JSON.stringify({ type: "response.create", model: "stand-in-1", input: "Talk." }));
+  (silent as unknown as { _socket: { pause(): void } })._socket.pause();
+});
+silent.on("close", (code) => count(`silent socket closed ${code}`));
+silent.on("error", () => undefined);
+
+const loaded = await probe(end);
+await Promise.all([...writers, ...turns]);
+const rssEnd = instances.map((instance) => rssMiB(instance.child));
+for (const socket of sockets) socket.close();
+for (const abort of sseAborts) abort.abort();
+silent.terminate();
+for (const instance of instances) instance.child.kill("SIGTERM");
+await Promise.all(instances.map((instance) => new Promise((resolve) => instance.child.once("exit", resolve))));
+await upstream.close();
+await store.close();
+await database.drop();
+
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+console.log(`soak: ${minutes} min, two instances, PostgreSQL + Redis, keys required`);
+console.log(`RSS (MiB) at start: ${rssStart.join(", ")}; at the end: ${rssEnd.join(", ")}`);
+console.log(
+  `tenant B reads, quiet: p50 ${ms(quiet.p50)}, p99 ${ms(quiet.p99)} (${quiet.count}, ${quiet.errors} errors)`,
+);
+console.log(
+  `tenant B reads, soak:  p50 ${ms(loaded.p50)}, p99 ${ms(loaded.p99)} (${loaded.count}, ${loaded.errors} errors)`,
+);
+console.log(`tenant A: ${JSON.stringify(tally)}`);
+process.exit(0);

@@ -1,0 +1,80 @@
+// Taking a dialog for one write: its row locked FOR UPDATE (or a new one inserted) in the write's
+// transaction, and the transaction itself (writeDialog), which runs the work on a DialogWrite and
+// commits. Nothing is visible to anyone, nor published, before the commit.
+import { Prisma } from "../generated/prisma/client.js";
+import type { Dialog } from "../generated/prisma/client.js";
+import { NotFoundError } from "../errors.js";
+import { DialogWrite, type DialogTarget, type LockedDialog, type NewDialog } from "./dialog-write.js";
+import { dialogExpired, isExpired } from "./retention-window.js";
+import { run, type SqlRunner } from "./sql.js";
+import type { Store } from "./store.js";
+import { countCharges, type LedgerEntry } from "./usage.js";
+
+/** What a write committed: the dialog row as it left it and the seq range it used. */
+export interface DialogWriteOutcome<T> {
+  value: T;
+  dialog: Dialog;
+  previousSeq: number;
+  seq: number;
+}
+
+/**
+ * Runs `work` on `target` locked (or created) in one transaction, then writes the dialog row and
+ * commits. Nothing is visible to anyone, nor published, before the commit.
+ */
+export async function writeDialog<T>(
+  store: Store,
+  target: DialogTarget,
+  work: (write: DialogWrite) => Promise<T>,
+  now = new Date(),
+): Promise<DialogWriteOutcome<T>> {
+  let charges: LedgerEntry[] = [];
+  const transaction = () =>
+    store.database.transaction(async (session) => {
+      const dialog =
+        "create" in target
+          ? await createDialogRow(session, target.create, now)
+          : await lockDialog(session, target, now, store.retentionMs);
+      const write = new DialogWrite(dialog, session, now, store.prices);
+      const value = await work(write);
+      const row = await write.finish();
+      charges = write.charges;
+      return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
+    });
+  // A new dialog has no other writer to wait for; an existing one's writers take turns for the pool.
+  const outcome = await ("create" in target ? transaction() : store.dialogWriters.run(target.id, transaction));
+  // Counted once committed: a rolled-back write spent nothing.
+  countCharges(store.prices, charges);
+  return outcome;
+}
+
+/**
+ * Locks the dialog row for the rest of the transaction. The head's depth comes from the row itself
+ * (headDepth): in READ COMMITTED a statement that waited for the lock re-reads the locked row but
+ * not rows joined to it. A dialog past its retention is gone for writes.
+ */
+export async function lockDialog(
+  session: SqlRunner,
+  target: { id: string; whenMissing?: () => Error; whenExpired?: () => Error },
+  now: Date,
+  retention: number | null,
+): Promise<LockedDialog> {
+  const [dialog] = await run<LockedDialog>(
+    Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt" FROM "Dialog" WHERE id = ${target.id} FOR UPDATE`,
+    session,
+  );
+  if (!dialog) throw target.whenMissing?.() ?? NotFoundError.dialog(target.id);
+  if (isExpired(dialog.updatedAt, now, retention)) throw target.whenExpired?.() ?? dialogExpired(target.id);
+  return dialog;
+}
+
+async function createDialogRow(session: SqlRunner, dialog: NewDialog, now: Date): Promise<LockedDialog> {
+  const at = now.toISOString();
+  await run(
+    Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", title, metadata, "forkedFromId", "importKey", "createdAt", "updatedAt")
+      VALUES (${dialog.id}, ${dialog.tenantId}, ${dialog.title ?? null}, ${JSON.stringify(dialog.metadata ?? {})}::jsonb,
+        ${dialog.forkedFromId ?? null}, ${dialog.importKey ?? null}, ${at}::timestamp, ${at}::timestamp)`,
+    session,
+  );
+  return { id: dialog.id, tenantId: dialog.tenantId, lastSeq: 0, headId: null, headDepth: null, updatedAt: now };
+}
