@@ -30,7 +30,11 @@ function subscribeOn(server: RunningServer, dialogId: string, count: number): Ou
   }));
   socket.once("open", () => socket.send(JSON.stringify({ type: "connection_init" })));
   socket.on("message", (raw) => {
-    const message = JSON.parse(String(raw)) as { type: string; id?: string; payload?: any };
+    const message = JSON.parse(String(raw)) as {
+      type: string;
+      id?: string;
+      payload?: { data: { historyDelta: { seq: number } } } & [{ extensions: { code: string } }];
+    };
     if (message.type === "connection_ack") {
       for (let i = 1; i <= count; i++)
         socket.send(
@@ -40,8 +44,8 @@ function subscribeOn(server: RunningServer, dialogId: string, count: number): Ou
             payload: { query: HISTORY, variables: { dialogId, afterSeq: 0 } },
           }),
         );
-    } else if (message.type === "next") settle.get(message.id!)?.(message.payload.data.historyDelta);
-    else if (message.type === "error") settle.get(message.id!)?.(message.payload[0].extensions);
+    } else if (message.type === "next") settle.get(message.id!)?.(message.payload!.data.historyDelta);
+    else if (message.type === "error") settle.get(message.id!)?.(message.payload![0].extensions);
   });
   return outcomes;
 }

@@ -175,7 +175,16 @@ export function buildApp(options: AppOptions) {
     writes.close();
     clearInterval(ledgerCompaction);
   };
-  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, connections, subscriptionStarts, tracing, stop });
+  return Object.assign(yoga, {
+    ...services,
+    config,
+    authenticator,
+    rateLimiter,
+    connections,
+    subscriptionStarts,
+    tracing,
+    stop,
+  });
 }
 
 export type App = ReturnType<typeof buildApp>;
