@@ -12,6 +12,7 @@ import { type AuthMode, type Authenticator, createAuthenticator } from "../auth/
 import { createRateLimiter, type RateLimiter } from "../auth/rate-limit.js";
 import { createTenantScopes } from "../auth/tenant-scope.js";
 import { type ConnectionPolicy, createConnectionPolicy } from "../connections/connection-policy.js";
+import { createSubscriptionPacing, type SubscriptionPacing } from "../connections/subscription-pacing.js";
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
 import { createHistoryWrites, type InFlightOptions, inFlightOptionsFrom } from "../history-writes/history-writes.js";
@@ -76,6 +77,8 @@ export interface App {
   rateLimiter: RateLimiter;
   /** The long-lived connections' policy (counts, caps, unsent bytes, revocation). */
   connections: ConnectionPolicy;
+  /** Subscription starts taken a few per event-loop tick (src/connections/subscription-pacing.ts). */
+  subscriptionStarts: SubscriptionPacing;
   tracing: Tracing | null;
   /** Ends the app's timers (revocation poll, idle sweep, slow-reader watch); the store and the live bus stay open. */
   stop(): void;
@@ -110,11 +113,13 @@ export function buildApp(options: AppOptions): App {
   const tenants = createTenantScopes(store);
   const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
   const connections = createConnectionPolicy(limits, authenticator);
+  const subscriptionStarts = createSubscriptionPacing(limits.subscriptionStarts);
   const graphiql = options.graphiql ?? config.GRAPHIQL;
   const yoga = createGraphqlEndpoint(services, {
     graphiql,
     introspection: options.introspection ?? config.INTROSPECTION,
     largeAnswers: createLargeAnswers(limits),
+    subscriptionStarts,
   });
   const cors = corsOptions(config.CORS_ORIGINS);
   const front = createServerAdapter<ServerContext>(
@@ -142,6 +147,7 @@ export function buildApp(options: AppOptions): App {
     authenticator,
     rateLimiter,
     connections,
+    subscriptionStarts,
     tracing,
     stop() {
       authenticator.close();

@@ -8,6 +8,7 @@ import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type Plugin } from "graphql-yoga";
+import { type SubscriptionPacing, useSubscriptionPacing } from "../connections/subscription-pacing.js";
 import { useSharedSubscriptionResults } from "./shared-subscription-results.js";
 import { logger } from "../logger.js";
 import { schema } from "../schema/index.js";
@@ -27,7 +28,12 @@ export const GRAPHQL_PATH = "/graphql";
 
 export function createGraphqlEndpoint(
   services: AppServices,
-  options: { graphiql: boolean; introspection: boolean; largeAnswers: LargeAnswers },
+  options: {
+    graphiql: boolean;
+    introspection: boolean;
+    largeAnswers: LargeAnswers;
+    subscriptionStarts: SubscriptionPacing;
+  },
 ) {
   const { limits, store } = services;
   return createYoga<ServerContext, Context>({
@@ -48,6 +54,8 @@ export function createGraphqlEndpoint(
     maskedErrors: { maskError: toRequestError },
     plugins: [
       useOperationLog(),
+      // A subscription over SSE waits for its turn to start, as one over graphql-ws does (graphql-ws.ts).
+      useSubscriptionPacing(options.subscriptionStarts),
       // Browsers send a cross-site form or a plain GET without a preflight; requiring a JSON body
       // or a header they cannot add cross-site (Authorization included) stops such requests.
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "authorization"] }),

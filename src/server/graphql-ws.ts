@@ -8,7 +8,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ExecutionArgs, ExecutionResult } from "graphql";
-import { GraphQLError } from "graphql";
+import { GraphQLError, getOperationAST } from "graphql";
 import type { Context as WsContext, SubscribePayload } from "graphql-ws";
 import { type Extra, useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
@@ -22,6 +22,12 @@ import { directLaneOf } from "../live/direct-delivery.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "../request-id.js";
 import { KEY_REVOKED, TOO_MANY_CONNECTIONS } from "../connections/connection-policy.js";
+import {
+  clientWentAway,
+  handTurnTo,
+  subscriptionsBusyError,
+  turnBeforeOperation,
+} from "../connections/subscription-pacing.js";
 
 // graphql-ws hands these back to execute/subscribe, so WebSocket operations run through the
 // same envelop pipeline (plugins, context, error masking) as HTTP ones.
@@ -59,10 +65,7 @@ export function createGraphqlWs(app: App, options: GraphqlWsOptions) {
       onConnect: (ctx) => connect(app, ctx),
       execute: (args) => (args as EnvelopedArgs).rootValue.execute(args) as never,
       subscribe: (args) => (args as EnvelopedArgs).rootValue.subscribe(args) as never,
-      onSubscribe: async (ctx, id, payload) => {
-        const refused = await refuseOperation(app, ctx);
-        return refused ? [refused] : envelopedOperation(app, ctx, id, payload);
-      },
+      onSubscribe: (ctx, id, payload) => pacedOperation(app, ctx, id, payload),
       // A subscription's results go out serialised once for all the subscribers that share them.
       onOperation: (ctx, id, _payload, args, result) =>
         Symbol.asyncIterator in result
@@ -116,6 +119,40 @@ async function connect(app: App, ctx: ConnectionContext): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * A subscription waits for its turn to start before any of its work (subscription-pacing.ts); the
+ * turn is given back once the subscription has started, or at once for anything else.
+ */
+async function pacedOperation(
+  app: App,
+  ctx: ConnectionContext,
+  id: string,
+  payload: SubscribePayload,
+): Promise<EnvelopedArgs | readonly GraphQLError[]> {
+  const turn = await turnBeforeOperation(app.subscriptionStarts, payload, () => ctx.extra.socket.readyState !== 1);
+  if (turn === "busy") return [subscriptionsBusyError()];
+  if (turn === "gone") return [clientWentAway()];
+  const prepared = await checkedOperation(app, ctx, id, payload).catch((error: unknown) => {
+    turn?.done();
+    throw error;
+  });
+  if (!turn) return prepared;
+  if (isRefusal(prepared) || !isSubscription(prepared)) turn.done();
+  else handTurnTo(prepared.contextValue as object, turn);
+  return prepared;
+}
+
+async function checkedOperation(app: App, ctx: ConnectionContext, id: string, payload: SubscribePayload) {
+  const refused = await refuseOperation(app, ctx);
+  return refused ? [refused] : envelopedOperation(app, ctx, id, payload);
+}
+
+const isRefusal = (prepared: EnvelopedArgs | readonly GraphQLError[]): prepared is readonly GraphQLError[] =>
+  Array.isArray(prepared);
+
+const isSubscription = (args: EnvelopedArgs) =>
+  getOperationAST(args.document, args.operationName)?.operation === "subscription";
 
 /** Too many operations at once on the connection, or over the key's rate limit: the error to answer with. */
 async function refuseOperation(app: App, ctx: ConnectionContext): Promise<GraphQLError | null> {

@@ -16,6 +16,14 @@ import type { ConnectionPolicy } from "../connections/connection-policy.js";
 import { GRAPHQL_PATH } from "./graphql-endpoint.js";
 import { createGraphqlWs } from "./graphql-ws.js";
 import { createDrain, keepAliveTimeoutFor } from "./shutdown.js";
+import { paceUpgrades } from "../connections/upgrade-pacing.js";
+import type { SubscriptionPacing } from "../connections/subscription-pacing.js";
+
+// Connections the kernel holds for the server before it accepts them. Node's default (511) is
+// overflowed by thousands of clients reconnecting at once while the event loop is busy: the
+// kernel then drops their SYNs, and a load balancer's health check among them waits for its
+// retransmission (1 s, then 3 s) and fails. Linux caps this at net.core.somaxconn (4096 here).
+const LISTEN_BACKLOG = 8_192;
 
 /** buildApp's options (store, config and overrides), and the network's. */
 export interface ServerOptions extends Omit<AppOptions, "live"> {
@@ -45,6 +53,8 @@ export interface RunningServer {
   authenticator: Authenticator;
   /** The long-lived connections' policy (counts, caps, unsent bytes, revocation). */
   connections: ConnectionPolicy;
+  /** Subscriptions waiting for their turn to start, and starting (subscription-pacing.ts). */
+  subscriptionStarts: Pick<SubscriptionPacing, "waiting" | "starting">;
   /**
    * Graceful (src/server/shutdown.ts): stops accepting (requests on kept-alive connections are
    * answered 503 SHUTTING_DOWN), ends every subscription (SSE streams send `complete`, WebSockets
@@ -78,7 +88,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const drain = createDrain(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, host, () => resolve());
+    server.listen({ port: options.port, host, backlog: LISTEN_BACKLOG }, () => resolve());
   }).catch(async (error: unknown) => {
     app.stop();
     await live.close();
@@ -91,10 +101,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     rateLimiter: app.rateLimiter,
     connections: app.connections,
   });
-  dispatchUpgrades(server, {
-    [GRAPHQL_PATH]: graphqlWs.handleUpgrade,
-    [RESPONSES_WEBSOCKET_PATH]: responsesWs.handleUpgrade,
-  });
+  dispatchUpgrades(
+    server,
+    { [GRAPHQL_PATH]: graphqlWs.handleUpgrade, [RESPONSES_WEBSOCKET_PATH]: responsesWs.handleUpgrade },
+    { perTick: app.services.limits.subscriptionStarts.upgradesPerTick, maxWaiting: app.connections.perInstance },
+  );
   const { port } = server.address() as AddressInfo;
 
   let closing: Promise<void> | undefined;
@@ -105,6 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     writes,
     authenticator: app.authenticator,
     connections: app.connections,
+    subscriptionStarts: app.subscriptionStarts,
     close: () =>
       (closing ??= (async () => {
         await drain.drain({
@@ -131,11 +143,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
 
 /** Every WebSocket upgrade to the handler of its path; any other path is refused with 400, as ws refuses one. */
-function dispatchUpgrades(server: Server, handlers: Record<string, UpgradeHandler>) {
-  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const handle = handlers[(request.url ?? "").split("?")[0]!];
-    if (handle) return void handle(request, socket, head);
-    socket.on("error", () => undefined);
-    socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: text/plain\r\n\r\nBad Request");
-  });
+function dispatchUpgrades(
+  server: Server,
+  handlers: Record<string, UpgradeHandler>,
+  pacing: { perTick: number; maxWaiting: number },
+) {
+  server.on(
+    "upgrade",
+    // Completed a few per turn of the event loop (src/connections/upgrade-pacing.ts).
+    paceUpgrades(pacing, (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const handle = handlers[(request.url ?? "").split("?")[0]!];
+      if (handle) return void handle(request, socket, head);
+      socket.on("error", () => undefined);
+      socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: text/plain\r\n\r\nBad Request");
+    }),
+  );
 }

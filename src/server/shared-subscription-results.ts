@@ -8,18 +8,17 @@
 // The result object itself is shared too, so graphql-ws serialises it once for all
 // (src/server/graphql-ws-next-messages.ts). A Yoga plugin, so it sits with the server's: live/
 // knows payloads, not GraphQL execution.
-import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute } from "graphql";
+import { createSourceEventStream, type ExecutionArgs, type ExecutionResult, execute } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { sharingKeyOf } from "../connections/sharing-key.js";
 import { directLaneOf } from "../live/direct-delivery.js";
 import { mapStream } from "../live/map-stream.js";
 
 type Shared = Promise<ExecutionResult> | ExecutionResult;
 // Module-level, and weak, because what they are keyed by outlives no one here: a published
 // payload is shared by every subscriber of its live bus, and dropped once delivered
-// (its results with it); a parsed document lives in Yoga's parse cache.
+// (its results with it).
 const resultsByPayload = new WeakMap<object, Map<string, Shared>>();
-const documentIds = new WeakMap<DocumentNode, number>();
-let nextDocumentId = 0;
 
 function executeShared(args: ExecutionArgs, key: string, payload: unknown): Shared {
   const run = () => execute({ ...args, rootValue: payload });
@@ -38,15 +37,6 @@ function executeShared(args: ExecutionArgs, key: string, payload: unknown): Shar
       );
   }
   return result;
-}
-
-// Subscriptions whose document, operation and variables are the same get the same result for a
-// payload. Worked out once per subscription, not once per delta.
-function sharingKeyOf(args: ExecutionArgs) {
-  // Yoga caches parsed documents, so identical subscription texts share one DocumentNode.
-  let documentId = documentIds.get(args.document);
-  if (documentId === undefined) documentIds.set(args.document, (documentId = nextDocumentId++));
-  return `${documentId}:${args.operationName ?? ""}:${JSON.stringify(args.variableValues ?? {})}`;
 }
 
 async function subscribeShared(args: ExecutionArgs) {
