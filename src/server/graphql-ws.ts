@@ -130,6 +130,12 @@ async function pacedOperation(
   id: string,
   payload: SubscribePayload,
 ): Promise<EnvelopedArgs | readonly GraphQLError[]> {
+  const { limits } = app.services;
+  // graphql-ws has already counted this operation; checked before waiting, while the count is
+  // still the operations that came before it.
+  if (Object.keys(ctx.subscriptions).length > limits.subscriptionsPerConnection) {
+    return [tooManyOperations(limits.subscriptionsPerConnection)];
+  }
   const turn = await turnBeforeOperation(app.subscriptionStarts, payload, () => ctx.extra.socket.readyState !== 1);
   if (turn === "busy") return [subscriptionsBusyError()];
   if (turn === "gone") return [clientWentAway()];
@@ -154,13 +160,9 @@ const isRefusal = (prepared: EnvelopedArgs | readonly GraphQLError[]): prepared 
 const isSubscription = (args: EnvelopedArgs) =>
   getOperationAST(args.document, args.operationName)?.operation === "subscription";
 
-/** Too many operations at once on the connection, or over the key's rate limit: the error to answer with. */
+/** Over the key's rate limit: the error to answer with. */
 async function refuseOperation(app: App, ctx: ConnectionContext): Promise<GraphQLError | null> {
   const { limits } = app.services;
-  // graphql-ws has already counted this operation.
-  if (Object.keys(ctx.subscriptions).length > limits.subscriptionsPerConnection) {
-    return tooManyOperations(limits.subscriptionsPerConnection);
-  }
   const { keyId } = ctx.extra.viewer!;
   if (!keyId) return null;
   const decision = await app.rateLimiter.consume(keyId);
