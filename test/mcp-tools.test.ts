@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
 import { type McpServerProcess, startEverythingServer, startTestMcpServer } from "./support/mcp-servers.js";
+import { tenantKey } from "./support/tenants.js";
 
 let g: GeneratingServer;
 let everything: McpServerProcess;
@@ -171,6 +172,39 @@ describe("an mcp tool", () => {
       { role: "assistant", content: "5" },
       { role: "user", content: "thanks" },
     ]);
+  });
+
+  it("keeps the connection to a server between turns, one per tenant and headers", async () => {
+    const server = await startTestMcpServer();
+    const connections = async () => {
+      g.upstream.script(
+        { output: [{ toolCall: { name: "connections", arguments: "{}" } }] },
+        { output: [{ text: "ok" }] },
+      );
+      const response = await g.openai.responses.create({
+        model: "stand-in-1",
+        input: "how many?",
+        tools: [mcpTool(server.url)],
+      });
+      return Number((response.output[1] as { output: string }).output);
+    };
+    // Three turns, each in a conversation of its own (listing, then calling): one connection.
+    expect([await connections(), await connections(), await connections()]).toEqual([1, 1, 1]);
+    // Other headers, or another tenant, connect on their own.
+    g.upstream.script({ output: [{ toolCall: { name: "auth", arguments: "{}" } }] }, { output: [{ text: "ok" }] });
+    await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "who?",
+      tools: [mcpTool(server.url, { authorization: "someone-else" })],
+    });
+    const other = g.clientFor((await tenantKey("tenant-pool")).key);
+    g.upstream.script(
+      { output: [{ toolCall: { name: "add", arguments: '{"a":1,"b":1}' } }] },
+      { output: [{ text: "2" }] },
+    );
+    await other.responses.create({ model: "stand-in-1", input: "1+1", tools: [mcpTool(server.url)] });
+    expect(await connections()).toBe(3);
+    await server.kill();
   });
 
   it("sends `authorization` as a bearer token, and refuses a field it does not act on by name", async () => {

@@ -9,7 +9,7 @@
 import { generateText, type JSONValue, type LanguageModel, type LanguageModelUsage } from "ai";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { logger } from "../logger.js";
-import type { McpSettings } from "../mcp/mcp-connection.js";
+import type { McpSettings } from "../mcp/mcp-pool.js";
 import { echoedMcpTool, MCP_SERVERS_KEY } from "../mcp/mcp-request.js";
 import { metrics } from "../metrics.js";
 import type { Tracing } from "../tracing.js";

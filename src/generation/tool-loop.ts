@@ -66,13 +66,21 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
     const mcp = request.mcp;
     if (mcp && (mcp.servers.length || mcp.approvals.length)) {
       const functionNames = new Set((request.tools ?? []).map((spec) => spec.name));
-      toolbox = await openToolbox(mcp.servers, turn.mcp, begun.context, functionNames, abort, async (listing) => {
-        if (!listing.fresh) return;
-        const item = listingItem(listing, target.newId("mcp_list_tools"));
-        target.add(item);
-        await saveItems();
-        target.done(item);
-      });
+      toolbox = await openToolbox(
+        mcp.servers,
+        turn.mcp,
+        request.tenantId,
+        begun.context,
+        functionNames,
+        abort,
+        async (listing) => {
+          if (!listing.fresh) return;
+          const item = listingItem(listing, target.newId("mcp_list_tools"));
+          target.add(item);
+          await saveItems();
+          target.done(item);
+        },
+      );
       await answerApprovals(turn, target, write, saveItems, runCall);
     }
     await modelSteps(turn, writer, toolbox, runCall, result);

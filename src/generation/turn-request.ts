@@ -3,7 +3,7 @@
 import type { Context as TraceContext } from "@opentelemetry/api";
 import type { JSONValue } from "ai";
 import type { TurnTrace } from "../tracing.js";
-import type { McpSettings } from "../mcp/mcp-connection.js";
+import type { McpSettings } from "../mcp/mcp-pool.js";
 import type { McpRequest } from "../mcp/mcp-request.js";
 import type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
 import type { TokenLogprob } from "./logprobs.js";

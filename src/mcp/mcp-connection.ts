@@ -29,7 +29,8 @@ export interface McpCallResult {
   error: McpCallError | null;
 }
 
-export interface McpSettings {
+/** How servers are reached (MCP_ALLOWED_SERVERS, the timeout, the output bound). */
+export interface McpConnectionSettings {
   allowed: AllowedServers;
   /** How long one request to a server (connect, list, call) may take. */
   timeoutMs: number;
@@ -43,9 +44,9 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
-export function mcpSettingsFrom(
+export function connectionSettingsFrom(
   config: Pick<Config, "MCP_ALLOWED_SERVERS" | "MCP_TOOL_TIMEOUT_MS" | "NODE_ENV" | "MAX_EVENT_BYTES">,
-): McpSettings {
+): McpConnectionSettings {
   return {
     allowed: allowedServersFrom(config.MCP_ALLOWED_SERVERS, config.NODE_ENV),
     timeoutMs: config.MCP_TOOL_TIMEOUT_MS,
@@ -54,7 +55,7 @@ export function mcpSettingsFrom(
   };
 }
 
-export async function connectMcp(spec: McpServerSpec, settings: McpSettings, signal: AbortSignal) {
+export async function connectMcp(spec: McpServerSpec, settings: McpConnectionSettings, signal: AbortSignal) {
   const url = new URL(spec.serverUrl);
   const fetch = allowedRedirectsOnly(settings.allowed);
   const requestInit = { headers: spec.headers };
@@ -73,7 +74,7 @@ export async function connectMcp(spec: McpServerSpec, settings: McpSettings, sig
   return connection(client, settings);
 }
 
-function connection(client: Client, settings: McpSettings): McpConnection {
+function connection(client: Client, settings: McpConnectionSettings): McpConnection {
   return {
     async listTools(signal) {
       const tools: McpToolInfo[] = [];

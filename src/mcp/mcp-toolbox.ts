@@ -1,16 +1,11 @@
 // The MCP servers of one turn: their tools (listed once along a chain, as OpenAI does: a listing
 // already in the context is reused), which of them need approval, and the calls. Connections
-// open on first use and close with the turn.
+// come from the pool on first use (src/mcp/mcp-pool.ts: kept open between turns) and go back to
+// it with the turn; one that failed at the protocol level is closed instead.
 import type { StoredEvent } from "../formats/stored-event.js";
 import { logger } from "../logger.js";
-import {
-  type McpCallResult,
-  type McpConnection,
-  type McpSettings,
-  type McpToolInfo,
-  connectMcp,
-  protocolError,
-} from "./mcp-connection.js";
+import { type McpCallResult, type McpToolInfo, protocolError } from "./mcp-connection.js";
+import type { Lease, McpSettings } from "./mcp-pool.js";
 import { LIST_TOOLS } from "./mcp-events.js";
 import { type McpServerSpec, needsApproval } from "./mcp-request.js";
 
@@ -45,24 +40,16 @@ export interface McpToolbox {
 export async function openToolbox(
   servers: readonly McpServerSpec[],
   settings: McpSettings,
+  tenantId: string,
   context: readonly StoredEvent[],
   taken: ReadonlySet<string>,
   signal: AbortSignal,
   onListing: (listing: McpListing) => Promise<void>,
 ): Promise<McpToolbox> {
-  const connections = new Map<string, Promise<McpConnection>>();
-  const connect = (server: McpServerSpec) => {
-    let connection = connections.get(server.serverLabel);
-    if (!connection) {
-      connection = connectMcp(server, settings, signal);
-      connections.set(server.serverLabel, connection);
-      connection.catch(() => connections.delete(server.serverLabel));
-    }
-    return connection;
-  };
+  const connections = turnConnections(settings, tenantId, signal);
   const tools = new Map<string, McpTool>();
   for (const server of servers) {
-    const listing = await listingOf(server, context, connect, signal);
+    const listing = await listingOf(server, context, connections, signal);
     await onListing(listing);
     for (const info of listing.tools) {
       if (taken.has(info.name) || tools.has(info.name)) {
@@ -80,19 +67,73 @@ export async function openToolbox(
     },
     server: (label) => servers.find((server) => server.serverLabel === label),
     async call(server, name, args, callSignal) {
-      let connection: McpConnection;
       try {
-        connection = await connect(server);
+        return await connections.use(server, (connection) => connection.callTool(name, args, callSignal), {
+          failed: (result) => result.error?.type === "mcp_protocol_error",
+          // Only a session the server no longer knows (404) surely did not run the tool: tried again.
+          retry: (result) => result.error?.type === "mcp_protocol_error" && result.error.code === 404,
+        });
       } catch (error) {
         if (callSignal.aborted) throw error;
         const failure = protocolError(error);
         return { text: `could not reach the MCP server ${server.serverLabel}: ${failure.message}`, error: failure };
       }
-      return connection.callTool(name, args, callSignal);
     },
-    async close() {
-      const open = await Promise.allSettled(connections.values());
-      await Promise.all(open.map((result) => (result.status === "fulfilled" ? result.value.close() : undefined)));
+    close: async () => connections.release(),
+  };
+}
+
+type TurnConnections = ReturnType<typeof turnConnections>;
+
+/** The turn's connections, one per server, lent by the pool on first use and given back with the turn. */
+function turnConnections(settings: McpSettings, tenantId: string, signal: AbortSignal) {
+  const leases = new Map<string, Promise<Lease>>();
+  const lease = (server: McpServerSpec) => {
+    let held = leases.get(server.serverLabel);
+    if (!held) {
+      held = settings.pool.acquire(server, tenantId, signal);
+      leases.set(server.serverLabel, held);
+      held.catch(() => leases.delete(server.serverLabel));
+    }
+    return held;
+  };
+  const discard = (server: McpServerSpec, held: Lease) => {
+    leases.delete(server.serverLabel);
+    held.discard();
+  };
+  return {
+    /**
+     * Runs `work` on the server's connection. A failure (thrown, or a result `failed` says is one)
+     * closes the connection; on a connection an earlier turn opened it may be a stale session, so a
+     * thrown error, or a result `retry` accepts, is tried once more on a fresh one.
+     */
+    async use<T>(
+      server: McpServerSpec,
+      work: (connection: Lease["connection"]) => Promise<T>,
+      check: { failed: (result: T) => boolean; retry: (result: T) => boolean } = {
+        failed: () => false,
+        retry: () => false,
+      },
+    ): Promise<T> {
+      for (let attempt = 0; ; attempt++) {
+        const held = await lease(server);
+        const again = held.reused && attempt === 0;
+        try {
+          const result = await work(held.connection);
+          if (!check.failed(result)) return result;
+          discard(server, held);
+          if (!again || !check.retry(result)) return result;
+        } catch (error) {
+          if (signal.aborted) throw error;
+          discard(server, held);
+          if (!again) throw error;
+        }
+      }
+    },
+    async release() {
+      const held = await Promise.allSettled(leases.values());
+      for (const result of held) if (result.status === "fulfilled") result.value.release();
+      leases.clear();
     },
   };
 }
@@ -100,14 +141,14 @@ export async function openToolbox(
 async function listingOf(
   server: McpServerSpec,
   context: readonly StoredEvent[],
-  connect: (server: McpServerSpec) => Promise<McpConnection>,
+  connections: TurnConnections,
   signal: AbortSignal,
 ): Promise<McpListing> {
   const earlier = earlierListing(server.serverLabel, context);
   if (earlier) return { server, tools: filtered(server, earlier), error: null, fresh: false };
   try {
-    const connection = await connect(server);
-    return { server, tools: filtered(server, await connection.listTools(signal)), error: null, fresh: true };
+    const tools = await connections.use(server, (connection) => connection.listTools(signal));
+    return { server, tools: filtered(server, tools), error: null, fresh: true };
   } catch (error) {
     if (signal.aborted) throw error;
     return {

@@ -20,7 +20,7 @@ import { type Limits, limitsFromConfig } from "../limits.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { logger } from "../logger.js";
 import { stopTurnsOnNotice } from "../generation/turn-cancel.js";
-import { mcpSettingsFrom } from "../mcp/mcp-connection.js";
+import { mcpSettingsFrom } from "../mcp/mcp-pool.js";
 import { useRequestId } from "../request-id.js";
 import type { AppServices } from "../schema/context.js";
 import { createTenantReads } from "../schema/request-budget.js";

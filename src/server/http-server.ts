@@ -134,6 +134,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await live.close();
+        // The MCP connections kept between turns (the turns are over).
+        await app.services.generator.mcp.pool.close();
         // The spans of the last requests are sent before the process goes.
         await app.tracing?.shutdown();
       })()),

@@ -2,7 +2,8 @@
 // mid-call): Streamable HTTP, stateless, on a free loopback port printed as "listening on <url>".
 // Its tools: `add` (a + b), `slow` (answers after `ms`), `fail` (a tool error), `hang` (never
 // answers: the test kills the process), `big` (`bytes` of output), `auth` (the Authorization header it got), `calls` (the names of the
-// tools called so far, to show that a call did not reach the server).
+// tools called so far, to show that a call did not reach the server), `connections` (how many
+// clients have connected).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -11,12 +12,17 @@ import { z } from "zod";
 
 /** Every tool call this process has run, by name (the `calls` tool reads it). */
 const called: string[] = [];
+/** How many clients have connected (`initialize` requests; the `connections` tool reads it). */
+let initialized = 0;
 
 function mcpServer() {
   const server = new McpServer({ name: "dialogql-test", version: "1.0.0" });
   const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
   server.registerTool("calls", { description: "The tools called so far", inputSchema: {} }, async () =>
     text(JSON.stringify(called)),
+  );
+  server.registerTool("connections", { description: "How many clients have connected", inputSchema: {} }, async () =>
+    text(String(initialized)),
   );
   server.registerTool(
     "add",
@@ -69,7 +75,9 @@ const http = createServer(async (request, response) => {
   for await (const chunk of request) text += chunk;
   const body = JSON.parse(text);
   for (const message of Array.isArray(body) ? body : [body]) {
-    if (message?.method === "tools/call" && message.params?.name !== "calls") called.push(message.params?.name);
+    if (message?.method === "initialize") initialized++;
+    const name = message?.params?.name;
+    if (message?.method === "tools/call" && name !== "calls" && name !== "connections") called.push(name);
   }
   await server.connect(transport);
   await transport.handleRequest(request, response, body);
