@@ -94,6 +94,13 @@ const schema = z.object({
   MAX_CONNECTIONS_PER_TENANT: count(500),
   /** Long-lived connections one instance holds at most; default half its file-descriptor limit, at most 10,000. */
   MAX_CONNECTIONS_PER_INSTANCE: z.coerce.number().int().positive().optional(),
+  /** Subscription starts are paced (src/connections/subscription-pacing.ts): how many start per
+   * turn of the event loop, how many may be starting at once, how many may wait (SUBSCRIPTIONS_BUSY beyond). */
+  SUBSCRIPTION_STARTS_PER_TICK: count(8),
+  MAX_SUBSCRIPTIONS_STARTING: count(200),
+  MAX_SUBSCRIPTIONS_WAITING: count(5_000),
+  /** WebSocket upgrades completed per turn of the event loop (src/connections/upgrade-pacing.ts). */
+  WEBSOCKET_UPGRADES_PER_TICK: count(16),
   /** Unsent bytes one subscription connection (WebSocket or SSE) may hold before it is dropped. */
   MAX_QUEUED_BYTES_PER_CONNECTION: count(16 * 1024 * 1024),
   /** Event rows one request may read while executing (reserved before each read). */

@@ -35,6 +35,10 @@ export interface Limits {
   connectionsPerInstance: number | undefined;
   /** Unsent bytes a subscription connection may have before it is dropped. */
   queuedBytesPerConnection: number;
+  /** How subscriptions start: per turn of the event loop, at once, waiting at most
+   * (src/connections/subscription-pacing.ts); WebSocket upgrades completed per turn
+   * (src/connections/upgrade-pacing.ts). */
+  subscriptionStarts: { perTick: number; maxStarting: number; maxWaiting: number; upgradesPerTick: number };
 }
 
 export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}): Limits {
@@ -56,6 +60,12 @@ export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}
     connectionsPerTenant: config.MAX_CONNECTIONS_PER_TENANT,
     connectionsPerInstance: config.MAX_CONNECTIONS_PER_INSTANCE,
     queuedBytesPerConnection: config.MAX_QUEUED_BYTES_PER_CONNECTION,
+    subscriptionStarts: {
+      perTick: config.SUBSCRIPTION_STARTS_PER_TICK,
+      maxStarting: config.MAX_SUBSCRIPTIONS_STARTING,
+      maxWaiting: config.MAX_SUBSCRIPTIONS_WAITING,
+      upgradesPerTick: config.WEBSOCKET_UPGRADES_PER_TICK,
+    },
     tenantDbConcurrency: config.TENANT_DB_CONCURRENCY ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
     largeAnswerRows: 1_000,
     largeAnswersAtOnce: 1,

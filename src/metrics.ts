@@ -50,9 +50,24 @@ export const metrics = {
     labelNames: ["transport"] as const,
     registers,
   }),
+  subscriptionsWaiting: new Gauge({
+    name: "dialogql_subscriptions_waiting",
+    help: "Subscriptions waiting for their turn to start (src/connections/subscription-pacing.ts)",
+    registers,
+  }),
+  upgradesWaiting: new Gauge({
+    name: "dialogql_websocket_upgrades_waiting",
+    help: "WebSocket upgrade requests waiting to be completed (src/connections/upgrade-pacing.ts)",
+    registers,
+  }),
+  subscriptionsRefusedBusy: new Counter({
+    name: "dialogql_subscriptions_refused_busy_total",
+    help: "Subscriptions refused with SUBSCRIPTIONS_BUSY: too many were waiting to start",
+    registers,
+  }),
   connectionsRefused: new Counter({
     name: "dialogql_connections_refused_total",
-    help: "Long-lived connections refused at a cap, by transport and cap (key, tenant, instance)",
+    help: "Long-lived connections refused at a cap, by transport and cap (key, tenant, instance; upgrades: waiting)",
     labelNames: ["transport", "limit"] as const,
     registers,
   }),

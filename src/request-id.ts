@@ -2,7 +2,7 @@
 // unexpected error it reports, so a user can quote it and an operator can find the log line. A
 // load balancer's id (a sane `x-request-id` header) is kept, so the trail spans both.
 import { randomUUID } from "node:crypto";
-import type { Plugin } from "graphql-yoga";
+import type { ServerAdapterPlugin } from "@whatwg-node/server";
 
 const ids = new WeakMap<object, string>();
 const SANE_ID = /^[\w.:-]{1,128}$/;
@@ -19,7 +19,8 @@ export function requestIdOf(request: object | undefined | null): string {
   return id;
 }
 
-export function useRequestId(): Plugin {
+/** A plugin of the server in front (src/server/app.ts): every answer, whatever its route, carries its id. */
+export function useRequestId(): ServerAdapterPlugin {
   return {
     onRequest({ request }) {
       requestIdOf(request);

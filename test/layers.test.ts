@@ -92,11 +92,11 @@ describe("the layers", () => {
   it("notices a folder importing one above it, or a sibling", () => {
     const planted = new Map(graph);
     planted.set("store/planted.ts", ["services/responses.ts"]);
-    planted.set("rest/planted.ts", ["responses-api/responses-plugin.ts"]);
+    planted.set("rest/planted.ts", ["responses-api/api-routes.ts"]);
     planted.set("config.ts", ["db/database.ts"]);
     expect(layerViolations(planted).sort()).toEqual([
       "config.ts → db/database.ts",
-      "rest/planted.ts → responses-api/responses-plugin.ts",
+      "rest/planted.ts → responses-api/api-routes.ts",
       "store/planted.ts → services/responses.ts",
     ]);
   });

@@ -193,10 +193,15 @@ describe("subscriptions per connection", () => {
         extensions: { code: "TOO_MANY_SUBSCRIPTIONS" },
       });
       await first.return?.();
+      // Started subscriptions hold no turn (src/connections/subscription-pacing.ts): with the first
+      // gone and none starting, only the second listens.
+      const settled = (listening: number) => () =>
+        server.live.listenerCount("historyDelta", dialogId) === listening && server.subscriptionStarts.starting === 0;
+      await until(settled(1), "the first to stop listening");
       const fourth = open();
       const pending = fourth.next();
       // Admitted: it listens beside the second, and the next write reaches it.
-      await until(() => server.live.listenerCount("historyDelta", dialogId) === 2, "the fourth to listen");
+      await until(settled(2), "the fourth to listen");
       await writer(httpExecutor(server)).createResponse({ dialogId, input: [{ human: { content: "hi" } }] });
       expect(await pending).toEqual({ done: false, value: { data: { historyDelta: { seq: 1 } } } });
       await Promise.all([second.return?.(), fourth.return?.()]);

@@ -107,7 +107,10 @@ describe("the retention sweeper", () => {
   it("runs in the background on its own timer, sweeping as of its clock", async () => {
     const idle = await turn(hello, app);
     // Nothing is idle yet; the sweeper's clock is two hours ahead.
-    const sweeper = startSweeper(app.writes, { intervalMs: 20, clock: () => new Date(Date.now() + 2 * HOUR) })!;
+    const sweeper = startSweeper(app.services.writes, {
+      intervalMs: 20,
+      clock: () => new Date(Date.now() + 2 * HOUR),
+    })!;
     try {
       for (let tries = 0; tries < 250 && (await exists(idle.dialogId)); tries++)
         await new Promise((r) => setTimeout(r, 20));
@@ -118,7 +121,7 @@ describe("the retention sweeper", () => {
   });
 
   it("is off for a store that keeps dialogs forever", () => {
-    expect(startSweeper(appKeepingForever.writes, { intervalMs: 20 })).toBeNull();
+    expect(startSweeper(appKeepingForever.services.writes, { intervalMs: 20 })).toBeNull();
   });
 
   it("deletes in bounded batches", async () => {

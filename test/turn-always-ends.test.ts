@@ -43,7 +43,7 @@ describe("the idle sweep closes abandoned turns, checkpoint or not", () => {
     await prisma.response.updateMany({ where: { id: { in: [abandoned.id, busy.id] } }, data: { createdAt: longAgo } });
     await executeOk(APPEND, { responseId: busy.id });
 
-    const ended = await instanceLater(IDLE_MS / 2).writes.endIdleResponses();
+    const ended = await instanceLater(IDLE_MS / 2).services.writes.endIdleResponses();
     expect(ended).toContain(abandoned.id);
     expect(ended).not.toContain(busy.id);
     expect(await prisma.response.findUniqueOrThrow({ where: { id: abandoned.id } })).toMatchObject({
@@ -97,7 +97,7 @@ describe.runIf(runs)("a turn whose end meets a database outage (PostgreSQL)", ()
     const id = /resp_[0-9A-Z]+/.exec(error.message)![0];
     expect((await prisma.response.findUniqueOrThrow({ where: { id } })).status).toBe("IN_PROGRESS");
 
-    expect(await instanceLater(IDLE_MS + 1_000).writes.endIdleResponses()).toContain(id);
+    expect(await instanceLater(IDLE_MS + 1_000).services.writes.endIdleResponses()).toContain(id);
     expect((await prisma.response.findUniqueOrThrow({ where: { id } })).status).toBe("INCOMPLETE");
   }, 60_000);
 });

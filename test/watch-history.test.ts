@@ -94,6 +94,37 @@ describe.each(transports)("watchHistory over %s", (transport) => {
     expect(lines(pinned.state.events)).toEqual(onFirst.expected);
   });
 
+  it("with a tail, reads only the last events, the earlier ones on request, and follows from there", async () => {
+    const client = testClient(server.url, transport);
+    const first = await createResponse(client, {
+      input: [{ human: { content: "q1" } }],
+      output: [{ ai: { content: "a1" } }, { ai: { content: "a1b" } }],
+    });
+    const dialogId = first.dialog.id;
+    const second = await createResponse(client, {
+      previousResponseId: first.id,
+      input: [{ human: { content: "q2" } }],
+      output: [{ ai: { content: "a2" } }],
+    });
+    const watcher = closeAfterAll(client.watchHistory(dialogId, { tail: 2 }));
+    const state = await watcher.until((s) => s.status === "live");
+    expect(lines(state.events)).toEqual(["4 HUMAN", "5 AI"]);
+    expect(state.earlier).toBe(3);
+
+    // A write after the tail was read is followed: nothing between the read and the subscription is lost.
+    await createResponse(client, { previousResponseId: second.id, input: [{ human: { content: "q3" } }] });
+    await watcher.until((s) => s.events.length === 3);
+    await watcher.loadEarlier(2);
+    expect(lines(watcher.state.events)).toEqual(["2 AI", "3 AI", "4 HUMAN", "5 AI", "6 HUMAN"]);
+    expect(watcher.state.earlier).toBe(1);
+    expect(watcher.state.responses[first.id]).toMatchObject({ id: first.id });
+    // Asking for more than is left reads what is left.
+    await watcher.loadEarlier(10);
+    const { expected, actual } = await settledOnServerHistory(watcher, client, dialogId);
+    expect(actual).toEqual(expected);
+    expect(watcher.state.earlier).toBe(0);
+  });
+
   it("says so when the dialog does not exist", async () => {
     const client = testClient(server.url, transport);
     const watcher = closeAfterAll(client.watchHistory("01JNOSUCHDIALOG0000000000"));

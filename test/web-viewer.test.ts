@@ -100,6 +100,38 @@ describe.skipIf(!hasChromium)("the web viewer", () => {
     expect(errors).toEqual([]);
   });
 
+  it("opens a long dialog with one read of its last 200 events, and shows earlier ones on request", async () => {
+    const turn = (n: number) => ({
+      input: [{ human: { content: `Question ${n}` } }],
+      output: Array.from({ length: 249 }, (_, i) => ({ ai: { content: `Answer ${n}.${i}` } })),
+    });
+    const first = await createResponse(turn(1));
+    const dialogId = first.dialog.id;
+    await createResponse({ previousResponseId: first.id, ...turn(2) });
+    const { page, errors } = await openPage(`${server.url}/`);
+    await page.getByTestId("new-chat").waitFor({ timeout: 10_000 });
+    const historyReads: Record<string, unknown>[] = [];
+    page.on("request", (request) => {
+      const body = request.postDataJSON() as { query?: string; variables?: Record<string, unknown> } | null;
+      if (body?.query?.includes("query DialogHistory")) historyReads.push(body.variables ?? {});
+    });
+    await page.goto(dialogUrl(dialogId));
+    await page.locator('[data-testid=event][data-seq="500"]').waitFor({ timeout: 10_000 });
+
+    expect(await page.locator("[data-testid=event]").count()).toBe(200);
+    expect(await page.getByTestId("event-count").textContent()).toBe("500 events");
+    // The window first, read backwards from the end; never the whole context from its start.
+    expect(historyReads[0]).toMatchObject({ last: 200, before: null });
+    expect(historyReads.filter((variables) => variables.first != null)).toEqual([]);
+    const earlier = page.getByTestId("show-earlier");
+    expect(await earlier.textContent()).toContain("300 more");
+    await earlier.click();
+    await page.locator('[data-testid=event][data-seq="1"]').waitFor({ timeout: 10_000 });
+    expect(await page.locator("[data-testid=event]").count()).toBe(500);
+    expect(await earlier.count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it("shows events written through the API while the page is open, without a reload", async () => {
     const started = await createResponse({ model: "agent", input: [{ human: { content: "Weather in Oslo?" } }] });
     const { page, errors } = await openPage(dialogUrl(started.dialog.id));

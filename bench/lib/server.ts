@@ -8,7 +8,7 @@ import { buildApp } from "../../src/server/app.js";
 export async function startInProcessServer() {
   await applyMigrations(database);
   const app = buildApp({ store, config });
-  const server = createServer(app);
+  const server = createServer(app.listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

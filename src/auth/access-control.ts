@@ -1,33 +1,15 @@
 // Authentication and rate limiting at the door: every API request (GraphQL on /graphql, REST
-// under /api/) is identified before anything else runs, and refused with 401 (no valid key), 429
-// (too many requests for its key) or 503 (the key cannot be checked: the database is away).
-// GraphiQL's page, the health check and anything else outside the API need no key. The caller
+// under /api/, /v1) is identified by its route (src/server/routes.ts) before anything else runs,
+// and refused with 401 (no valid key), 429 (too many requests for its key) or 503 (the key cannot
+// be checked: the database is away). GraphiQL's page, the health check, share links and the
+// viewer need no key. The caller
 // found here is what the request's context carries as `viewer`.
 import { GraphQLError } from "graphql";
-import type { Plugin } from "graphql-yoga";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { UNAVAILABLE_MESSAGE } from "../errors.js";
 import type { Limits } from "../limits.js";
 import type { Authenticator, Viewer } from "./authenticator.js";
 import { type RateLimiter, rateLimitedError } from "./rate-limit.js";
-
-const viewers = new WeakMap<object, Viewer>();
-
-/** The caller of a request (a Fetch Request, or the upgrade request of a WebSocket). */
-export function viewerOf(request: object | undefined): Viewer {
-  const viewer = request && viewers.get(request);
-  if (!viewer) throw new Error("a request reached its context without being authenticated");
-  return viewer;
-}
-
-/** The caller of a request, if it was authenticated (an API request); undefined otherwise. */
-export function authenticatedViewerOf(request: object): Viewer | undefined {
-  return viewers.get(request);
-}
-
-export function setViewer(request: object, viewer: Viewer) {
-  viewers.set(request, viewer);
-}
 
 /** The GraphQL error a refused caller is told: 401, 429, or 503 when the key could not be checked. */
 export function refusal(error: unknown): GraphQLError {
@@ -61,30 +43,26 @@ export async function admit(
   return viewer;
 }
 
-export function useAccessControl(options: {
-  authenticator: Authenticator;
-  rateLimiter: RateLimiter;
-  limits: Limits;
-  graphqlEndpoint: string;
-}): Plugin {
-  const { authenticator, rateLimiter, limits, graphqlEndpoint } = options;
-  const isApi = (path: string) => path === graphqlEndpoint || path.startsWith("/api/") || path.startsWith("/v1/");
-  const isGraphiQLPage = (request: Request) =>
-    request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
-
-  return {
-    async onRequest({ request, url, endResponse }) {
-      if (request.method === "OPTIONS" || !isApi(url.pathname)) return;
-      if (url.pathname === graphqlEndpoint && isGraphiQLPage(request)) return;
-      let viewer: Viewer;
-      try {
-        viewer = await admit(authenticator, rateLimiter, limits, credentialOf(request, url.pathname));
-      } catch (error) {
-        return endResponse(refusalResponse(refusal(error), url.pathname));
-      }
-      setViewer(request, viewer);
-    },
-  };
+/**
+ * Identifies the caller of an API request and counts it against its key's rate limit: the viewer,
+ * or the refusal to answer with (401, 429, 503) in the shape of the request's API.
+ */
+export async function admitRequest(
+  request: Request,
+  pathname: string,
+  checks: { authenticator: Authenticator; rateLimiter: RateLimiter; limits: Limits },
+): Promise<{ viewer: Viewer; refused?: never } | { refused: Response; viewer?: never }> {
+  try {
+    const viewer = await admit(
+      checks.authenticator,
+      checks.rateLimiter,
+      checks.limits,
+      credentialOf(request, pathname),
+    );
+    return { viewer };
+  } catch (error) {
+    return { refused: refusalResponse(refusal(error), pathname) };
+  }
 }
 
 /** `Authorization: Bearer <key>`, or on /v1 Anthropic's `x-api-key: <key>` (what its SDK sends). */

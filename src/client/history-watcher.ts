@@ -17,8 +17,13 @@ export interface HistoryState {
   status: WatchStatus;
   /** The response whose context `events` is: the head, or the pinned response. */
   responseId: string | null;
-  /** The context, root first, exactly as `Dialog.history(responseId)` serves it. */
+  /**
+   * The context, root first, exactly as `Dialog.history(responseId)` serves it — or, with `tail`,
+   * its last part (the `earlier` events before it are read by `loadEarlier`).
+   */
   events: readonly HistoryEvent[];
+  /** Events of the context before `events` that were not read yet (0 without `tail`). */
+  earlier: number;
   /** The responses of the context, by id, with their latest status and usage. */
   responses: Readonly<Record<string, ResponseSummary>>;
   /**
@@ -37,6 +42,11 @@ export interface WatchHistoryOptions {
   responseId?: string | null;
   /** Called with every new state (a new object each time, so it can be handed to React). */
   onChange?: (state: HistoryState) => void;
+  /**
+   * Read only the context's last this many events at first (and after a re-read, at least as many
+   * as were held), the rest on `loadEarlier`: a long dialog opens with one read.
+   */
+  tail?: number | null;
   /** Milliseconds to wait before reconnect attempt `attempt` (1, 2, …). */
   retryDelay?: (attempt: number) => number;
 }
@@ -47,5 +57,7 @@ export interface HistoryWatcher {
   onChange(listener: (state: HistoryState) => void): () => void;
   /** The first state, now or later, that passes `test`; rejects after `timeoutMs` or on close. */
   until(test: (state: HistoryState) => boolean, timeoutMs?: number): Promise<HistoryState>;
+  /** Reads (at least) `count` more of the `earlier` events and puts them before `events`. */
+  loadEarlier(count: number): Promise<void>;
   close(): void;
 }

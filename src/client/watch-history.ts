@@ -9,7 +9,12 @@ import { applyTextDelta, endInFlightText, textOffsetsOf } from "./in-flight-text
 import type { HistoryDelta, HistoryState, HistoryWatcher, WatchHistoryOptions } from "./history-watcher.js";
 import { DialogLastSeqDocument } from "./operations/queries.js";
 import { HistoryDeltaDocument } from "./operations/subscriptions.js";
-import { type HistoryEvent, type HistorySnapshot, readHistorySnapshot } from "./read-history-snapshot.js";
+import {
+  type HistoryEvent,
+  type HistorySnapshot,
+  readEarlierEvents,
+  readHistorySnapshot,
+} from "./read-history-snapshot.js";
 import { DialogqlError, dataOf, errorCode, type ExecutionResult, type Transport } from "./transport.js";
 
 /** A delta of a write (not of a clear): it names its response. */
@@ -41,6 +46,9 @@ class HistoryFollower implements HistoryWatcher {
   private generation = 0;
   private attempts = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  // With a tail: where the events not read yet end, and the read of them under way.
+  private startCursor: string | null = null;
+  private loadingEarlier: Promise<void> | null = null;
 
   constructor(
     private readonly transport: Transport,
@@ -58,6 +66,7 @@ class HistoryFollower implements HistoryWatcher {
       inFlight: {},
       lastSeq: 0,
       error: null,
+      earlier: 0,
     };
     if (options.onChange) this.listeners.add(options.onChange);
     this.enqueue(() => this.restart());
@@ -83,6 +92,15 @@ class HistoryFollower implements HistoryWatcher {
         stop();
       });
     });
+  }
+
+  loadEarlier(count: number): Promise<void> {
+    if (this.loadingEarlier) return this.loadingEarlier;
+    this.enqueue(() => this.readEarlier(count));
+    // The queue settles whether the read worked or not (a failure is handled as any other).
+    const done = this.queue.then(() => void (this.loadingEarlier = null));
+    this.loadingEarlier = done;
+    return done;
   }
 
   close() {
@@ -117,14 +135,35 @@ class HistoryFollower implements HistoryWatcher {
   }
 
   private async resync() {
-    const snapshot = await readHistorySnapshot(this.transport, this.state.dialogId, this.pinned);
+    const { tail } = this.options;
+    // A re-read keeps what was on screen: as many events as were held.
+    const snapshot = await readHistorySnapshot(this.transport, this.state.dialogId, this.pinned, {
+      tail: tail == null ? null : Math.max(tail, this.state.events.length),
+    });
     this.adopt(snapshot);
+  }
+
+  /** Puts `count` more earlier events before those held (a no-op when there are none). */
+  private async readEarlier(count: number) {
+    const tip = this.state.responseId;
+    if (!tip || !this.startCursor || this.state.earlier === 0) return;
+    const responses = { ...this.state.responses };
+    const from = { cursor: this.startCursor, held: this.state.events.length };
+    // Deltas wait in the queue meanwhile, so what is read fits before what is held.
+    const read = await readEarlierEvents(this.transport, this.state.dialogId, tip, from, count, responses);
+    const fresh = read.events.filter((event) => !this.eventIds.has(event.id));
+    for (const event of fresh) this.eventIds.add(event.id);
+    for (const id of Object.keys(responses)) this.chain.add(id);
+    this.startCursor = read.startCursor;
+    this.update({ events: [...fresh, ...this.state.events], responses, earlier: read.earlier });
   }
 
   private adopt(snapshot: HistorySnapshot) {
     this.eventIds = new Set(snapshot.events.map((event) => event.id));
     this.chain = new Set(Object.keys(snapshot.responses));
+    this.startCursor = snapshot.startCursor;
     this.update({
+      earlier: snapshot.earlier,
       responseId: snapshot.tip?.id ?? null,
       events: snapshot.events,
       responses: snapshot.responses,
@@ -246,7 +285,8 @@ class HistoryFollower implements HistoryWatcher {
     if (this.pinned) return this.resync();
     this.eventIds = new Set();
     this.chain = new Set();
-    this.update({ lastSeq: seq, responseId: null, events: [], responses: {}, inFlight: {} });
+    this.startCursor = null;
+    this.update({ lastSeq: seq, responseId: null, events: [], responses: {}, inFlight: {}, earlier: 0 });
   }
 
   private extend(delta: WrittenDelta, fresh: HistoryEvent[], position: { lastSeq: number }) {

@@ -13,8 +13,6 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import type { Plugin } from "graphql-yoga";
-import { authenticatedViewerOf } from "../auth/access-control.js";
 import type { Authenticator, Viewer } from "../auth/authenticator.js";
 import type { Limits } from "../limits.js";
 import { logger } from "../logger.js";
@@ -163,30 +161,29 @@ function defaultInstanceBudget(): number {
 
 /**
  * SSE streams (a GraphQL subscription over SSE, or any API request asking for text/event-stream)
- * are admitted by the policy once access control has found their caller; a refused one is answered
- * 429 and its connection closed, so the refusal frees its descriptor.
+ * are admitted by the policy once access control has found their caller. A refused one gets the
+ * 429 to answer with (its connection closed, so the refusal frees its descriptor); null when the
+ * request is no stream, or is admitted.
  */
-export function useLongLivedConnections(policy: ConnectionPolicy): Plugin {
-  return {
-    onRequest({ request, url, serverContext, endResponse }) {
-      if (!(request.headers.get("accept") ?? "").includes("text/event-stream")) return;
-      const viewer = authenticatedViewerOf(request);
-      const node = serverContext as { req?: IncomingMessage; res?: ServerResponse } | undefined;
-      if (!viewer || !node?.req || !node.res) return;
-      const { socket } = node.req;
-      const refused = policy.admit(viewer, "sse", socket, () => socket.destroy(), node.res);
-      if (!refused) return;
-      const body = url.pathname.startsWith("/v1/")
-        ? { error: { message: refused.message, type: "rate_limit_error", param: null, code: "too_many_connections" } }
-        : {
-            errors: [{ message: refused.message, extensions: { code: "TOO_MANY_CONNECTIONS", limit: refused.limit } }],
-          };
-      endResponse(
-        new Response(JSON.stringify(body), {
-          status: 429,
-          headers: { "content-type": "application/json; charset=utf-8", connection: "close" },
-        }),
-      );
-    },
-  };
+export function refuseEventStream(
+  policy: ConnectionPolicy,
+  viewer: Viewer,
+  request: Request,
+  node: { req?: IncomingMessage; res?: ServerResponse } | undefined,
+  pathname: string,
+): Response | null {
+  if (!(request.headers.get("accept") ?? "").includes("text/event-stream")) return null;
+  if (!node?.req || !node.res) return null;
+  const { socket } = node.req;
+  const refused = policy.admit(viewer, "sse", socket, () => socket.destroy(), node.res);
+  if (!refused) return null;
+  const body = pathname.startsWith("/v1/")
+    ? { error: { message: refused.message, type: "rate_limit_error", param: null, code: "too_many_connections" } }
+    : {
+        errors: [{ message: refused.message, extensions: { code: "TOO_MANY_CONNECTIONS", limit: refused.limit } }],
+      };
+  return new Response(JSON.stringify(body), {
+    status: 429,
+    headers: { "content-type": "application/json; charset=utf-8", connection: "close" },
+  });
 }

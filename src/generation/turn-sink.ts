@@ -12,7 +12,7 @@ import { logger } from "../logger.js";
 import type { TenantScopes } from "../auth/tenant-scope.js";
 import { NotFoundError } from "../errors.js";
 import type { StoredEvent } from "../formats/stored-event.js";
-import { readModelContext } from "../services/context.js";
+import { readModelContext, readResponseModelEvents } from "../services/context.js";
 import { parseEventInputs } from "../services/event-input.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { UsageInput, WriteResult } from "../services/responses.js";
@@ -85,6 +85,10 @@ const contextEvents = (store: Store, input: HistoryEventInput[]): StoredEvent[] 
     providerFields: event.providerFields ?? null,
   }));
 
+/** An MCP approval request (src/mcp/mcp-events.ts: a tool call with call id `mcpr_…`). */
+const isApprovalRequest = (event: StoredEvent) =>
+  event.type === "TOOL_CALL" && Boolean(event.callId?.startsWith("mcpr_"));
+
 /** What a stored turn writes through: the app's store, history writes and tenant cache. */
 export interface StoredTurnsDeps {
   store: Store;
@@ -118,13 +122,18 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
         previousResponseId: response.previousResponseId,
       };
       const earlier = await writes.earlierContext(place);
+      // The input as it was parsed for the write: the stored events are those. An approval request
+      // in it is acted on by its stored metadata, found by event id: then the stored events are read.
+      const input = contextEvents(store, start.input);
+      const own = input.some(isApprovalRequest)
+        ? await readResponseModelEvents(write.responseId, store.database)
+        : input;
       return {
         responseId: write.responseId,
         dialogId: write.dialogId,
         previousResponseId: response.previousResponseId,
         createdAt: response.createdAt,
-        // The input as it was parsed for the write: the stored events are those, with ids.
-        context: [...earlier, ...contextEvents(store, start.input)],
+        context: [...earlier, ...own],
         continued: earlier.length,
       };
     },

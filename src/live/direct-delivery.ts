@@ -7,7 +7,7 @@
 // A subscriber is caught up when its whole chain is idle, waiting for the next payload (its
 // listener's queue has a reader waiting) and its socket has nothing left to send. For those, the
 // history stream hands the payload to its subscription's lane instead: the payload's shared
-// execution (src/live/shared-subscription-results.ts) is awaited once for all of them, and when it
+// execution (src/server/shared-subscription-results.ts) is awaited once for all of them, and when it
 // settles one synchronous loop writes the shared `next` message to each of their sockets. While a
 // lane holds a payload, later ones wait in the listener's queue (src/live/payload-queue.ts), so
 // order is kept; a payload the lane cannot write (the result has errors, which go through the

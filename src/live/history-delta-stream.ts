@@ -4,8 +4,9 @@
 // dropped by seq). Live payloads can arrive out of order (two writers publish after their
 // commits, in either order) or not at all (a slow subscriber's buffer overflowed, Redis blinked):
 // a payload whose previousSeq is past what was sent shows a gap, which is read from the database.
-// A resync (Redis came back after an outage) reads everything committed since what was sent, in
-// reads shared with the dialog's other subscribers at the same seq (src/live/resync-reads.ts).
+// The start and a resync (Redis came back after an outage) read everything committed since what
+// was sent in reads shared with the dialog's other subscribers at the same seq
+// (src/live/catch-up-reads.ts).
 // In-flight text (src/history-writes/) follows the replay: the text so far, then live text
 // deltas, each character once (src/live/text-positions.ts).
 // A clear (clearDialog) moves no seq: it is sent once, as a cleared delta at the dialog's seq, and
@@ -17,7 +18,7 @@ import {
   responseDeletedDelta,
   type WriteDeltaView,
 } from "./delta-reads.js";
-import { readForResync } from "./resync-reads.js";
+import { readCatchUp } from "./catch-up-reads.js";
 import type { Store } from "../store/store.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
 import {
@@ -42,14 +43,22 @@ export interface InFlightTexts {
   textsOfDialog(dialogId: string): Promise<InFlightState[]>;
 }
 
+export interface HistoryStreamOptions {
+  /** How much of each in-flight text the subscriber has. */
+  textOffsets?: readonly TextOffset[];
+  /** The subscription's direct lane (src/live/direct-delivery.ts). */
+  lane?: DirectLane;
+  /** Called once the start-up reads are done and sent, as the stream waits for live payloads. */
+  onLive?: () => void;
+}
+
 export function historyDeltaStream(
   store: Store,
   live: LiveBus,
   inFlight: InFlightTexts,
   dialogId: string,
   afterSeq: number | null,
-  textOffsets: readonly TextOffset[] = [],
-  lane?: DirectLane,
+  { textOffsets = [], lane, onLive }: HistoryStreamOptions = {},
 ) {
   return stoppableStream<DeltaItem>(async function* (signal) {
     const updates = await live.listen("historyDelta", dialogId);
@@ -94,21 +103,21 @@ export function historyDeltaStream(
 
       const readDialog = () =>
         store.prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true, clearedAtSeq: true } });
-      const start = await readDialog();
-      if (!start) return;
+      const textsOfDialog = (id: string) => inFlight.textsOfDialog(id);
+      // Read after the listener is in place, so it misses nothing: text it shows that a write
+      // committed meanwhile is dropped by that write (onCommitted).
+      const start = await readCatchUp(store, dialogId, afterSeq, textsOfDialog);
+      if (!start.dialog) return;
       if (afterSeq == null) {
-        sent = start.lastSeq;
+        sent = start.dialog.lastSeq;
         // Starting live: a clear from before is not news.
-        if (start.clearedAtSeq != null) clearsSent.add(start.clearedAtSeq);
+        if (start.dialog.clearedAtSeq != null) clearsSent.add(start.dialog.clearedAtSeq);
       }
       // A client resuming at n may have missed a status change or a clear made at n itself:
       // include them. A client starting live has nothing from before to clear.
-      // The text so far is read before the replay's first yield (a subscriber costs its reads
-      // when it subscribes) and sent after it. Read after the listener, it misses nothing; text
-      // it shows that the replay shows committed is dropped by the replayed write (onCommitted).
-      const textSnapshot = await inFlight.textsOfDialog(dialogId);
-      yield* catchUp(start.lastSeq, afterSeq ?? undefined, start.clearedAtSeq);
-      if (!signal.aborted) yield* texts.fromSnapshot(textSnapshot, sent);
+      const { lastSeq, clearedAtSeq } = start.dialog;
+      yield* catchUp(lastSeq, afterSeq ?? undefined, clearedAtSeq, start.deltas ?? undefined);
+      if (!signal.aborted) yield* texts.fromSnapshot(start.texts, sent);
       // Caught up (waiting in the loop below with nothing queued): the next write in order can go
       // straight to the socket with every other caught-up subscriber's (src/live/direct-delivery.ts).
       // Anything else (a gap, a duplicate, a status-only write, text, a clear) takes the loop.
@@ -132,10 +141,11 @@ export function historyDeltaStream(
           return lane.deliver(delivery);
         });
       }
+      onLive?.();
 
       for await (const update of updates) {
         if (isResync(update)) {
-          const shared = await readForResync(store, update, dialogId, sent, (id) => inFlight.textsOfDialog(id));
+          const shared = await readCatchUp(store, dialogId, sent, textsOfDialog, update);
           if (!shared.dialog) break; // the dialog was deleted
           yield* catchUp(shared.dialog.lastSeq, sent, shared.dialog.clearedAtSeq, shared.deltas ?? undefined);
           if (!signal.aborted) yield* texts.fromSnapshot(shared.texts, sent);

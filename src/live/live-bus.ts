@@ -164,7 +164,7 @@ export interface LiveBusOptions {
 
 export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
   // Every listener of a channel gets the same payload object (which is what lets subscribers
-  // share one execution of it, src/live/shared-subscription-results.ts).
+  // share one execution of it, src/server/shared-subscription-results.ts).
   const listenersByChannel = new Map<string, Set<PayloadQueue<LiveMessage>>>();
   const noticeHandlers: NoticeHandler[] = [];
   const deliver = (channel: string, message: unknown) => {

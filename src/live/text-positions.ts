@@ -26,7 +26,7 @@ export interface TextOffset {
 }
 
 // Subscribers at the same seq get the same view object for a live payload, so the shared
-// execution of subscription results (src/live/shared-subscription-results.ts) still runs once.
+// execution of subscription results (src/server/shared-subscription-results.ts) still runs once.
 const viewsOfPayload = new WeakMap<TextPayload, Map<number, TextDeltaView>>();
 
 function viewOf(text: TextPayload, sent: number): TextDeltaView {

@@ -8,7 +8,7 @@ import type { GenerateRequest } from "../generation/generate-turn.js";
 import { storedTurns } from "../generation/turn-sink.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "../request-id.js";
-import { ApiError, json, toApiError } from "./api-errors.js";
+import { json, toApiError } from "./api-errors.js";
 import { anthropicMessage, messageEventStream } from "./anthropic-message-object.js";
 import { messagesSettings, parseMessagesBody } from "./anthropic-messages-request.js";
 import { type CreateDeps, readBody } from "./create-response.js";
@@ -16,21 +16,17 @@ import { answerRecordedTurn } from "./recorded-answer.js";
 import { idempotentTurns } from "./idempotent-turns.js";
 import { placeTurn, requestEvents } from "./recorded-turn.js";
 
-export const anthropicMessagesRoute = {
-  matches: (path: string) => path === "/v1/messages",
-  async handle(request: Request, deps: CreateDeps): Promise<Response> {
-    try {
-      if (request.method !== "POST")
-        throw new ApiError(405, `${request.method} is not allowed on /v1/messages`, "invalid_request_error");
-      return await handleMessages(request, deps);
-    } catch (error) {
-      const known = toApiError(error);
-      if (known) return anthropicError(known.status, known.message);
-      logger.error(`request ${requestIdOf(request)}: POST /v1/messages failed`, error);
-      return anthropicError(500, "Internal server error");
-    }
-  },
-};
+/** Every failure in Anthropic's shape (OpenAI's would confuse its SDK). */
+export async function handleAnthropicMessages(request: Request, deps: CreateDeps): Promise<Response> {
+  try {
+    return await handleMessages(request, deps);
+  } catch (error) {
+    const known = toApiError(error);
+    if (known) return anthropicError(known.status, known.message);
+    logger.error(`request ${requestIdOf(request)}: POST /v1/messages failed`, error);
+    return anthropicError(500, "Internal server error");
+  }
+}
 
 async function handleMessages(request: Request, deps: CreateDeps): Promise<Response> {
   const raw = await readBody(request);
@@ -69,6 +65,6 @@ const errorTypes: Record<number, string> = {
 };
 
 /** Anthropic's error body: `{"type": "error", "error": {"type", "message"}}`. */
-function anthropicError(status: number, message: string) {
+export function anthropicError(status: number, message: string) {
   return json(status, { type: "error", error: { type: errorTypes[status] ?? "api_error", message } });
 }

@@ -5,7 +5,7 @@
 import { requestTraceContext } from "../tracing.js";
 import type { GenerateRequest } from "../generation/generate-turn.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
-import { ApiError, errorBody, json } from "./api-errors.js";
+import { errorBody, json } from "./api-errors.js";
 import { chatCompletion, chunkStream } from "./chat-completion-object.js";
 import { chatSettings, parseChatBody } from "./chat-completions-request.js";
 import { type CreateDeps, readBody } from "./create-response.js";
@@ -13,18 +13,7 @@ import { answerRecordedTurn } from "./recorded-answer.js";
 import { idempotentTurns } from "./idempotent-turns.js";
 import { placeTurn, requestEvents } from "./recorded-turn.js";
 
-export const chatCompletionsRoute = {
-  matches: (path: string) => path === "/v1/chat/completions",
-  handle: handleChatCompletions,
-};
-
-async function handleChatCompletions(request: Request, deps: CreateDeps): Promise<Response> {
-  if (request.method !== "POST") {
-    return json(
-      405,
-      errorBody(new ApiError(405, `${request.method} is not allowed on /v1/chat/completions`, "invalid_request_error")),
-    );
-  }
+export async function handleChatCompletions(request: Request, deps: CreateDeps): Promise<Response> {
   const body = await readBody(request);
   const parsed = parseChatBody(body);
   const settings = chatSettings(parsed.body, deps.generator.models.upstreamOf(parsed.body.model));

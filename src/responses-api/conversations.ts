@@ -6,49 +6,56 @@
 import type { TenantScope } from "../auth/tenant-scope.js";
 import { ApiError, json } from "./api-errors.js";
 import { addConversationItems, conversationItems, isItemOf, MAX_ITEMS_PER_CALL, pageOf } from "./conversation-items.js";
-import type { ResponsesDeps } from "./create-response.js";
+import type { ApiCall, ApiRoute, ResponsesDeps } from "./responses-deps.js";
 import { readBody } from "./create-response.js";
 import { InvalidRequest } from "./invalid-request.js";
 import { findItemEvents } from "./item-references.js";
 import { deleteConversationItem, itemNotFound } from "./conversation-item-delete.js";
-import { listedItem } from "./listed-items.js";
-import { inputItemsPage, notAllowed, useApiRoutes } from "./responses-plugin.js";
+import { inputItemsPage, listedItem } from "./listed-items.js";
 import { parseConversationBody } from "./conversation-request.js";
 
-const conversationRoute = /^\/v1\/conversations(?:\/([^/]+)(?:\/(items)(?:\/([^/]+))?)?)?\/?$/;
+/** The path's conversation, if the caller's tenant has it; otherwise 404. */
+const ownDialog = (call: ApiCall) => call.scope.dialog(call.params.id!, ApiError.conversationNotFound);
 
-export const useConversationsApi = (deps: ResponsesDeps) => useApiRoutes(deps, "/v1/conversations", route);
-
-async function route(request: Request, url: URL, scope: TenantScope, deps: ResponsesDeps) {
-  const match = conversationRoute.exec(url.pathname);
-  if (!match) throw new ApiError(404, `No route ${request.method} ${url.pathname}`, "invalid_request_error");
-  const [, rawId, items, rawItemId] = match;
-  const { method } = request;
-  if (!rawId) {
-    if (method === "POST") return json(200, await create(request, scope, deps));
-    return notAllowed(method, url);
-  }
-  const id = decodeURIComponent(rawId);
-  await scope.dialog(id, ApiError.conversationNotFound);
-  if (!items) {
-    if (method === "GET") return json(200, await conversationObject(deps, id));
-    if (method === "POST") return json(200, await update(request, id, deps));
-    if (method === "DELETE") return json(200, await remove(id, deps));
-    return notAllowed(method, url);
-  }
-  if (!rawItemId) {
-    if (method === "GET") return json(200, pageOf(await conversationItems(deps, id), itemsPage(url)));
-    if (method === "POST") return json(200, await addItems(request, scope, id, deps));
-    return notAllowed(method, url);
-  }
-  const itemId = decodeURIComponent(rawItemId);
-  if (method === "GET") return json(200, await item(scope, id, itemId, deps));
-  if (method === "DELETE") {
-    await deleteConversationItem(deps, scope.tenantId, id, itemId);
-    return json(200, await conversationObject(deps, id));
-  }
-  return notAllowed(method, url);
-}
+export const conversationRoutes: ApiRoute[] = [
+  {
+    methods: ["POST"],
+    path: "/v1/conversations",
+    handler: async (request, call) => json(200, await create(request, call)),
+  },
+  {
+    methods: ["GET", "POST", "DELETE"],
+    path: "/v1/conversations/:id",
+    async handler(request, call) {
+      const id = call.params.id!;
+      await ownDialog(call);
+      if (request.method === "POST") return json(200, await update(request, id, call));
+      if (request.method === "DELETE") return json(200, await remove(id, call));
+      return json(200, await conversationObject(call, id));
+    },
+  },
+  {
+    methods: ["GET", "POST"],
+    path: "/v1/conversations/:id/items",
+    async handler(request, call) {
+      const id = call.params.id!;
+      await ownDialog(call);
+      if (request.method === "POST") return json(200, await addItems(request, call.scope, id, call));
+      return json(200, pageOf(await conversationItems(call, id), itemsPage(call.url)));
+    },
+  },
+  {
+    methods: ["GET", "DELETE"],
+    path: "/v1/conversations/:id/items/:itemId",
+    async handler(request, call) {
+      const { id, itemId } = call.params as { id: string; itemId: string };
+      await ownDialog(call);
+      if (request.method === "GET") return json(200, await item(call.scope, id, itemId, call));
+      await deleteConversationItem(call, call.scope.tenantId, id, itemId);
+      return json(200, await conversationObject(call, id));
+    },
+  },
+];
 
 async function conversationObject({ store }: ResponsesDeps, id: string) {
   const dialog = await store.prisma.dialog.findUnique({ where: { id } });
@@ -61,7 +68,8 @@ async function conversationObject({ store }: ResponsesDeps, id: string) {
   };
 }
 
-async function create(request: Request, scope: TenantScope, deps: ResponsesDeps) {
+async function create(request: Request, deps: ApiCall) {
+  const { scope } = deps;
   const body = parseConversationBody(await readBody(request), { itemsAllowed: true });
   if ((body.items?.length ?? 0) > MAX_ITEMS_PER_CALL) {
     throw new InvalidRequest(`Invalid 'items': at most ${MAX_ITEMS_PER_CALL} items at a time.`, "items");

@@ -3,6 +3,7 @@
 // `output_text` for an assistant's answer), as OpenAI lists them.
 import type { Event } from "../generated/prisma/client.js";
 import { mcpMetadataOf } from "../mcp/mcp-events.js";
+import { ApiError } from "./api-errors.js";
 import { inputItemOf } from "./item-references.js";
 
 type Item = Record<string, unknown>;
@@ -32,4 +33,17 @@ function approvalResponseItem(event: {
   const approve = !event.isError;
   const reason = event.content === (approve ? "approved" : "denied") ? null : event.content;
   return { type: "mcp_approval_response" as const, approval_request_id: event.callId, approve, reason };
+}
+
+/** The page of items a list request asks for (`limit`, `order`, `after`); a 400 naming a bad one. */
+export function inputItemsPage(url: URL) {
+  const limit = Number(url.searchParams.get("limit") ?? 20);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw new ApiError(400, "Invalid 'limit': must be an integer from 1 to 100.", "invalid_request_error", "limit");
+  }
+  const order = url.searchParams.get("order") ?? "desc";
+  if (order !== "asc" && order !== "desc") {
+    throw new ApiError(400, "Invalid 'order': must be asc or desc.", "invalid_request_error", "order");
+  }
+  return { limit, order, after: url.searchParams.get("after") } as const;
 }

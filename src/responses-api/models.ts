@@ -5,30 +5,24 @@
 import type { ListedModel, ModelCatalog } from "../generation/providers.js";
 import { ApiError, errorResponse, json } from "./api-errors.js";
 
-const modelRoute = /^\/v1\/models(?:\/(.+))?$/;
+type ModelsCall = { generator: { models: ModelCatalog }; params: Record<string, string> };
 
-export const modelsRoute = {
-  matches: (path: string) => modelRoute.test(path),
-  handle: (request: Request, deps: { generator: { models: ModelCatalog } }) => {
-    const url = new URL(request.url);
-    if (request.method !== "GET") {
-      return errorResponse(
-        new ApiError(405, `${request.method} is not allowed on ${url.pathname}`, "invalid_request_error"),
-      );
-    }
-    const id = modelRoute.exec(url.pathname)![1];
-    const { models } = deps.generator;
-    if (id === undefined) return json(200, { object: "list", data: models.listed.map(modelObject) });
-    const name = decodeURIComponent(id);
-    const model = models.listed.find((listed) => listed.id === name) ?? unlisted(models, name);
-    if (!model) {
-      return errorResponse(
-        new ApiError(404, `The model '${name}' does not exist`, "invalid_request_error", "model", "model_not_found"),
-      );
-    }
-    return json(200, modelObject(model));
-  },
-};
+export async function listModels(_request: Request, { generator }: ModelsCall) {
+  return json(200, { object: "list", data: generator.models.listed.map(modelObject) });
+}
+
+/** `id` is the rest of the path: a model's name may hold a slash (`openai/gpt-4o`). */
+export async function readModel(_request: Request, { generator, params }: ModelsCall) {
+  const { models } = generator;
+  const name = params.id!;
+  const model = models.listed.find((listed) => listed.id === name) ?? unlisted(models, name);
+  if (!model) {
+    return errorResponse(
+      new ApiError(404, `The model '${name}' does not exist`, "invalid_request_error", "model", "model_not_found"),
+    );
+  }
+  return json(200, modelObject(model));
+}
 
 const modelObject = (model: ListedModel) => ({
   id: model.id,

@@ -1,4 +1,4 @@
-// What the Responses API's routes work with, made by buildApp.
+// What the routes at /v1 work with (made by buildApp), and the shape of a route (src/responses-api/api-routes.ts).
 import type { TenantScope } from "../auth/tenant-scope.js";
 import type { Generator } from "../generation/generate-turn.js";
 import type { StoredTurnsDeps } from "../generation/turn-sink.js";
@@ -17,4 +17,17 @@ export interface ResponsesDeps extends StoredTurnsDeps {
 
 export interface CreateDeps extends ResponsesDeps {
   scope: TenantScope;
+}
+
+/** One /v1 request, as its route's handler gets it: the app's deps, the caller's scope and key, the path's params. */
+export interface ApiCall extends CreateDeps {
+  url: URL;
+  params: Record<string, string>;
+}
+
+/** A route of /v1: the methods and path the server's router matches (`:id` one segment, `*id` the rest). */
+export interface ApiRoute {
+  methods: readonly string[];
+  path: string;
+  handler: (request: Request, call: ApiCall) => Promise<Response>;
 }

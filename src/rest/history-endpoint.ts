@@ -10,8 +10,6 @@ import type { Store } from "../store/store.js";
 
 const endpointTypes = ["HUMAN", "AI", "REASONING", "TOOL_CALL"] as const satisfies HistoryEventType[];
 
-export const historyRoute = /^\/api\/dialogs\/([^/]+)\/history\/?$/;
-
 type Message = Record<string, unknown>;
 
 /** The history of `dialogId` as the caller's tenant sees it: another tenant's dialog is not found. */

@@ -3,7 +3,6 @@
 // `GET /api/shared/<token>/live` is a Server-Sent Events stream that says when it changed (and
 // streams an answer's text as it is typed). No API key: the token is the credential, and it opens
 // that one dialog and nothing else. A revoked or expired link is 404, and its live stream ends.
-import type { Plugin } from "graphql-yoga";
 import { isDeleted, isText, type LiveBus, type Listener } from "../live/live-bus.js";
 import { toChatPart } from "../vocabulary/parts.js";
 import { logger } from "../logger.js";
@@ -13,7 +12,8 @@ import type { Store } from "../store/store.js";
 import type { ShareLink } from "../generated/prisma/client.js";
 import { json } from "./history-endpoint.js";
 
-const sharedRoute = /^\/api\/shared\/([A-Za-z0-9_-]{1,100})(\/live)?\/?$/;
+/** What a share token may look like; anything else opens nothing (and never reaches the database). */
+const TOKEN = /^[A-Za-z0-9_-]{1,100}$/;
 
 const typeNames = {
   HUMAN: "HumanEvent",
@@ -24,25 +24,21 @@ const typeNames = {
   TOOL_RESULT: "ToolResultEvent",
 } as const;
 
-export function useSharedDialogs(store: Store, live: LiveBus): Plugin {
-  return {
-    async onRequest({ request, url, endResponse }) {
-      const match = sharedRoute.exec(url.pathname);
-      if (!match || request.method !== "GET") return;
-      try {
-        const link = await openShareLink(store, match[1]!);
-        if (!link)
-          return endResponse(
-            json(404, { detail: "This link does not open: it was revoked, it expired, or it never existed." }),
-          );
-        endResponse(
-          match[2] ? await liveStream(store, live, link, request.signal) : json(200, await sharedHistory(store, link)),
-        );
-      } catch (error) {
-        logger.error("shared dialog read failed", error);
-        endResponse(json(500, { detail: "Internal server error" }));
-      }
-    },
+/**
+ * `GET /api/shared/:token` (`live`: false) and `GET /api/shared/:token/live` (true) for the
+ * server's router: no API key, the token is the credential.
+ */
+export function sharedDialogRoute(store: Store, live: LiveBus, stream: boolean) {
+  return async (request: Request, token: string): Promise<Response> => {
+    try {
+      const link = TOKEN.test(token) ? await openShareLink(store, token) : null;
+      if (!link)
+        return json(404, { detail: "This link does not open: it was revoked, it expired, or it never existed." });
+      return stream ? await liveStream(store, live, link, request.signal) : json(200, await sharedHistory(store, link));
+    } catch (error) {
+      logger.error("shared dialog read failed", error);
+      return json(500, { detail: "Internal server error" });
+    }
   };
 }
 

@@ -6,8 +6,6 @@ import { type UsageGroup, usageCsv, usageGroups, usageReport } from "../services
 import type { Store } from "../store/store.js";
 import { json } from "./history-endpoint.js";
 
-export const usageCsvRoute = /^\/api\/usage\.csv$/;
-
 export async function handleUsageCsv(store: Store, url: URL, tenantId: string): Promise<Response> {
   const params = url.searchParams;
   const groupBy = (params.get("groupBy") ?? "")

@@ -3,7 +3,9 @@ import type { Response as ResponseRow } from "../generated/prisma/client.js";
 import { NotFoundError, ValidationError } from "../errors.js";
 import { type HistoryDeltaView, readDelta } from "../live/delta-reads.js";
 import { directLaneOf } from "../live/direct-delivery.js";
+import { readDialogOwner } from "../live/catch-up-reads.js";
 import { historyDeltaStream } from "../live/history-delta-stream.js";
+import { streamIsLive } from "../live/stream-started.js";
 import type { TextPayload } from "../live/live-bus.js";
 import type { TextDeltaView } from "../live/text-positions.js";
 import { eventCountOf } from "../vocabulary/event-counts.js";
@@ -115,11 +117,9 @@ builder.subscriptionField("historyDelta", (t) =>
     tenant: "caller",
     subscribe: async (_root, { dialogId, afterSeq, textOffsets }, ctx) => {
       const id = String(dialogId);
-      const dialog = await ctx.store.prisma.dialog.findUnique({
-        where: { id, tenantId: ctx.scope.tenantId },
-        select: { lastSeq: true },
-      });
-      if (!dialog) throw NotFoundError.dialog(id);
+      // Shared with the dialog's other subscribers starting now (a connect storm reads it once).
+      const dialog = await readDialogOwner(ctx.store, id);
+      if (!dialog || dialog.tenantId !== ctx.scope.tenantId) throw NotFoundError.dialog(id);
       if (afterSeq != null && (afterSeq < 0 || afterSeq > dialog.lastSeq)) {
         throw ValidationError.at(["afterSeq"], `must be between 0 and the dialog's last seq (${dialog.lastSeq})`);
       }
@@ -127,7 +127,11 @@ builder.subscriptionField("historyDelta", (t) =>
       if (offsets.some((at) => at.part < 0 || at.offset < 0)) {
         throw ValidationError.at(["textOffsets"], "part and offset must be 0 or more");
       }
-      return historyDeltaStream(ctx.store, ctx.live, ctx.writes, id, afterSeq ?? null, offsets, directLaneOf(ctx));
+      return historyDeltaStream(ctx.store, ctx.live, ctx.writes, id, afterSeq ?? null, {
+        textOffsets: offsets,
+        lane: directLaneOf(ctx),
+        onLive: () => streamIsLive(ctx),
+      });
     },
     // Live payloads carry ids and seqs only; replayed deltas were read in batches already.
     resolve: (item, _args, ctx) => {

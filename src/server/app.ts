@@ -1,58 +1,42 @@
-// buildApp({ store, config }): the whole HTTP surface as one Yoga instance, used by the server and
-// by tests (`app.fetch`). Everything it needs comes in: the store (src/store/store.ts) and the
-// configuration (src/config.ts), so a test builds apps with other settings in one process. GraphQL and GraphiQL on /graphql (subscriptions over SSE here, and over
-// graphql-ws once src/server/http-server.ts attaches a WebSocket server); the REST history
-// endpoint as a Yoga plugin; the web viewer's static build on every other path. The protections
-// sit here as plugins, so HTTP, SSE and WebSocket operations all pass through them: request ids,
-// CSRF prevention, query limits, error masking.
-import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-field-suggestions";
-import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
-import { useDisableIntrospection } from "@graphql-yoga/plugin-disable-introspection";
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import { createYoga, type Plugin } from "graphql-yoga";
+// buildApp({ store, config }): the whole HTTP surface, used by the server and by tests
+// (`app.fetch`). Everything it needs comes in: the store (src/store/store.ts) and the configuration
+// (src/config.ts), so a test builds apps with other settings in one process. In front is a small
+// server (@whatwg-node/server's adapter, which Yoga itself is built on): every request passes its
+// plugins (CORS, request ids, the request log, tracing), and its router (src/server/routes.ts)
+// sends each one to its route: Yoga for /graphql only (src/server/graphql-endpoint.ts), the REST
+// endpoints, /v1, share links, the operations endpoints and the web viewer.
+import { createServerAdapter, useCORS } from "@whatwg-node/server";
+import type { RequestListener } from "node:http";
 import type { Config } from "../config.js";
-import { useAccessControl } from "../auth/access-control.js";
-import { type AuthMode, createAuthenticator } from "../auth/authenticator.js";
-import { createRateLimiter } from "../auth/rate-limit.js";
+import { type AuthMode, type Authenticator, createAuthenticator } from "../auth/authenticator.js";
+import { createRateLimiter, type RateLimiter } from "../auth/rate-limit.js";
 import { createTenantScopes } from "../auth/tenant-scope.js";
-import { createHistoryWrites, type InFlightOptions, inFlightOptionsFrom } from "../history-writes/history-writes.js";
-import { createLiveBus, type LiveBus } from "../live/live-bus.js";
+import { type ConnectionPolicy, createConnectionPolicy } from "../connections/connection-policy.js";
+import { createSubscriptionPacing, type SubscriptionPacing } from "../connections/subscription-pacing.js";
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
+import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
+import { createHistoryWrites, type InFlightOptions, inFlightOptionsFrom } from "../history-writes/history-writes.js";
+import { type Limits, limitsFromConfig } from "../limits.js";
+import { createLiveBus, type LiveBus } from "../live/live-bus.js";
+import { logger } from "../logger.js";
+import { stopTurnsOnNotice } from "../generation/turn-cancel.js";
+import { mcpSettingsFrom } from "../mcp/mcp-pool.js";
+import { useRequestId } from "../request-id.js";
+import type { AppServices } from "../schema/context.js";
+import { createTenantReads } from "../schema/request-budget.js";
 import { checkBudgets } from "../services/budgets.js";
-import { chargeModelCall } from "../store/usage.js";
+import type { Store } from "../store/store.js";
+import { chargeModelCall, compactLedger } from "../store/usage.js";
 import { createTracing, type Tracing } from "../tracing.js";
-import { compactLedger } from "../store/usage.js";
+import type { ServerContext } from "./context.js";
+import { createGraphqlEndpoint, type GraphqlEndpoint } from "./graphql-endpoint.js";
+import { createLargeAnswers } from "./large-answers.js";
+import { useRequestLog } from "./request-log.js";
+import { createRequestHandler } from "./routes.js";
+import { useTracing } from "./tracing-plugin.js";
 
 /** How often the usage ledger's past days are compacted. */
 const LEDGER_COMPACTION_MS = 15 * 60_000;
-import { useTracing } from "./tracing-plugin.js";
-import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
-import { stopTurnsOnNotice } from "../generation/turn-cancel.js";
-import { mcpSettingsFrom } from "../mcp/mcp-pool.js";
-import { useConversationsApi } from "../responses-api/conversations.js";
-import { useResponsesApi } from "../responses-api/responses-plugin.js";
-import { useRestEndpoints } from "../rest/rest-plugin.js";
-import { useSharedDialogs } from "../rest/shared-dialog.js";
-import { schema } from "../schema/index.js";
-import { useSharedSubscriptionResults } from "../live/shared-subscription-results.js";
-import { createTenantReads } from "../schema/request-budget.js";
-import { contextFactory } from "./context.js";
-import { toRequestError, useErrorReporting } from "./error-reporting.js";
-import { useEndSubscriptionOnFailedEvent } from "./failed-subscription-events.js";
-import { exampleQuery } from "./graphiql-example.js";
-import { type Limits, limitsFromConfig } from "../limits.js";
-import { logger } from "../logger.js";
-import { useWebViewer } from "./web-viewer.js";
-import { useInputLimits } from "./input-limits.js";
-import { useQueryLimits } from "./query-limits.js";
-import { useOperationsEndpoints } from "./operations-endpoints.js";
-import { useRequestId } from "../request-id.js";
-import { useRequestLog } from "./request-log.js";
-import { useStorableTextOnly } from "./storable-text.js";
-import { useCompiledQueries } from "./compiled-queries.js";
-import { createLargeAnswers } from "./large-answers.js";
-import { createConnectionPolicy, useLongLivedConnections } from "../connections/connection-policy.js";
-import type { Store } from "../store/store.js";
 
 export interface AppOptions {
   /** Where dialogs are kept (openStore(config)); the app never closes it. */
@@ -79,11 +63,31 @@ export interface AppOptions {
   revocationPollMs?: number;
 }
 
-export function buildApp(options: AppOptions) {
+/** What buildApp makes: the HTTP surface (as a Fetch handler and a Node listener) and the parts behind it. */
+export interface App {
+  /** Answers a request as the server would, with no socket: tests send requests through it. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** The same, for node:http (src/server/http-server.ts). */
+  listener: RequestListener;
+  /** GraphQL on /graphql; graphql-ws runs its operations through `yoga.getEnveloped`. */
+  yoga: GraphqlEndpoint;
+  services: AppServices;
+  config: Config;
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  /** The long-lived connections' policy (counts, caps, unsent bytes, revocation). */
+  connections: ConnectionPolicy;
+  /** Subscription starts taken a few per event-loop tick (src/connections/subscription-pacing.ts). */
+  subscriptionStarts: SubscriptionPacing;
+  tracing: Tracing | null;
+  /** Ends the app's timers (revocation poll, idle sweep, slow-reader watch); the store and the live bus stay open. */
+  stop(): void;
+}
+
+export function buildApp(options: AppOptions): App {
   const { store, config } = options;
   const live = options.live ?? createLiveBus();
   const limits = limitsFromConfig(config, options.limits);
-  const introspection = options.introspection ?? config.INTROSPECTION;
   const authenticator = createAuthenticator({
     mode: options.auth ?? config.AUTH,
     store,
@@ -108,54 +112,23 @@ export function buildApp(options: AppOptions) {
   const writes = createHistoryWrites(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
   const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
-  const largeAnswers = createLargeAnswers(limits);
   const connections = createConnectionPolicy(limits, authenticator);
+  const subscriptionStarts = createSubscriptionPacing(limits.subscriptionStarts);
   const graphiql = options.graphiql ?? config.GRAPHIQL;
-  const yoga = createYoga({
-    schema,
-    context: contextFactory(services, largeAnswers),
-    graphqlEndpoint: "/graphql",
-    landingPage: false,
-    // /health (liveness, with what is degraded) and /ready are src/server/operations-endpoints.ts;
-    // Yoga's own bare check stays on a path of its own, since it would answer /health first.
-    healthCheckEndpoint: "/health/yoga",
-    logging: yogaLogger,
-    // GraphiQL's scripts and styles come inline from the npm package, not from a CDN: a
-    // self-hosted service on a closed network must still show it.
-    renderGraphiQL,
-    graphiql: graphiql && { title: "dialogql", defaultQuery: exampleQuery },
-    cors: corsOptions(config.CORS_ORIGINS),
-    maxRequestBodySize: limits.bodyBytes,
-    // The last line of defence, for errors outside execution (useErrorReporting handles the rest,
-    // with the request id).
-    maskedErrors: { maskError: toRequestError },
-    plugins: [
-      useRequestId(),
-      useRequestLog(),
-      useTracing(tracing),
-      useOperationsEndpoints({ database: async () => store.database, live }),
-      useWebViewer({ apiPaths: ["/graphql", "/api/", "/v1/"], settings: { graphiql } }),
-      // A share link's token is its own credential: read before any API key is asked for.
-      useSharedDialogs(store, live),
-      useAccessControl({ authenticator, rateLimiter, limits, graphqlEndpoint: "/graphql" }),
-      useLongLivedConnections(connections),
-      useRestEndpoints(store),
-      useConversationsApi(services),
-      useResponsesApi(services),
-      // Browsers send a cross-site form or a plain GET without a preflight; requiring a JSON body
-      // or a header they cannot add cross-site (Authorization included) stops such requests.
-      useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "authorization"] }),
-      ...(introspection ? [] : [useDisableIntrospection(), blockFieldSuggestionsPlugin() as Plugin]),
-      ...useQueryLimits(limits),
-      useStorableTextOnly(),
-      useInputLimits(store.writeLimits.eventBytes),
-      useErrorReporting(),
-      useEndSubscriptionOnFailedEvent(),
-      useSharedSubscriptionResults(),
-      useCompiledQueries(),
-      largeAnswers.plugin(),
-    ],
+  const yoga = createGraphqlEndpoint(services, {
+    graphiql,
+    introspection: options.introspection ?? config.INTROSPECTION,
+    largeAnswers: createLargeAnswers(limits),
+    subscriptionStarts,
   });
+  const cors = corsOptions(config.CORS_ORIGINS);
+  const front = createServerAdapter<ServerContext>(
+    createRequestHandler({ services, yoga, authenticator, rateLimiter, connections, viewer: { graphiql } }),
+    // CORS first: a preflight is answered before anything else runs, as Yoga answered it.
+    {
+      plugins: [...(cors ? [useCORS<ServerContext>(cors)] : []), useRequestId(), useRequestLog(), useTracing(tracing)],
+    },
+  );
 
   // Past days' ledger shards are folded into one row each (src/store/usage.ts), so reports stay small.
   const compactLedgerNow = () =>
@@ -165,26 +138,25 @@ export function buildApp(options: AppOptions) {
   const ledgerCompaction = setInterval(compactLedgerNow, LEDGER_COMPACTION_MS);
   ledgerCompaction.unref();
 
-  /** Ends the app's timers (revocation poll, idle sweep, slow-reader watch); the store and the live bus stay open. */
-  const stop = () => {
-    authenticator.close();
-    connections.close();
-    writes.close();
-    clearInterval(ledgerCompaction);
+  return {
+    fetch: async (input, init) => front.fetch(input as string, init ?? {}),
+    listener: front.requestListener,
+    yoga,
+    services,
+    config,
+    authenticator,
+    rateLimiter,
+    connections,
+    subscriptionStarts,
+    tracing,
+    stop() {
+      authenticator.close();
+      connections.close();
+      writes.close();
+      clearInterval(ledgerCompaction);
+    },
   };
-  return Object.assign(yoga, { ...services, config, authenticator, rateLimiter, connections, tracing, stop });
 }
-
-export type App = ReturnType<typeof buildApp>;
-
-// Yoga logs every error it masks; a request that is not JSON is the client's mistake (answered
-// 400 by toRequestError), not worth an error line.
-const yogaLogger = {
-  debug: (...args: unknown[]) => logger.debug(...(args as [unknown])),
-  info: (...args: unknown[]) => logger.info(...(args as [unknown])),
-  warn: (...args: unknown[]) => logger.warn(...(args as [unknown])),
-  error: (...args: unknown[]) => (args[0] instanceof SyntaxError ? logger.debug : logger.error)(...(args as [unknown])),
-};
 
 /** Same-origin pages always work; other origins only when CORS_ORIGINS lists them (or is *). */
 function corsOptions(origins: string) {

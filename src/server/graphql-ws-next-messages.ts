@@ -1,6 +1,6 @@
 // The `next` messages of graphql-ws subscriptions, serialised once per result rather than once per
 // subscriber. Subscribers of one dialog share each delta's execution result object
-// (src/live/shared-subscription-results.ts), and graphql-ws would still JSON.stringify that
+// (src/server/shared-subscription-results.ts), and graphql-ws would still JSON.stringify that
 // result for each of them: with thousands of subscribers, the same string built thousands of
 // times. Here the result's JSON is made once (and kept with the result object, so it goes when
 // the result does); each subscriber's message only wraps it with its own subscription id. The

@@ -1,9 +1,11 @@
-// The network side: one HTTP server for GraphQL (queries, mutations, SSE subscriptions), the
-// REST endpoint and GraphiQL, with a graphql-ws WebSocket server on the same /graphql path.
+// The network side: one HTTP server for the app's routes (src/server/routes.ts), and one WebSocket
+// upgrade dispatcher on the same port: graphql-ws on /graphql, the Responses API's WebSocket mode
+// on /v1/responses.
 // Used by main.ts and by tests that need real sockets (port 0 picks a free one). The store and the
 // configuration come in (see buildApp); the server closes what it made, never the store.
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import type { Authenticator } from "../auth/authenticator.js";
 import type { HistoryWrites } from "../history-writes/history-writes.js";
 import { deltaCarriage } from "../live/delta-carriage.js";
@@ -11,8 +13,17 @@ import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { createResponsesWebSocket, RESPONSES_WEBSOCKET_PATH } from "../responses-api/websocket-mode.js";
 import { type AppOptions, buildApp } from "./app.js";
 import type { ConnectionPolicy } from "../connections/connection-policy.js";
-import { attachGraphqlWs } from "./graphql-ws.js";
+import { GRAPHQL_PATH } from "./graphql-endpoint.js";
+import { createGraphqlWs } from "./graphql-ws.js";
 import { createDrain, keepAliveTimeoutFor } from "./shutdown.js";
+import { paceUpgrades } from "../connections/upgrade-pacing.js";
+import type { SubscriptionPacing } from "../connections/subscription-pacing.js";
+
+// Connections the kernel holds for the server before it accepts them. Node's default (511) is
+// overflowed by thousands of clients reconnecting at once while the event loop is busy: the
+// kernel then drops their SYNs, and a load balancer's health check among them waits for its
+// retransmission (1 s, then 3 s) and fails. Linux caps this at net.core.somaxconn (4096 here).
+const LISTEN_BACKLOG = 8_192;
 
 /** buildApp's options (store, config and overrides), and the network's. */
 export interface ServerOptions extends Omit<AppOptions, "live"> {
@@ -42,6 +53,8 @@ export interface RunningServer {
   authenticator: Authenticator;
   /** The long-lived connections' policy (counts, caps, unsent bytes, revocation). */
   connections: ConnectionPolicy;
+  /** Subscriptions waiting for their turn to start, and starting (subscription-pacing.ts). */
+  subscriptionStarts: Pick<SubscriptionPacing, "waiting" | "starting">;
   /**
    * Graceful (src/server/shutdown.ts): stops accepting (requests on kept-alive connections are
    * answered 503 SHUTTING_DOWN), ends every subscription (SSE streams send `complete`, WebSockets
@@ -62,31 +75,37 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     carriage: deltaCarriage(options.store),
   });
   // The server ends idle streaming responses; a bare app (tests) does not unless asked.
-  const yoga = buildApp({ ...options, live, inFlight: { sweep: true, ...options.inFlight } });
-  const { writes } = yoga;
+  const app = buildApp({ ...options, live, inFlight: { sweep: true, ...options.inFlight } });
+  const { writes } = app.services;
   const host = options.host ?? "127.0.0.1";
   const server = createServer((request, response) =>
     // Long-lived ones (SSE) are admitted by the app's connection policy (connection-policy.ts).
-    drain.handle(request, response, () => yoga(request, response)),
+    drain.handle(request, response, () => app.listener(request, response)),
   );
   const drainMs = options.drainMs ?? config.SHUTDOWN_DRAIN_MS;
   // Kept below the drain time, so a connection idle at shutdown closes by itself (shutdown.ts).
   server.keepAliveTimeout = keepAliveTimeoutFor(drainMs);
   const drain = createDrain(server);
-  // Listening comes first: a port that is taken is one error for the caller to report, not also
-  // one the WebSocket servers (which watch the HTTP server's errors) print with a stack.
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, host, () => resolve());
+    server.listen({ port: options.port, host, backlog: LISTEN_BACKLOG }, () => resolve());
   }).catch(async (error: unknown) => {
-    await yoga.stop?.();
+    app.stop();
     await live.close();
     throw error;
   });
-  const graphqlWs = attachGraphqlWs(server, yoga, {
-    keepAliveMs: options.keepAliveMs ?? 12_000,
+  const graphqlWs = createGraphqlWs(app, { keepAliveMs: options.keepAliveMs ?? 12_000 });
+  const responsesWs = createResponsesWebSocket({
+    ...app.services,
+    authenticator: app.authenticator,
+    rateLimiter: app.rateLimiter,
+    connections: app.connections,
   });
-  const responsesWs = routeResponsesWebSocket(server, createResponsesWebSocket(yoga));
+  dispatchUpgrades(
+    server,
+    { [GRAPHQL_PATH]: graphqlWs.handleUpgrade, [RESPONSES_WEBSOCKET_PATH]: responsesWs.handleUpgrade },
+    { perTick: app.services.limits.subscriptionStarts.upgradesPerTick, maxWaiting: app.connections.perInstance },
+  );
   const { port } = server.address() as AddressInfo;
 
   let closing: Promise<void> | undefined;
@@ -95,14 +114,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     live,
     writes,
-    authenticator: yoga.authenticator,
-    connections: yoga.connections,
+    authenticator: app.authenticator,
+    connections: app.connections,
+    subscriptionStarts: app.subscriptionStarts,
     close: () =>
       (closing ??= (async () => {
         await drain.drain({
           drainMs,
           turnsMs: options.turnsMs ?? config.SHUTDOWN_TURNS_MS,
-          turns: yoga.generator,
+          turns: app.services.generator,
           endStreams: async () => {
             // Ending the listeners ends every subscription: SSE responses finish with `complete`.
             live.endListeners();
@@ -110,36 +130,34 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             responsesWs.close();
           },
         });
-        yoga.stop();
+        app.stop();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await live.close();
         // The MCP connections kept between turns (the turns are over).
-        await yoga.generator.mcp.pool.close();
+        await app.services.generator.mcp.pool.close();
         // The spans of the last requests are sent before the process goes.
-        await yoga.tracing?.shutdown();
+        await app.tracing?.shutdown();
       })()),
   };
 }
 
-/**
- * The Responses API's WebSocket mode shares the port with graphql-ws. graphql-ws's server answers
- * every upgrade it does not own with 400, so upgrades are dispatched here: /v1/responses to the
- * Responses socket, everything else to the listeners graphql-ws attached.
- */
-function routeResponsesWebSocket(
-  server: import("node:http").Server,
-  responses: ReturnType<typeof createResponsesWebSocket>,
+type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
+
+/** Every WebSocket upgrade to the handler of its path; any other path is refused with 400, as ws refuses one. */
+function dispatchUpgrades(
+  server: Server,
+  handlers: Record<string, UpgradeHandler>,
+  pacing: { perTick: number; maxWaiting: number },
 ) {
-  const others = server.listeners("upgrade") as ((...args: unknown[]) => void)[];
-  server.removeAllListeners("upgrade");
   server.on(
     "upgrade",
-    (request: import("node:http").IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => {
-      const path = (request.url ?? "").split("?")[0];
-      if (path === RESPONSES_WEBSOCKET_PATH) return void responses.handleUpgrade(request, socket, head);
-      for (const listener of others) listener.call(server, request, socket, head);
-    },
+    // Completed a few per turn of the event loop (src/connections/upgrade-pacing.ts).
+    paceUpgrades(pacing, (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const handle = handlers[(request.url ?? "").split("?")[0]!];
+      if (handle) return void handle(request, socket, head);
+      socket.on("error", () => undefined);
+      socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: text/plain\r\n\r\nBad Request");
+    }),
   );
-  return responses;
 }

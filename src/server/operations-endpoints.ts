@@ -5,13 +5,10 @@
 //                 checks otherwise (readiness: route to me); Redis away is `degraded`, still 200
 //                 (src/server/readiness.ts says why)
 //   GET /metrics  Prometheus text format (src/metrics.ts)
-import type { Plugin } from "graphql-yoga";
 import type { Database } from "../db/database.js";
 import type { LiveBus } from "../live/live-bus.js";
 import { registry } from "../metrics.js";
 import { checkHealth, checkReadiness } from "./readiness.js";
-
-const PATHS = ["/health", "/ready", "/metrics"];
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), {
@@ -19,20 +16,15 @@ const json = (body: unknown, status = 200) =>
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
   });
 
-export function useOperationsEndpoints(options: { database: () => Promise<Database>; live: LiveBus }): Plugin {
+/** The three endpoints' handlers, for the router's table (GET and HEAD only). */
+export function operationsEndpoints(options: { database: () => Promise<Database>; live: LiveBus }) {
   return {
-    async onRequest({ request, url, endResponse }) {
-      if (!PATHS.includes(url.pathname)) return;
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        return endResponse(new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD" } }));
-      }
-      if (url.pathname === "/health") return endResponse(json(checkHealth(options.live)));
-      if (url.pathname === "/ready") {
-        const readiness = await checkReadiness(await options.database(), options.live);
-        const status = !readiness.ready ? "not ready" : readiness.degraded.length ? "degraded" : "ready";
-        return endResponse(json({ status, ...readiness }, readiness.ready ? 200 : 503));
-      }
-      endResponse(new Response(await registry.metrics(), { headers: { "content-type": registry.contentType } }));
+    health: () => json(checkHealth(options.live)),
+    async ready() {
+      const readiness = await checkReadiness(await options.database(), options.live);
+      const status = !readiness.ready ? "not ready" : readiness.degraded.length ? "degraded" : "ready";
+      return json({ status, ...readiness }, readiness.ready ? 200 : 503);
     },
+    metrics: async () => new Response(await registry.metrics(), { headers: { "content-type": registry.contentType } }),
   };
 }

@@ -3,11 +3,12 @@
 // subscription ends). Probes (/health, /ready, /metrics) log at debug, so they do not drown the rest. Also
 // counts GraphQL operations and keeps the gauge of open subscriptions (SSE and WebSocket alike,
 // since both run through the same envelop pipeline).
+import type { ServerAdapterPlugin } from "@whatwg-node/server";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
-import { viewerOf } from "../auth/access-control.js";
 import { logger } from "../logger.js";
 import { metrics, routeOf } from "../metrics.js";
 import { requestIdOf } from "../request-id.js";
+import type { ServerContext } from "./context.js";
 
 interface Timing {
   started: number;
@@ -16,11 +17,37 @@ interface Timing {
 
 const timings = new WeakMap<object, Timing>();
 
-export function useRequestLog(): Plugin<OperationContext> {
+/** The HTTP side, a plugin of the server in front (src/server/app.ts): every request, whatever its route. */
+export function useRequestLog(): ServerAdapterPlugin<ServerContext> {
   return {
     onRequest({ request }) {
       timings.set(request, { started: performance.now() });
     },
+    onResponse({ request, response, serverContext }) {
+      const timing = timings.get(request);
+      if (!timing) return;
+      const url = new URL(request.url);
+      const route = routeOf(url.pathname, request.method);
+      const seconds = (performance.now() - timing.started) / 1000;
+      metrics.httpRequests.inc({ method: request.method, route, status: String(response.status) });
+      metrics.httpDuration.observe({ method: request.method, route }, seconds);
+      const probe = route === "/health" || route === "/ready" || route === "/metrics";
+      logger[probe ? "debug" : "info"]("request", {
+        requestId: requestIdOf(request),
+        method: request.method,
+        path: url.pathname,
+        status: response.status,
+        durationMs: Math.round(seconds * 10_000) / 10,
+        ...(timing.operation ? { operation: timing.operation } : {}),
+        ...(serverContext.viewer ? { tenant: serverContext.viewer.tenantId } : {}),
+      });
+    },
+  };
+}
+
+/** The GraphQL side, a Yoga plugin: the operation's name on its request's line, counts, WebSocket lines. */
+export function useOperationLog(): Plugin<OperationContext> {
+  return {
     onParams({ request, params }) {
       const timing = timings.get(request);
       if (timing && params.operationName) timing.operation = params.operationName;
@@ -44,25 +71,6 @@ export function useRequestLog(): Plugin<OperationContext> {
           if (isAsyncIterable(result)) setResult(countedWhileOpen(result, ended));
         },
       };
-    },
-    onResponse({ request, response }) {
-      const timing = timings.get(request);
-      if (!timing) return;
-      const url = new URL(request.url);
-      const route = routeOf(url.pathname, request.method);
-      const seconds = (performance.now() - timing.started) / 1000;
-      metrics.httpRequests.inc({ method: request.method, route, status: String(response.status) });
-      metrics.httpDuration.observe({ method: request.method, route }, seconds);
-      const probe = route === "/health" || route === "/ready" || route === "/metrics";
-      logger[probe ? "debug" : "info"]("request", {
-        requestId: requestIdOf(request),
-        method: request.method,
-        path: url.pathname,
-        status: response.status,
-        durationMs: Math.round(seconds * 10_000) / 10,
-        ...(timing.operation ? { operation: timing.operation } : {}),
-        ...tenantOf(request),
-      });
     },
   };
 }
@@ -94,15 +102,6 @@ function logOperation(
 
 function operationType(document: { definitions: readonly { kind: string; operation?: string }[] }) {
   return document.definitions.find((d) => d.kind === "OperationDefinition")?.operation ?? "unknown";
-}
-
-/** The caller's tenant when the request was authenticated (API requests only). */
-function tenantOf(request: object): { tenant?: string } {
-  try {
-    return { tenant: viewerOf(request).tenantId };
-  } catch {
-    return {};
-  }
 }
 
 /** The stream, with the open-subscriptions gauge raised until it ends, fails or is stopped. */

@@ -1,7 +1,7 @@
 // A span per HTTP request when tracing is on (src/tracing.ts): started as the request arrives,
 // continuing its `traceparent`, ended with its status; the model calls made for the request are
 // its children.
-import type { Plugin } from "graphql-yoga";
+import type { ServerAdapterPlugin } from "@whatwg-node/server";
 import { routeOf } from "../metrics.js";
 import { setRequestTraceContext, type Tracing } from "../tracing.js";
 
@@ -11,7 +11,7 @@ function spanRoute(pathname: string, method: string) {
   return pathname.replace(/\/(?:[a-z]+_)?[0-9A-Z]{26}(?=\/|$)/g, "/{id}").replace(/\/$/, "");
 }
 
-export function useTracing(tracing: Tracing | null): Plugin {
+export function useTracing(tracing: Tracing | null): ServerAdapterPlugin {
   if (!tracing) return {};
   const ends = new WeakMap<Request, (status: number) => void>();
   return {

@@ -1,11 +1,11 @@
 // The web viewer at `/`: the static build in web/dist (made by `npm run build:web`, which
-// `npm install` runs). The viewer's own routes (`/`, `/dialogs/<id>`, `/shared/<token>`, the pages
+// `npm install` runs), served for every GET and HEAD the router (src/server/routes.ts) has no
+// other route for. The viewer's own routes (`/`, `/dialogs/<id>`, `/shared/<token>`, the pages
 // of VIEWER_PAGES) get index.html, so a deep link opens the viewer there; any other path without a
 // file is 404. Nothing is built at start-up, to keep start-up fast. The page says whether GraphiQL is
 // served (`<meta name="dialogql-graphiql">`), so the viewer links to it only when it answers.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Plugin } from "graphql-yoga";
 
 export const DEFAULT_VIEWER_ROOT = path.resolve(import.meta.dirname, "../../web/dist");
 
@@ -24,18 +24,6 @@ const contentTypes: Record<string, string> = {
 export interface ViewerSettings {
   /** Whether /graphql serves GraphiQL (config.GRAPHIQL, off in production). */
   graphiql: boolean;
-}
-
-/** Serves the viewer for every GET/HEAD outside the API's own paths. */
-export function useWebViewer(options: { root?: string; apiPaths: string[]; settings: ViewerSettings }): Plugin {
-  const root = options.root ?? DEFAULT_VIEWER_ROOT;
-  const isApi = (pathname: string) => options.apiPaths.some((prefix) => pathname.startsWith(prefix));
-  return {
-    async onRequest({ request, url, endResponse }) {
-      if ((request.method !== "GET" && request.method !== "HEAD") || isApi(url.pathname)) return;
-      endResponse(await serveViewer(root, url.pathname, options.settings));
-    },
-  };
 }
 
 export async function serveViewer(

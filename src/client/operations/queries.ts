@@ -34,16 +34,26 @@ export const DialogDocument = graphql(`
 
 /** The context of `responseId` (default: the head), a page at a time, with the totals of its messages, reasoning and tool calls. */
 export const DialogHistoryDocument = graphql(`
-  query DialogHistory($dialogId: ID!, $responseId: ID, $types: [HistoryEventType!], $first: Int, $after: String) {
+  query DialogHistory(
+    $dialogId: ID!
+    $responseId: ID
+    $types: [HistoryEventType!]
+    $first: Int
+    $after: String
+    $last: Int
+    $before: String
+  ) {
     dialog(id: $dialogId) {
       id
-      history(responseId: $responseId, types: $types, first: $first, after: $after) {
+      history(responseId: $responseId, types: $types, first: $first, after: $after, last: $last, before: $before) {
         totalMessages
         totalReasoning
         totalToolCalls
         pageInfo {
           hasNextPage
           endCursor
+          hasPreviousPage
+          startCursor
         }
         edges {
           node {

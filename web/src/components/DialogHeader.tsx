@@ -29,7 +29,7 @@ export function DialogHeader({ dialog, history, pinned, preview, forkedFrom }: P
       <p className="dialog-header-meta">
         <code>{history.dialogId}</code>
         {dialog && <span>created {formatTime(dialog.createdAt)}</span>}
-        <span data-testid="event-count">{plural(history.events.length, "event")}</span>
+        <span data-testid="event-count">{plural(history.events.length + history.earlier, "event")}</span>
         {branches > 1 && <span>{branches} branches</span>}
         {forkedFrom && (
           <span className="tag tag-fork" data-testid="forked-from">

@@ -15,7 +15,7 @@ import { dialogPanels } from "../slots.js";
 import { Composer } from "./Composer.js";
 import { DialogHeader } from "./DialogHeader.js";
 import { NotFound } from "./NotFound.js";
-import { Timeline } from "./Timeline.js";
+import { Timeline, WINDOW } from "./Timeline.js";
 import { UsageTotals } from "./usage/UsageTotals.js";
 import { BranchTree } from "./workbench/BranchTree.js";
 import { DialogActions } from "./workbench/DialogActions.js";
@@ -28,20 +28,23 @@ interface Props {
 }
 
 export function DialogView({ dialogId, responseId, eventSeq = null }: Props) {
-  const history = useDialogHistory(dialogId, responseId);
+  // Only the window's events are read before the first draw; the rest when asked for. Opened at an
+  // event, the whole context is read, so the window can reach back to it.
+  const history = useDialogHistory(dialogId, responseId, { tail: eventSeq == null ? WINDOW : null });
   const [titled, setTitled] = useState(0);
   // Re-read when the history moves, so the header's head and the branch tree stay current.
   const version = `${history.lastSeq}:${history.responseId}:${titled}`;
   // urql runs the query again when its context changes identity: a new version is a new read.
   const context = useMemo(() => ({ requestPolicy: "network-only" as const, version }), [version]);
   const [{ data }] = useQuery({ query: DialogDocument, variables: { id: dialogId }, context });
-  const tree = useBranchTree(dialogId, version);
+  const loaded = history.status !== "loading";
+  // The branch tree (many pages in a long dialog) is read after the history is drawn, not before.
+  const tree = useBranchTree(dialogId, version, loaded);
   // The sidebar's row for this dialog (counts, status) follows at once.
   useEffect(() => {
     if (history.status !== "loading") window.dispatchEvent(new Event(DIALOG_CHANGED));
   }, [version, history.status]);
   const [{ data: details }] = useQuery({ query: DialogDetailsDocument, variables: { id: dialogId }, context });
-  const loaded = history.status !== "loading";
   useScrollToEvent(loaded ? eventSeq : null, history.events.length);
   useAutoTitle(
     dialogId,

@@ -1,8 +1,11 @@
 // The history as a timeline: one turn per response, each opened by its boundary. A long dialog
 // draws only its latest events (WINDOW at first, more on request): a 10,000-event dialog opens as
-// fast as a short one, and the page stays light however long the dialog grows.
-import { useState } from "react";
+// fast as a short one, and the page stays light however long the dialog grows. The history may hold
+// only the last events (`earlier` more before them): the next window's worth is read behind the
+// one drawn, so "Show earlier" draws without waiting.
+import { useEffect, useState } from "react";
 import type { HistoryState } from "../../../src/client/index.js";
+import type { DialogHistory } from "../../../src/client/react/index.js";
 import { useEditMessage } from "../hooks/use-edit-message.js";
 import type { BranchTree } from "../lib/branch-tree.js";
 import { groupByResponse } from "../lib/group-by-response.js";
@@ -11,10 +14,12 @@ import { InFlightText } from "./events/InFlightText.js";
 import { ResponseBoundary } from "./ResponseBoundary.js";
 
 export const WINDOW = 200;
+/** Events "Show earlier" adds. */
+const STEP = WINDOW * 2;
 
 interface Props {
   dialogId: string;
-  history: HistoryState;
+  history: DialogHistory;
   tree: BranchTree | null;
   headId: string | null;
   /** Opened at this event: the window reaches back to it. */
@@ -24,14 +29,19 @@ interface Props {
 export function Timeline({ dialogId, history, tree, headId, openAtSeq }: Props) {
   const [shown, setShown] = useState(() => initialWindow(history, openAtSeq ?? null));
   const edit = useEditMessage(dialogId, history);
-  const hidden = Math.max(0, history.events.length - shown);
-  const turns = groupByResponse({ ...history, events: history.events.slice(hidden) });
+  const held = Math.max(0, history.events.length - shown);
+  const hidden = held + history.earlier;
+  const { earlier, loadEarlier } = history;
+  useEffect(() => {
+    if (earlier > 0 && held < STEP) void loadEarlier(STEP - held);
+  }, [earlier, held, loadEarlier]);
+  const turns = groupByResponse({ ...history, events: history.events.slice(held) });
   if (!turns.length) return <p className="muted pad">This dialog has no events yet.</p>;
   return (
     <>
       {hidden > 0 && (
         <p className="earlier">
-          <button type="button" onClick={() => setShown((n) => n + WINDOW * 2)} data-testid="show-earlier">
+          <button type="button" onClick={() => setShown((n) => n + STEP)} data-testid="show-earlier">
             Show earlier ({hidden.toLocaleString("en")} more)
           </button>
         </p>

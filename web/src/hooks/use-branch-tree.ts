@@ -1,5 +1,5 @@
 // The dialog's response tree, re-read whenever `version` changes (the viewer passes the history's
-// seq and tip, so a new response anywhere shows up in the branch switcher).
+// seq and tip, so a new response anywhere shows up in the branch switcher); not before `enabled`.
 import { useEffect, useState } from "react";
 import { type Client, type OperationResult, useClient } from "urql";
 import { DialogTreeDocument, type DialogTreeQuery } from "../../../src/client/index.js";
@@ -8,10 +8,11 @@ import { type BranchTree, buildBranchTree } from "../lib/branch-tree.js";
 const PAGE = 100;
 const MAX_PAGES = 100;
 
-export function useBranchTree(dialogId: string, version: string): BranchTree | null {
+export function useBranchTree(dialogId: string, version: string, enabled = true): BranchTree | null {
   const client = useClient();
   const [tree, setTree] = useState<BranchTree | null>(null);
   useEffect(() => {
+    if (!enabled) return;
     let active = true;
     readTree(client, dialogId).then(
       (next) => active && setTree(next),
@@ -21,7 +22,7 @@ export function useBranchTree(dialogId: string, version: string): BranchTree | n
     return () => {
       active = false;
     };
-  }, [client, dialogId, version]);
+  }, [client, dialogId, version, enabled]);
   return tree;
 }
 

@@ -6,21 +6,23 @@
 // cost one execution per delta. Results depend only on the payload and the database, not on the
 // viewer (a subscriber can only reach dialogs it may read), which is what makes them shareable.
 // The result object itself is shared too, so graphql-ws serialises it once for all
-// (src/server/graphql-ws-next-messages.ts).
-import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute } from "graphql";
+// (src/server/graphql-ws-next-messages.ts). A Yoga plugin, so it sits with the server's: live/
+// knows payloads, not GraphQL execution.
+import { createSourceEventStream, type ExecutionArgs, type ExecutionResult, execute } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { directLaneOf } from "./direct-delivery.js";
-import { mapStream } from "./map-stream.js";
+import { sharingKeyOf } from "../connections/sharing-key.js";
+import { directLaneOf } from "../live/direct-delivery.js";
+import { mapStream } from "../live/map-stream.js";
 
 type Shared = Promise<ExecutionResult> | ExecutionResult;
+// Module-level, and weak, because what they are keyed by outlives no one here: a published
+// payload is shared by every subscriber of its live bus, and dropped once delivered
+// (its results with it).
 const resultsByPayload = new WeakMap<object, Map<string, Shared>>();
-const documentIds = new WeakMap<DocumentNode, number>();
-let nextDocumentId = 0;
 
-function executeShared(args: ExecutionArgs, payload: unknown): Shared {
+function executeShared(args: ExecutionArgs, key: string, payload: unknown): Shared {
   const run = () => execute({ ...args, rootValue: payload });
   if (typeof payload !== "object" || payload === null) return run();
-  const key = sharingKeyOf(args);
   let results = resultsByPayload.get(payload);
   if (!results) resultsByPayload.set(payload, (results = new Map()));
   let result = results.get(key);
@@ -37,29 +39,15 @@ function executeShared(args: ExecutionArgs, payload: unknown): Shared {
   return result;
 }
 
-// Subscriptions whose document, operation and variables are the same get the same result for a
-// payload. Worked out once per subscription (its args object lives as long as it does), not once
-// per delta.
-const sharingKeys = new WeakMap<ExecutionArgs, string>();
-function sharingKeyOf(args: ExecutionArgs) {
-  let key = sharingKeys.get(args);
-  if (key === undefined) {
-    // Yoga caches parsed documents, so identical subscription texts share one DocumentNode.
-    let documentId = documentIds.get(args.document);
-    if (documentId === undefined) documentIds.set(args.document, (documentId = nextDocumentId++));
-    key = `${documentId}:${args.operationName ?? ""}:${JSON.stringify(args.variableValues ?? {})}`;
-    sharingKeys.set(args, key);
-  }
-  return key;
-}
-
 async function subscribeShared(args: ExecutionArgs) {
+  const key = sharingKeyOf(args);
+  const executeFor = (payload: unknown) => executeShared(args, key, payload);
   // The direct lane (src/live/direct-delivery.ts) executes payloads the same way, sharing results
   // with the usual chain.
-  if (isObject(args.contextValue)) directLaneOf(args.contextValue).execute = (payload) => executeShared(args, payload);
+  if (isObject(args.contextValue)) directLaneOf(args.contextValue).execute = executeFor;
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source; // an ExecutionResult with errors
-  return mapStream(source, (payload) => executeShared(args, payload));
+  return mapStream(source, executeFor);
 }
 
 const isObject = (value: unknown): value is object => typeof value === "object" && value !== null;

@@ -1,0 +1,147 @@
+// What a history subscriber reads to catch up, shared with the subscribers of the same dialog at
+// the same seq. A subscriber catches up when it starts (after `afterSeq`, or from now) and after a
+// Redis reconnect (a resync): the dialog's position, the writes after its seq and the open texts.
+// Thousands of subscribers of a hundred dialogs starting together (a connect storm, the clients of
+// an instance that died) or told to resync together would each read the same rows; here they
+// share them, so an instance reads each dialog once per wave, not once per subscriber.
+//
+// A read serves only subscribers whose listener was in place before it started, so a write the
+// read does not see reaches them live:
+// - a resync reaches every listener of the channel at once (the same Resync object), after the
+//   channel was subscribed again: its reads are shared by every subscriber it reached;
+// - a start is shared by the subscribers that asked before the read started. Those that ask while
+//   a read of the same thing runs wait for the next one, which starts when that one is over; a
+//   read starts one turn of the event loop after its first asker, so subscribers starting
+//   together (subscription-pacing.ts starts those of one dialog one after the other) share it.
+import type { PrismaClient } from "../generated/prisma/client.js";
+import type { Store } from "../store/store.js";
+import type { InFlightState } from "../vocabulary/in-flight.js";
+import { readDeltasBetween, type WriteDeltaView } from "./delta-reads.js";
+import type { Resync } from "./live-bus.js";
+
+// A longer catch-up is read by each subscriber as it goes, not held whole in memory to be shared.
+const SHARED_CATCH_UP_SEQS = 1_000;
+
+export interface CatchUpRead {
+  dialog: { lastSeq: number; clearedAtSeq: number | null } | null;
+  /** The writes after the subscriber's seq, or null when too many to share (read them as usual). */
+  deltas: WriteDeltaView[] | null;
+  /** The open texts, read after the writes. */
+  texts: InFlightState[];
+}
+
+/** Per database: two stores in one process never answer from each other's reads. */
+const readsOf = new WeakMap<PrismaClient, ReadsStartingLater>();
+const resyncReadsOf = new WeakMap<Resync, Map<string, Promise<CatchUpRead>>>();
+
+/**
+ * What a subscriber of `dialogId` that has everything up to `sent` (null: it starts from now)
+ * needs to catch up: the dialog's position, the writes after `sent` (none when null) with the
+ * status changes from `sent` on, and the open texts. `resync`: the resync it catches up after.
+ */
+export function readCatchUp(
+  store: Store,
+  dialogId: string,
+  sent: number | null,
+  textsOfDialog: (dialogId: string) => Promise<InFlightState[]>,
+  resync?: Resync,
+): Promise<CatchUpRead> {
+  const key = `${dialogId}/${sent ?? "now"}`;
+  const read = () => readAll(store, dialogId, sent, textsOfDialog);
+  if (!resync) return readsFor(store).read(key, read);
+  let reads = resyncReadsOf.get(resync);
+  if (!reads) resyncReadsOf.set(resync, (reads = new Map()));
+  let shared = reads.get(key);
+  if (!shared) {
+    reads.set(key, (shared = read()));
+    // A failed read is not shared: each subscriber's own attempt reports its failure.
+    shared.catch(() => reads.delete(key));
+  }
+  return shared;
+}
+
+async function readAll(
+  store: Store,
+  dialogId: string,
+  sent: number | null,
+  textsOfDialog: (dialogId: string) => Promise<InFlightState[]>,
+): Promise<CatchUpRead> {
+  const dialog = await store.prisma.dialog.findUnique({
+    where: { id: dialogId },
+    select: { lastSeq: true, clearedAtSeq: true },
+  });
+  if (!dialog) return { dialog, deltas: null, texts: [] };
+  let deltas: WriteDeltaView[] | null = null;
+  if (sent == null || dialog.lastSeq - sent <= SHARED_CATCH_UP_SEQS) {
+    deltas = [];
+    if (sent != null)
+      for await (const delta of readDeltasBetween(store, dialogId, sent, dialog.lastSeq, sent)) deltas.push(delta);
+  }
+  return { dialog, deltas, texts: await textsOfDialog(dialogId) };
+}
+
+/**
+ * Whose dialog `dialogId` is and its last seq (null: there is none), for checking a subscription's
+ * arguments; shared the same way.
+ */
+export function readDialogOwner(store: Store, dialogId: string) {
+  return readsFor(store).read(`owner/${dialogId}`, () =>
+    store.prisma.dialog.findUnique({ where: { id: dialogId }, select: { tenantId: true, lastSeq: true } }),
+  );
+}
+
+function readsFor(store: Store) {
+  let reads = readsOf.get(store.prisma);
+  if (!reads) readsOf.set(store.prisma, (reads = new ReadsStartingLater()));
+  return reads;
+}
+
+/** Reads by key, each shared by those that asked for it before it started (see above). */
+export class ReadsStartingLater {
+  private readonly byKey = new Map<string, { running: boolean; next: Waiting | null }>();
+
+  read<T>(key: string, run: () => Promise<T>): Promise<T> {
+    let state = this.byKey.get(key);
+    if (!state) this.byKey.set(key, (state = { running: false, next: null }));
+    if (state.next) return state.next.promise as Promise<T>;
+    const next = waiting(run);
+    state.next = next;
+    // A read running now waits for its end; otherwise the next turn of the loop starts this one.
+    if (!state.running) setImmediate(() => this.start(key));
+    return next.promise as Promise<T>;
+  }
+
+  private start(key: string) {
+    const state = this.byKey.get(key)!;
+    const next = state.next!;
+    state.next = null;
+    state.running = true;
+    next.start().finally(() => {
+      state.running = false;
+      if (state.next) this.start(key);
+      else this.byKey.delete(key);
+    });
+  }
+}
+
+interface Waiting {
+  promise: Promise<unknown>;
+  /** Starts the read; settles (never rejects) when it is over. */
+  start(): Promise<void>;
+}
+
+function waiting(run: () => Promise<unknown>): Waiting {
+  let settle!: (read: Promise<unknown>) => void;
+  const promise = new Promise<unknown>((resolve) => (settle = resolve));
+  return {
+    promise,
+    start() {
+      const read = run();
+      settle(read);
+      return read.then(
+        () => undefined,
+        () => undefined,
+      );
+    },
+  };
+}
