@@ -3,11 +3,7 @@
 // closing event — on another instance too (through Redis, when the tests have one). Driven by the
 // real `openai` SDK; the model is the upstream stand-in, held mid-answer by a gate.
 import { describe, expect, it } from "vitest";
-import OpenAI from "openai";
-import { startServer } from "../src/server/http-server.js";
-import { createModelCatalog } from "../src/generation/providers.js";
-import { store, testConfig } from "./support/database.js";
-import { startGeneratingServer } from "./support/generating-server.js";
+import { startGeneratingServer, startOtherInstance } from "./support/generating-server.js";
 
 function gate() {
   let open!: () => void;
@@ -78,27 +74,16 @@ describe("background streams", () => {
 
   it.skipIf(!process.env.TEST_REDIS_URL)("another instance serves the resume and cancels the turn", async () => {
     const g = await startGeneratingServer();
-    const other = await startServer({
-      store,
-      config: testConfig,
-      port: 0,
-      redisUrl: process.env.TEST_REDIS_URL!,
-      models: createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }),
-    });
-    try {
-      const otherClient = new OpenAI({ baseURL: `${other.url}/v1`, apiKey: g.key, maxRetries: 0 });
-      const held = gate();
-      g.upstream.script({ output: [{ text: TEXT }], holdAfterFirstChunk: held.opened, holdAfterChunks: 2 });
-      const started = await g.openai.responses.create({ model: "stand-in-1", input: "Go", background: true });
-      const following = collect(await otherClient.responses.retrieve(started.id, { stream: true, starting_after: 1 }));
-      const cancelled = await otherClient.responses.cancel(started.id);
-      held.open();
-      expect(cancelled.status).toBe("cancelled");
-      const events = await following;
-      expect(events[0]!.sequence_number).toBe(2);
-      expect(events.at(-1)).toMatchObject({ response: { id: started.id, status: "cancelled" } });
-    } finally {
-      await other.close();
-    }
+    const { openai: otherClient } = await startOtherInstance(g);
+    const held = gate();
+    g.upstream.script({ output: [{ text: TEXT }], holdAfterFirstChunk: held.opened, holdAfterChunks: 2 });
+    const started = await g.openai.responses.create({ model: "stand-in-1", input: "Go", background: true });
+    const following = collect(await otherClient.responses.retrieve(started.id, { stream: true, starting_after: 1 }));
+    const cancelled = await otherClient.responses.cancel(started.id);
+    held.open();
+    expect(cancelled.status).toBe("cancelled");
+    const events = await following;
+    expect(events[0]!.sequence_number).toBe(2);
+    expect(events.at(-1)).toMatchObject({ response: { id: started.id, status: "cancelled" } });
   });
 });

@@ -53,3 +53,19 @@ export async function startGeneratingServer(
   const clientFor = (apiKey: string) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey, maxRetries: 0 });
   return { server, upstream, openai: clientFor(key), key, clientFor };
 }
+
+/**
+ * A second instance beside `g`, on the same database and Redis, with no upstream of its own: what
+ * it serves of `g`'s turns (a resume, a cancel) goes through the live bus. Its client holds `g`'s key.
+ */
+export async function startOtherInstance(g: GeneratingServer) {
+  const server = await startServer({
+    store,
+    config: testConfig,
+    port: 0,
+    redisUrl: process.env.TEST_REDIS_URL!,
+    models: createModelCatalog({ UPSTREAM_API: "chat", UPSTREAM_MAX_RETRIES: 0 }),
+  });
+  cleanups.push(() => server.close());
+  return { server, openai: g.clientFor(g.key).withOptions({ baseURL: `${server.url}/v1` }) };
+}
