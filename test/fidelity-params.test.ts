@@ -126,6 +126,21 @@ describe("stream obfuscation", () => {
   });
 });
 
+describe("a retrieve's include", () => {
+  it("refuses logprobs (they are not kept) and unknown values, naming include", async () => {
+    responses.upstream.script({ output: [{ text: "Kept." }] });
+    const made = await responses.openai.responses.create({ model: "stand-in-1", input: "Q" });
+    await expect(
+      responses.openai.responses.retrieve(made.id, { include: ["message.output_text.logprobs"] }),
+    ).rejects.toMatchObject({ status: 400, param: "include" });
+    const unknown = await fetch(`${responses.server.url}/v1/responses/${made.id}?include[]=nonsense`, {
+      headers: { authorization: `Bearer ${responses.key}` },
+    });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: { param: "include" } });
+  });
+});
+
 describe("encrypted reasoning", () => {
   it("is asked for, answered, kept, and sent back upstream with the next turn", async () => {
     responses.upstream.script({ output: [{ reasoning: "Think." }, { text: "Answer." }] });
@@ -136,10 +151,13 @@ describe("encrypted reasoning", () => {
     });
     expect(responses.upstream.requests.at(-1)!.body.include).toEqual(["reasoning.encrypted_content"]);
     expect(first.output[0]).toMatchObject({ type: "reasoning", encrypted_content: "encrypted:Think." });
-    // Kept: a later read gives it back, and the next turn sends it to the upstream.
-    const read = await responses.openai.responses.retrieve(first.id);
+    // Kept: a later read that asks for it gives it back (one that does not, as OpenAI's, shows none),
+    // and the next turn sends it to the upstream.
+    const read = await responses.openai.responses.retrieve(first.id, { include: ["reasoning.encrypted_content"] });
     expect(read.output[0]).toMatchObject({ type: "reasoning", encrypted_content: "encrypted:Think." });
     expect(read.output.map((item) => item.type)).toEqual(["reasoning", "message"]);
+    const plain = await responses.openai.responses.retrieve(first.id);
+    expect(plain.output[0]).toMatchObject({ type: "reasoning", encrypted_content: null });
 
     responses.upstream.script({ output: [{ text: "Second." }] });
     await responses.openai.responses.create({ model: "stand-in-1", input: "Q2", previous_response_id: first.id });

@@ -18,6 +18,7 @@ import { listModels, readModel } from "./models.js";
 import { handleCreate } from "./create-response.js";
 import type { ApiCall, ApiRoute, ResponsesDeps } from "./responses-deps.js";
 import { inputItemsPage } from "./listed-items.js";
+import { includableValues } from "./request-params.js";
 import { toResponseObject } from "./response-object.js";
 import { listInputItems, readResponseView } from "./stored-responses.js";
 
@@ -35,7 +36,9 @@ const responseRoutes: ApiRoute[] = [
       const id = call.params.id!;
       if (call.url.searchParams.get("stream") === "true")
         return followResponse(call, id, dialogId, startingAfter(call.url), includeObfuscation(call.url));
-      return json(200, toResponseObject(await readResponseView(call.store, id)));
+      const shown = retrieveIncludes(call.url);
+      const object = toResponseObject(await readResponseView(call.store, id));
+      return json(200, shown.encryptedReasoning ? object : withoutEncryptedReasoning(object));
     },
   },
   {
@@ -116,6 +119,36 @@ function startingAfter(url: URL) {
     );
   }
   return after;
+}
+
+/**
+ * `include` of a retrieve (`include[]=…` as the SDKs send it, or `include=…`), applied as OpenAI
+ * applies it: the encrypted reasoning a response kept is shown only when asked for. Logprobs are
+ * not kept, so asking a retrieve for them is refused rather than answered with none.
+ */
+function retrieveIncludes(url: URL) {
+  const asked = [...url.searchParams.getAll("include[]"), ...url.searchParams.getAll("include")];
+  for (const value of asked) {
+    if (!(includableValues as readonly string[]).includes(value)) {
+      throw new ApiError(400, `Invalid 'include': unknown value '${value}'.`, "invalid_request_error", "include");
+    }
+    if (value === "message.output_text.logprobs") {
+      throw new ApiError(
+        400,
+        "Invalid 'include': logprobs are not stored; ask for them when the response is created.",
+        "invalid_request_error",
+        "include",
+      );
+    }
+  }
+  return { encryptedReasoning: asked.includes("reasoning.encrypted_content") };
+}
+
+function withoutEncryptedReasoning(object: ReturnType<typeof toResponseObject>) {
+  return {
+    ...object,
+    output: object.output.map((item) => (item.type === "reasoning" ? { ...item, encrypted_content: null } : item)),
+  };
 }
 
 /** `include_obfuscation` of a streamed GET: true unless "false", as OpenAI's retrieve takes it. */
