@@ -141,6 +141,22 @@ describe("a retrieve's include", () => {
   });
 });
 
+/** The encrypted content of the reasoning in a streamed retrieve: its item's done event, then its completed response. */
+async function streamedReasoning(id: string, include: "reasoning.encrypted_content"[]) {
+  const stream = await responses.openai.responses.retrieve(id, { stream: true, include });
+  const seen: unknown[] = [];
+  for await (const event of stream) {
+    if (event.type === "response.output_item.done" && event.item.type === "reasoning") {
+      seen.push(event.item.encrypted_content);
+    }
+    if (event.type === "response.completed") {
+      const item = event.response.output.find((o) => o.type === "reasoning");
+      seen.push(item && "encrypted_content" in item ? item.encrypted_content : undefined);
+    }
+  }
+  return seen;
+}
+
 describe("encrypted reasoning", () => {
   it("is asked for, answered, kept, and sent back upstream with the next turn", async () => {
     responses.upstream.script({ output: [{ reasoning: "Think." }, { text: "Answer." }] });
@@ -158,6 +174,12 @@ describe("encrypted reasoning", () => {
     expect(read.output.map((item) => item.type)).toEqual(["reasoning", "message"]);
     const plain = await responses.openai.responses.retrieve(first.id);
     expect(plain.output[0]).toMatchObject({ type: "reasoning", encrypted_content: null });
+    // A streamed read applies `include` the same way, in its items and its closing response.
+    expect(await streamedReasoning(first.id, ["reasoning.encrypted_content"])).toEqual([
+      "encrypted:Think.",
+      "encrypted:Think.",
+    ]);
+    expect(await streamedReasoning(first.id, [])).toEqual([null, null]);
 
     responses.upstream.script({ output: [{ text: "Second." }] });
     await responses.openai.responses.create({ model: "stand-in-1", input: "Q2", previous_response_id: first.id });

@@ -34,9 +34,11 @@ const responseRoutes: ApiRoute[] = [
     async handler(_request, call) {
       const { dialogId } = await ownResponse(call);
       const id = call.params.id!;
-      if (call.url.searchParams.get("stream") === "true")
-        return followResponse(call, id, dialogId, startingAfter(call.url), includeObfuscation(call.url));
       const shown = retrieveIncludes(call.url);
+      if (call.url.searchParams.get("stream") === "true") {
+        const streamShown = { ...shown, obfuscate: includeObfuscation(call.url) };
+        return followResponse(call, id, dialogId, startingAfter(call.url), streamShown);
+      }
       const object = toResponseObject(await readResponseView(call.store, id));
       return json(200, shown.encryptedReasoning ? object : withoutEncryptedReasoning(object));
     },

@@ -20,6 +20,14 @@ export const sseHeaders = {
   connection: "keep-alive",
 };
 
+/** What a stream shows beyond the defaults, as the request's `include` and options asked. */
+export interface StreamShown {
+  /** Delta events carry random padding (`include_obfuscation`). */
+  obfuscate: boolean;
+  /** Reasoning items carry their kept `encrypted_content` (`include: reasoning.encrypted_content`). */
+  encryptedReasoning: boolean;
+}
+
 async function readTurnState({ store, writes }: ResponsesDeps, responseId: string): Promise<TurnState> {
   // The in-flight text first: once committed it is among the events read after it, and a text
   // whose part is already an event is stale.
@@ -36,13 +44,24 @@ async function readTurnState({ store, writes }: ResponsesDeps, responseId: strin
   return { response, items, lastOpen: open, final: view.status !== "IN_PROGRESS" };
 }
 
+/** The state without the kept encrypted reasoning, as OpenAI streams it when `include` does not ask. */
+function withoutEncryptedReasoning(state: TurnState): TurnState {
+  const hide = <T extends { type: string }>(item: T) =>
+    item.type === "reasoning" ? { ...item, encryptedContent: null, encrypted_content: null } : item;
+  return {
+    ...state,
+    items: state.items.map(hide),
+    response: { ...state.response, output: state.response.output.map(hide) },
+  };
+}
+
 /** The turn's events after `startingAfter` as server-sent events, live until its end. */
 export async function followResponse(
   deps: ResponsesDeps,
   responseId: string,
   dialogId: string,
   startingAfter: number,
-  obfuscate: boolean,
+  shown: StreamShown,
 ) {
   const updates = await deps.live.listen("historyDelta", dialogId);
   const encoder = new TextEncoder();
@@ -76,10 +95,11 @@ export async function followResponse(
     async start(controller) {
       try {
         for (;;) {
-          const state = await readTurnState(deps, responseId);
+          const read = await readTurnState(deps, responseId);
+          const state = shown.encryptedReasoning ? read : withoutEncryptedReasoning(read);
           for (const event of eventsAfter(state, sent)) {
             if (closed) return;
-            controller.enqueue(encoder.encode(sseFrame(obfuscate ? obfuscated(event) : event)));
+            controller.enqueue(encoder.encode(sseFrame(shown.obfuscate ? obfuscated(event) : event)));
             sent = event.sequence_number;
           }
           if (state.final || closed) break;

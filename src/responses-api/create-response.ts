@@ -129,7 +129,8 @@ export async function handleCreate(request: Request, deps: CreateDeps): Promise<
   if (parsed.stream && parsed.background) {
     // Served like a later GET ?stream=true: numbered so that it can be resumed on any instance.
     const started = await turns.start(generate, sink);
-    return followResponse(deps, started.responseId, started.dialogId!, -1, parsed.obfuscate);
+    const shown = { obfuscate: parsed.obfuscate, encryptedReasoning: parsed.upstream.encryptedReasoning === true };
+    return followResponse(deps, started.responseId, started.dialogId!, -1, shown);
   }
   if (parsed.stream) return streamTurn(generate, parsed.store, sink, turns, parsed.obfuscate);
 
