@@ -231,6 +231,36 @@ describe("settings an upstream has no parameter for", () => {
   });
 });
 
+describe("sampling settings for reasoning models", () => {
+  // The real provider decides what it drops; for each model id, dialogql either refuses the
+  // setting by name or the stand-in upstream receives it — never a silent drop.
+  const cases: [model: string, effort: "none" | "low" | null, refused: boolean][] = [
+    ["o3-mini", null, true],
+    ["gpt-5", null, true],
+    ["gpt-5.1", "low", true],
+    ["gpt-5.1", "none", false],
+    ["gpt-5-chat-latest", null, false],
+    ["gpt-4.1", null, false],
+    ["stand-in-1", null, false],
+  ];
+  it.each(cases)("%s (effort %s): temperature refused = %s", async (model, effort, refused) => {
+    responses.upstream.script({ output: [{ text: "Fine." }] });
+    const asked = responses.openai.responses.create({
+      model,
+      input: "Hi",
+      temperature: 0.3,
+      top_p: 0.9,
+      ...(effort && { reasoning: { effort } }),
+    });
+    if (refused) {
+      await expect(asked).rejects.toMatchObject({ status: 400, param: "temperature" });
+      return;
+    }
+    await asked;
+    expect(responses.upstream.requests.at(-1)!.body).toMatchObject({ model, temperature: 0.3, top_p: 0.9 });
+  });
+});
+
 describe("logprobs and obfuscation on /v1/chat/completions", () => {
   it("answers the choice's logprobs, whole and per chunk", async () => {
     chat.upstream.script({ output: [{ text: "Hello there" }], chunkChars: 6 });

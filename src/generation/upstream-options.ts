@@ -7,6 +7,7 @@ import type { LanguageModel } from "ai";
 import type { JSONObject } from "@ai-sdk/provider";
 import { ValidationError } from "../errors.js";
 import type { LogprobsRequest } from "./logprobs.js";
+import { dropsSampling } from "./reasoning-models.js";
 
 /** Parameters beyond the AI SDK's common call settings; null or undefined: not given. */
 export interface UpstreamParams {
@@ -117,6 +118,7 @@ export interface DroppableSettings {
     topK?: number;
   };
   providerOptions?: Record<string, Record<string, unknown>>;
+  upstream?: UpstreamParams | null;
 }
 
 /** The API names of what each upstream has no parameter for (the AI SDK's providers drop them). */
@@ -144,6 +146,7 @@ export function refuseDroppedSettings(model: LanguageModel, request: DroppableSe
       message: `${upstream} has no equivalent of ${name === "stop" ? "stop sequences" : name}; leave it out for this model`,
     }));
   if (kind === "anthropic") problems.push(...anthropicSampling(request));
+  if (kind === "responses") problems.push(...reasoningModelSampling(model, request));
   if (problems.length) throw new ValidationError(problems);
 }
 
@@ -162,6 +165,23 @@ function anthropicSampling({ temperature, topP, settings, providerOptions }: Dro
     problems.push({ path: ["top_p"], message: "Anthropic takes temperature or top_p, not both" });
   }
   return problems;
+}
+
+/** Temperature and top_p for a model the Responses provider treats as a reasoning model: refused, as OpenAI refuses them. */
+function reasoningModelSampling(
+  model: LanguageModel,
+  { temperature, topP, upstream, providerOptions }: DroppableSettings,
+) {
+  const modelId = typeof model === "string" ? model : model.modelId;
+  const openai = providerOptions?.openai;
+  const effort = upstream?.reasoningEffort ?? openai?.reasoningEffort;
+  if (!dropsSampling(modelId, effort, openai?.forceReasoning)) return [];
+  return Object.entries({ temperature, top_p: topP })
+    .filter(([, value]) => value != null)
+    .map(([name]) => ({
+      path: [name],
+      message: `${name} is not supported with the reasoning model ${modelId}; leave it out`,
+    }));
 }
 
 /** What a Responses upstream is asked to include beside its output. */
