@@ -112,8 +112,15 @@ describe.skipIf(unavailable)(title, () => {
     ).toEqual({
       appended: true,
       length: 5,
+      bytes: 5,
     });
     expect((await texts.get(state.responseId))?.text).toBe("Hello");
+    // The head and the text are two keys of one slot: a checkpoint reads the text from a mark on.
+    expect(await texts.tail(state.responseId, 0, { part: 0, length: 2, bytes: 2 })).toMatchObject({
+      head: { part: 0, length: 5, bytes: 5 },
+      from: 2,
+      text: "llo",
+    });
 
     const key = `key-${Date.now()}`;
     const [viaA, viaB] = [a, b].map((server) =>
