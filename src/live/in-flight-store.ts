@@ -3,7 +3,7 @@
 // the agent's next delta. An append checks its position against what is held and applies in one
 // step (a Lua script in Redis), so two writers can never both extend the same text.
 import type { InFlightHead, InFlightState, InFlightType, TextMark, TextTail } from "../vocabulary/in-flight.js";
-import type { RedisCommands } from "./redis-messages.js";
+import { type RedisCommands, withTimeout } from "./redis-messages.js";
 
 export type AppendOutcome =
   { appended: true; length: number; bytes: number } | { appended: false; held: InFlightHead | null };
@@ -87,6 +87,14 @@ const KEY_TTL_SECONDS = 24 * 3600;
 const key = (responseId: string) => `dialogql:in-flight:{${responseId}}`;
 const textKey = (responseId: string) => `dialogql:in-flight:{${responseId}}:text`;
 
+// Every call is one EVAL: never a MULTI or pipeline, and never EVALSHA.
+// - ioredis (5.8) retries a pipeline on a Redis Cluster whose node closed its connection (a master
+//   that died or restarted) by sending its commands again, but a command's timeout is armed only
+//   once: the resent commands have none, and the pipeline can wait forever for a node that never
+//   answers them. A single command keeps its first timer across the cluster's retries.
+// - EVAL carries its script, so a master that restarted (and lost its script cache) runs it all
+//   the same; the script is a few hundred bytes, whatever the length of the text.
+
 // KEYS: the hash, the text. ARGV: part, type, offset (UTF-16 units, as JavaScript counts), delta,
 // delta's length in UTF-16 units, now, ttl. Lengths in UTF-16 units are kept in `length` since
 // Redis counts bytes; APPEND answers the bytes.
@@ -100,6 +108,10 @@ redis.call('EXPIRE', KEYS[1], ARGV[7])
 redis.call('EXPIRE', KEYS[2], ARGV[7])
 return {length, bytes}
 `;
+// KEYS: the hash, the text. The head and the text's length in bytes, of one moment.
+const HEAD_SCRIPT = `return {redis.call('HGETALL', KEYS[1]), redis.call('STRLEN', KEYS[2])}`;
+// KEYS: the hash, the text. The head and the whole text, of one moment.
+const GET_SCRIPT = `return {redis.call('HGETALL', KEYS[1]), redis.call('GET', KEYS[2])}`;
 // KEYS: the hash, the text. ARGV: part, the byte to read from. The head and the text's tail of
 // one moment, or nothing while the text is another part.
 const TAIL_SCRIPT = `
@@ -107,6 +119,16 @@ local head = redis.call('HGETALL', KEYS[1])
 local part = redis.call('HGET', KEYS[1], 'part')
 if part ~= ARGV[1] then return {head, false, 0} end
 return {head, redis.call('GETRANGE', KEYS[2], ARGV[2], -1), redis.call('STRLEN', KEYS[2])}
+`;
+// KEYS: the hash, the text. ARGV: dialogId, tenantId, part, type, length, at, text, ttl.
+const PUT_SCRIPT = `
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('HSET', KEYS[1], 'dialogId', ARGV[1], 'tenantId', ARGV[2], 'part', ARGV[3], 'type', ARGV[4],
+  'length', ARGV[5], 'at', ARGV[6])
+redis.call('SET', KEYS[2], ARGV[7])
+redis.call('EXPIRE', KEYS[1], ARGV[8])
+redis.call('EXPIRE', KEYS[2], ARGV[8])
+return 0
 `;
 const DELETE_SCRIPT = `
 if redis.call('HGET', KEYS[1], 'part') == ARGV[1] then redis.call('DEL', KEYS[1], KEYS[2]) end
@@ -130,17 +152,26 @@ function headFrom(responseId: string, held: Record<string, string>, bytes: numbe
 const pairs = (flat: string[]) =>
   Object.fromEntries(flat.flatMap((value, i) => (i % 2 ? [] : [[value, flat[i + 1]!]])));
 
+/** The command timeout the client was given (src/live/redis-messages.ts sets one on every connection). */
+function commandTimeoutOf(redis: RedisCommands): number {
+  const options = "redisOptions" in redis.options ? redis.options.redisOptions : redis.options;
+  return (options as { commandTimeout?: number } | undefined)?.commandTimeout ?? 1_000;
+}
+
 export function redisInFlightStore(redis: RedisCommands): InFlightStore {
+  // A backstop on top of ioredis's own timeout: whatever path a command takes inside the client
+  // (a cluster's redirections and retries), the caller hears back, and can fall back to memory.
+  const settleWithinMs = 2 * commandTimeoutOf(redis);
+  const run = (script: string, responseId: string, ...args: string[]) =>
+    withTimeout(redis.eval(script, 2, key(responseId), textKey(responseId), ...args), settleWithinMs);
+
   const tail = async (responseId: string, part: number, since: TextMark | null): Promise<TextTail | null> => {
     const sinceBytes = since?.part === part ? since.bytes : 0;
-    const [flat, text, bytes] = (await redis.eval(
-      TAIL_SCRIPT,
-      2,
-      key(responseId),
-      textKey(responseId),
-      String(part),
-      String(sinceBytes),
-    )) as [string[], string | null, number];
+    const [flat, text, bytes] = (await run(TAIL_SCRIPT, responseId, String(part), String(sinceBytes))) as [
+      string[],
+      string | null,
+      number,
+    ];
     const head = headFrom(responseId, pairs(flat), bytes);
     if (!head || text == null) return null;
     // A mark past the end is of a text put since (taken up from a checkpoint): read it all.
@@ -149,18 +180,12 @@ export function redisInFlightStore(redis: RedisCommands): InFlightStore {
     return { head, from: sinceBytes > 0 ? since!.length : 0, text };
   };
   const head = async (responseId: string) => {
-    const [[, held], [, bytes]] = (await redis.multi().hgetall(key(responseId)).strlen(textKey(responseId)).exec()) as [
-      [null, Record<string, string>],
-      [null, number],
-    ];
-    return headFrom(responseId, held, bytes);
+    const [flat, bytes] = (await run(HEAD_SCRIPT, responseId)) as [string[], number];
+    return headFrom(responseId, pairs(flat), bytes);
   };
   const get = async (responseId: string): Promise<InFlightState | null> => {
-    const [[, held], [, text]] = (await redis.multi().hgetall(key(responseId)).get(textKey(responseId)).exec()) as [
-      [null, Record<string, string>],
-      [null, string | null],
-    ];
-    const found = headFrom(responseId, held, 0);
+    const [flat, text] = (await run(GET_SCRIPT, responseId)) as [string[], string | null];
+    const found = headFrom(responseId, pairs(flat), 0);
     if (!found) return null;
     const { length: _length, bytes: _bytes, ...state } = found;
     return { ...state, text: text ?? "" };
@@ -170,11 +195,9 @@ export function redisInFlightStore(redis: RedisCommands): InFlightStore {
     head,
     tail,
     async append(responseId, at, delta, now) {
-      const [length, bytes] = (await redis.eval(
+      const [length, bytes] = (await run(
         APPEND_SCRIPT,
-        2,
-        key(responseId),
-        textKey(responseId),
+        responseId,
         String(at.part),
         at.type,
         String(at.offset),
@@ -186,24 +209,21 @@ export function redisInFlightStore(redis: RedisCommands): InFlightStore {
       return length < 0 ? { appended: false, held: await head(responseId) } : { appended: true, length, bytes };
     },
     async put(state) {
-      await redis
-        .multi()
-        .del(key(state.responseId), textKey(state.responseId))
-        .hset(key(state.responseId), {
-          dialogId: state.dialogId,
-          tenantId: state.tenantId,
-          part: String(state.part),
-          type: state.type,
-          length: String(state.text.length),
-          at: String(state.at),
-        })
-        .set(textKey(state.responseId), state.text)
-        .expire(key(state.responseId), KEY_TTL_SECONDS)
-        .expire(textKey(state.responseId), KEY_TTL_SECONDS)
-        .exec();
+      await run(
+        PUT_SCRIPT,
+        state.responseId,
+        state.dialogId,
+        state.tenantId,
+        String(state.part),
+        state.type,
+        String(state.text.length),
+        String(state.at),
+        state.text,
+        String(KEY_TTL_SECONDS),
+      );
     },
     async delete(responseId, part) {
-      await redis.eval(DELETE_SCRIPT, 2, key(responseId), textKey(responseId), String(part));
+      await run(DELETE_SCRIPT, responseId, String(part));
     },
   };
 }
