@@ -5,9 +5,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { DEVELOPMENT_TENANT } from "../src/auth/authenticator.js";
 import { createHistoryWrites } from "../src/history-writes/history-writes.js";
+import { headOf } from "../src/live/in-flight-store.js";
 import { createLiveBus } from "../src/live/live-bus.js";
 import { readResponseForText, saveCheckpoint } from "../src/services/in-flight-checkpoints.js";
 import { completeResponse } from "../src/services/response-lifecycle.js";
+import type { InFlightState } from "../src/vocabulary/in-flight.js";
+import { checkpointingEvery } from "./support/checkpoint-options.js";
 import { prisma, store } from "./support/database.js";
 import { countStatements } from "./support/query-counter.js";
 
@@ -18,14 +21,7 @@ const STATEMENT_BYTES = 2_048;
 const instances: ReturnType<typeof createHistoryWrites>[] = [];
 /** An instance without Redis: a new one is what a restarted server holds (nothing but the database). */
 function instance(checkpointChars = CHECKPOINT_CHARS) {
-  const writes = createHistoryWrites(store, createLiveBus(), {
-    clock: () => 1_000_000,
-    checkpointMs: 3_600_000,
-    checkpointChars,
-    idleTimeoutMs: 3_600_000,
-    sweepIntervalMs: 3_600_000,
-    maxDeltaChars: 10_000,
-  });
+  const writes = createHistoryWrites(store, createLiveBus(), checkpointingEvery(checkpointChars));
   instances.push(writes);
   return writes;
 }
@@ -39,6 +35,8 @@ async function startTurn(writes = instance()) {
   return { responseId: turn.responseId, dialogId: turn.dialogId };
 }
 
+/** All of a text, as a checkpoint that read it from its start has it. */
+const whole = (state: InFlightState) => ({ head: headOf(state), from: 0, text: state.text });
 const piecesOf = (responseId: string) => prisma.inFlightChunk.count({ where: { responseId } });
 const checkpointed = async (responseId: string) => (await instance().textOf(responseId))?.text;
 
@@ -103,12 +101,12 @@ describe("in-flight checkpoints", () => {
     const state = (await writes.textOf(responseId))!;
     const longer = { ...state, text: `${state.text}abcdef` };
     // Believing nothing is stored, or less than is, or not knowing: the text is stored once, in order.
-    expect(await saveCheckpoint(store, longer, 0)).toBe(16);
-    expect(await saveCheckpoint(store, { ...longer, text: `${longer.text}gh` }, 4)).toBe(18);
-    expect(await saveCheckpoint(store, { ...longer, text: `${longer.text}ghij` }, undefined)).toBe(20);
+    expect(await saveCheckpoint(store, whole(longer), 0)).toBe(16);
+    expect(await saveCheckpoint(store, whole({ ...longer, text: `${longer.text}gh` }), 4)).toBe(18);
+    expect(await saveCheckpoint(store, whole({ ...longer, text: `${longer.text}ghij` }), undefined)).toBe(20);
     expect((await readResponseForText(store, responseId))!.checkpoint!.text).toBe("0123456789abcdefghij");
     // A shorter text than is stored adds nothing.
-    expect(await saveCheckpoint(store, state, 10)).toBe(20);
+    expect(await saveCheckpoint(store, whole(state), 10)).toBe(20);
     expect(await piecesOf(responseId)).toBe(4);
   });
 

@@ -24,6 +24,16 @@ import type { Store } from "../store/store.js";
 import type { EndingWrite, InFlightOptions, TextDeltaInput } from "./in-flight-input.js";
 import { KeyedQueue } from "./keyed-queue.js";
 
+/**
+ * Where the checkpointed text of `part` ends (`end`, UTF-16 units), and in UTF-8 bytes when this
+ * instance read the held text up to exactly there: the next checkpoint reads only what follows.
+ */
+export interface StoredEnd {
+  part: number;
+  end: number;
+  bytes?: number;
+}
+
 export interface HeldTexts {
   store: Store;
   live: LiveBus;
@@ -37,7 +47,7 @@ export interface HeldTexts {
    * responseId → where its checkpointed text of `part` ends, as this instance last wrote or read
    * it: the next checkpoint sends the text from there on (unknown, it asks the database first).
    */
-  stored: Map<string, { part: number; end: number }>;
+  stored: Map<string, StoredEnd>;
   /** One operation per response at a time in this instance. */
   queue: KeyedQueue;
   /**
@@ -90,11 +100,12 @@ export async function heldText(held: HeldTexts, responseId: string): Promise<InF
 /** Holds a checkpoint's text again, knowing it is stored to its end. */
 async function takeUp(held: HeldTexts, checkpoint: InFlightState) {
   await held.texts.put(checkpoint);
-  held.stored.set(checkpoint.responseId, { part: checkpoint.part, end: checkpoint.text.length });
+  const { part, text } = checkpoint;
+  held.stored.set(checkpoint.responseId, { part, end: text.length, bytes: Buffer.byteLength(text) });
   return checkpoint;
 }
 
-export async function forget(held: HeldTexts, text: InFlightState) {
+export async function forget(held: HeldTexts, text: Pick<InFlightState, "responseId" | "part">) {
   await held.texts.delete(text.responseId, text.part);
   (await held.recoverable)?.delete(text.responseId);
   held.checkpoints.delete(text.responseId);
@@ -104,7 +115,7 @@ export async function forget(held: HeldTexts, text: InFlightState) {
 
 /** The response is gone (deleted with its row and checkpoint): its held text goes too. */
 export async function dropText(held: HeldTexts, responseId: string) {
-  const text = await held.texts.get(responseId);
+  const text = await held.texts.head(responseId);
   if (text) await held.texts.delete(responseId, text.part);
   (await held.recoverable)?.delete(responseId);
   held.checkpoints.delete(responseId);
@@ -145,7 +156,7 @@ export async function openText(
   };
   await held.texts.put(state);
   // Nothing of this part is stored (a checkpoint of it would have been taken up).
-  held.stored.set(state.responseId, { part: state.part, end: 0 });
+  held.stored.set(state.responseId, { part: state.part, end: 0, bytes: 0 });
   return state;
 }
 

@@ -66,10 +66,10 @@ export function checkDelta(input: TextDeltaInput, maxDeltaChars: number) {
 }
 
 /** Refuses a delta that would make the text larger than an event may be. */
-export function checkSize(held: InFlightState, delta: string, maxEventBytes: number) {
+export function checkSize(held: { length: number; bytes: number }, delta: string, maxEventBytes: number) {
   // A UTF-16 code unit is at most 3 bytes of UTF-8: only long texts need measuring.
-  const longest = (held.text.length + delta.length) * 3;
-  if (longest > maxEventBytes && Buffer.byteLength(held.text + delta) > maxEventBytes) {
+  const longest = (held.length + delta.length) * 3;
+  if (longest > maxEventBytes && held.bytes + Buffer.byteLength(delta) > maxEventBytes) {
     throw ValidationError.at(["delta"], `the text would pass MAX_EVENT_BYTES (${maxEventBytes} bytes)`);
   }
 }

@@ -1,11 +1,13 @@
 // A text delta (streamText, or the model loop typing): appended to the response's open text,
 // published at once (no seq moves), and checkpointed to the database at most `checkpointMs` or
 // `checkpointChars` after the text grew, before the delta that crossed the bound is acknowledged;
-// a checkpoint sends only the text added since the one before. After a restart without Redis the text so far is the checkpoint: at most
+// a checkpoint reads from `texts` and sends only the text added since the one before, and a delta
+// reads the text's head (part, type, lengths), never the text before it. After a restart without Redis the text so far is the checkpoint: at most
 // checkpointMs of deltas, and fewer than checkpointChars characters, are lost, and the agent's
 // next delta gets a TextOffsetError telling it where to resend from.
 import { NotFoundError, TextOffsetError } from "../errors.js";
-import type { InFlightState } from "../vocabulary/in-flight.js";
+import { headOf } from "../live/in-flight-store.js";
+import type { InFlightHead } from "../vocabulary/in-flight.js";
 import { saveCheckpoint, statusOf } from "../services/in-flight-checkpoints.js";
 import { forget, type HeldTexts, notInProgress, openText } from "./held-texts.js";
 import { checkDelta, checkSize, type TextDeltaInput, type TextPosition } from "./in-flight-input.js";
@@ -15,15 +17,15 @@ export function appendTextDelta(held: HeldTexts, input: TextDeltaInput, tenantId
   checkDelta(input, held.options.maxDeltaChars);
   return held.queue.run(input.responseId, async () => {
     const text = await textTakingDelta(held, input, tenantId);
-    const offset = input.offset ?? text.text.length;
+    const offset = input.offset ?? text.length;
     checkSize(text, input.delta, held.store.writeLimits.eventBytes);
     const now = held.clock();
-    const due = checkpointDue(held, text, text.text.length + input.delta.length, now);
+    const due = checkpointDue(held, text, text.length + input.delta.length, now);
     if (due) await checkStillInProgress(held, text);
     const at = { part: text.part, type: text.type, offset };
     const outcome = await held.texts.append(input.responseId, at, input.delta, now);
     if (!outcome.appended) {
-      throw new TextOffsetError(outcome.held?.text.length ?? 0, outcome.held?.part ?? null, offset);
+      throw new TextOffsetError(outcome.held?.length ?? 0, outcome.held?.part ?? null, offset);
     }
     const { dialogId, responseId, part, type } = text;
     held.live.publishText({ dialogId, responseId, part, type, offset, delta: input.delta });
@@ -32,36 +34,41 @@ export function appendTextDelta(held: HeldTexts, input: TextDeltaInput, tenantId
   });
 }
 
-/** The open text the delta goes to: held, or opened; of the delta's type. */
-async function textTakingDelta(held: HeldTexts, input: TextDeltaInput, tenantId?: string) {
-  let text = await held.texts.get(input.responseId);
+/** The open text the delta goes to (its head): held, or opened; of the delta's type. */
+async function textTakingDelta(held: HeldTexts, input: TextDeltaInput, tenantId?: string): Promise<InFlightHead> {
+  let text = await held.texts.head(input.responseId);
   if (text && tenantId != null && text.tenantId !== tenantId) throw NotFoundError.response(input.responseId);
-  text ??= await openText(held, input, tenantId);
+  text ??= headOf(await openText(held, input, tenantId));
   if (text.type === input.type) return text;
   // Reasoning ends where the answer starts (and the other way round): the open text is a step.
-  if (text.text) {
-    await commitAndPublish(held, text);
-    return openText(held, input, tenantId);
+  if (text.length > 0) {
+    await commitAndPublish(held, await held.texts.get(input.responseId));
+    return headOf(await openText(held, input, tenantId));
   }
-  const retyped = { ...text, type: input.type };
-  await held.texts.put(retyped);
-  return retyped;
+  const { length: _length, bytes: _bytes, ...empty } = text;
+  await held.texts.put({ ...empty, type: input.type, text: "" });
+  return { ...text, type: input.type };
 }
 
-function checkpointDue(held: HeldTexts, text: InFlightState, length: number, now: number) {
+function checkpointDue(held: HeldTexts, text: InFlightHead, length: number, now: number) {
   const last = held.checkpoints.get(text.responseId);
   const { checkpointMs, checkpointChars } = held.options;
   return !last || now - last.at >= checkpointMs || length - last.length >= checkpointChars;
 }
 
-async function checkpoint(held: HeldTexts, text: InFlightState, length: number, now: number) {
+async function checkpoint(held: HeldTexts, text: InFlightHead, length: number, now: number) {
   held.checkpoints.set(text.responseId, { at: now, length });
-  const state = await held.texts.get(text.responseId);
-  if (state?.part !== text.part) return;
-  const stored = held.stored.get(text.responseId);
-  const end = await saveCheckpoint(held.store, state, stored?.part === state.part ? stored.end : undefined);
-  if (end == null) held.stored.delete(text.responseId);
-  else held.stored.set(text.responseId, { part: state.part, end });
+  const known = held.stored.get(text.responseId);
+  const stored = known?.part === text.part ? known : undefined;
+  // Read from where the stored text ends, when this instance knows that place in bytes.
+  const since = stored?.bytes === undefined ? null : { part: text.part, length: stored.end, bytes: stored.bytes };
+  const tail = await held.texts.tail(text.responseId, text.part, since);
+  if (!tail) return;
+  const end = await saveCheckpoint(held.store, tail, stored?.end);
+  if (end == null) return void held.stored.delete(text.responseId);
+  // Stored to exactly where this read ended: the next read starts there.
+  const bytes = end === tail.head.length ? tail.head.bytes : undefined;
+  held.stored.set(text.responseId, { part: text.part, end, bytes });
 }
 
 /**
@@ -70,7 +77,7 @@ async function checkpoint(held: HeldTexts, text: InFlightState, length: number, 
  * when its next checkpoint is due, before the delta is taken: the text is forgotten and the delta
  * refused.
  */
-async function checkStillInProgress(held: HeldTexts, text: InFlightState) {
+async function checkStillInProgress(held: HeldTexts, text: InFlightHead) {
   const status = await statusOf(held.store, text.responseId);
   if (status === "IN_PROGRESS") return;
   await forget(held, text);

@@ -3,7 +3,7 @@
 // checkpoint only ever touches an IN_PROGRESS response and is read back only while its part still
 // matches the response's event count: text committed or dropped since is never revived.
 import { Prisma, type Response } from "../generated/prisma/client.js";
-import type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
+import type { InFlightState, InFlightType, TextTail } from "../vocabulary/in-flight.js";
 import { appendCheckpoint, checkpointTextOf, eraseCheckpoint } from "../store/in-flight-checkpoints.js";
 import { eventCountOf } from "../vocabulary/event-counts.js";
 import { run } from "../store/sql.js";
@@ -14,21 +14,26 @@ import type { Store } from "../store/store.js";
 const TRIES = 3;
 
 /**
- * Checkpoints `state`: appends what the stored text lacks of it, starting at `storedEnd` (where
- * this instance knows the stored text ends; unknown, it is asked first). Answers where the stored
- * text ends now, or null when the response is no longer IN_PROGRESS.
+ * Checkpoints the held text, of which `tail` is the part from `tail.from` on: appends what the
+ * stored text lacks of it, starting at `storedEnd` (where this instance knows the stored text
+ * ends; unknown, it is asked first). Answers where the stored text ends now, or null when the
+ * response is no longer IN_PROGRESS.
  */
 export async function saveCheckpoint(
   store: Store,
-  state: InFlightState,
+  { head, from, text: tail }: TextTail,
   storedEnd: number | undefined,
 ): Promise<number | null> {
-  const end = pieceEnd(state.text);
+  const end = from + pieceEnd(tail);
   let offset = storedEnd;
   for (let tries = 0; tries < TRIES; tries++) {
+    // The stored text ends before what was read (it cannot: `from` is where it ended): next time.
+    if (offset !== undefined && offset < from) return offset;
     // Unknown, the first try adds nothing and learns where the stored text ends.
-    const text = offset === undefined || offset >= end ? "" : state.text.slice(offset, end);
-    const written = await appendCheckpoint(store, { ...state, at: new Date(state.at), offset: offset ?? 0, text });
+    const text = offset === undefined || offset >= end ? "" : tail.slice(offset - from, end - from);
+    const { responseId, part, type } = head;
+    const piece = { responseId, part, type, at: new Date(head.at), offset: offset ?? 0, text };
+    const written = await appendCheckpoint(store, piece);
     if (!written.inProgress) return null;
     if (written.end >= end) return written.end;
     offset = written.end;

@@ -5,7 +5,8 @@
 // protocol state is lost) and new ones work again. Or it can shut down as PostgreSQL does (`pg_ctl
 // stop -m fast`): each open connection is sent PostgreSQL's FATAL 57P01 ("terminating connection
 // due to administrator command") and closed, and a new one is answered FATAL 57P03 ("the database
-// system is shutting down") after its startup message, until `start` again.
+// system is shutting down") after its startup message, until `start` again. It counts the bytes
+// it forwards (`moved`), for tests of what a feature costs on the wire.
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { atEveryFileEnd } from "./file-scope.js";
 import { freePort } from "./redis-server.js";
@@ -25,6 +26,8 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   const swallowedFrom = new Set<Socket>();
 
   const clients = new WeakSet<Socket>();
+  /** Bytes forwarded so far: from clients to the server, and back. */
+  const moved = { up: 0, down: 0 };
   const start = async () => {
     shuttingDown = false;
     if (server) return;
@@ -45,7 +48,10 @@ export async function startTcpProxy(target: { host: string; port: number }) {
           from.on("data", (chunk) => {
             if (shuttingDown) return; // the connection is being closed with its FATAL message
             if (stalled) swallowedFrom.add(from).add(to);
-            else to.write(chunk);
+            else {
+              moved[clients.has(from) ? "up" : "down"] += chunk.length;
+              to.write(chunk);
+            }
           });
         clients.add(client);
         forward(client, upstream);
@@ -59,6 +65,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
 
   const proxy = {
     port,
+    moved,
     start,
     stall: () => void (stalled = true),
     unstall() {
