@@ -53,7 +53,15 @@ function subscribeOn(server: RunningServer, dialogId: string, count: number): Ou
 describe("subscription starts are paced", () => {
   it("while hundreds of subscriptions wait for their turn, /health and /ready answer", async () => {
     const server = await startTestServer({
-      limits: { subscriptionStarts: { perTick: 1, maxStarting: 2, maxStartingPerTenant: 2, maxWaiting: 10_000, upgradesPerTick: 4 } },
+      limits: {
+        subscriptionStarts: {
+          perTick: 1,
+          maxStarting: 2,
+          maxStartingPerTenant: 2,
+          maxWaiting: 10_000,
+          upgradesPerTick: 4,
+        },
+      },
     });
     const { dialogId } = await turn({ input: [{ human: { content: "Hello" } }], output: [{ ai: { content: "Hi" } }] });
     const SOCKETS = 40;
@@ -80,7 +88,9 @@ describe("subscription starts are paced", () => {
 
   it("beyond MAX_SUBSCRIPTIONS_WAITING a subscription is refused with SUBSCRIPTIONS_BUSY and a retryAfterMs; retried, it starts", async () => {
     const server = await startTestServer({
-      limits: { subscriptionStarts: { perTick: 1, maxStarting: 1, maxStartingPerTenant: 1, maxWaiting: 3, upgradesPerTick: 16 } },
+      limits: {
+        subscriptionStarts: { perTick: 1, maxStarting: 1, maxStartingPerTenant: 1, maxWaiting: 3, upgradesPerTick: 16 },
+      },
     });
     const { dialogId } = await turn({ input: [{ human: { content: "Hello" } }], output: [{ ai: { content: "Hi" } }] });
     const outcomes = subscribeOn(server, dialogId, 12);
@@ -107,11 +117,15 @@ describe("subscription starts are paced", () => {
 });
 
 describe("the pacing itself", () => {
-  const paced = (limits: { perTick: number; maxStarting: number; maxWaiting: number; maxStartingPerTenant?: number }) => {
+  const paced = (limits: {
+    perTick: number;
+    maxStarting: number;
+    maxWaiting: number;
+    maxStartingPerTenant?: number;
+  }) => {
     const ticks: (() => void)[] = [];
-    const pacing = createSubscriptionPacing(
-      { maxStartingPerTenant: limits.maxStarting, ...limits },
-      (pump) => ticks.push(pump),
+    const pacing = createSubscriptionPacing({ maxStartingPerTenant: limits.maxStarting, ...limits }, (pump) =>
+      ticks.push(pump),
     );
     const tick = async () => {
       ticks.shift()?.();

@@ -92,7 +92,8 @@ export function createTenantReads({ maxWaiting = Infinity }: TenantReadsOptions 
   return {
     run: (tenantId, concurrency, read) => {
       const slots = slotsOf(tenantId, concurrency);
-      if (slots.activeCount >= slots.concurrency && slots.pendingCount >= maxWaiting) return refuse(tenantId, slots);
+      // Counted as a whole: p-limit starts a queued read a microtask after it is queued.
+      if (slots.activeCount + slots.pendingCount >= slots.concurrency + maxWaiting) return refuse(tenantId, slots);
       return slots(read).finally(() => forgetIfIdle(tenantId));
     },
     active: (tenantId) => slotsByTenant.get(tenantId)?.activeCount ?? 0,
