@@ -7,6 +7,9 @@
 // transports did. The figures of a run go in docs/operations.md with the machine's load.
 //
 //   BENCH_DATABASE_URL=postgresql://… BENCH_REDIS_URL=redis://… [SOAK_PORT=4141] npx tsx bench/soak.ts [--minutes=5]
+//
+// `--minutes=1` is the shortened run (the quiet phase stays 15 s); SOAK_SSE=0 / SOAK_SILENT_TURNS=0
+// leave the SSE flood / the non-reading /v1 socket out, to tell which part of the load did what.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -62,7 +65,11 @@ async function startInstance(port: number): Promise<{ url: string; child: ChildP
       () => false,
     );
     if (ready) return { url, child };
-    if (tries > 600) throw new Error(`instance on ${port} never became ready`);
+    if (tries > 600) {
+      // Not left running on its own after the soak gives up (on a loaded machine it can be slow to start).
+      child.kill("SIGTERM");
+      throw new Error(`instance on ${port} never became ready`);
+    }
     await sleep(100);
   }
 }

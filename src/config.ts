@@ -99,6 +99,8 @@ const schema = z.object({
   SUBSCRIPTION_STARTS_PER_TICK: count(8),
   MAX_SUBSCRIPTIONS_STARTING: count(200),
   MAX_SUBSCRIPTIONS_WAITING: count(5_000),
+  /** Subscriptions of one tenant starting at once (the rest wait their turn); default half of MAX_SUBSCRIPTIONS_STARTING. */
+  MAX_SUBSCRIPTIONS_STARTING_PER_TENANT: z.coerce.number().int().positive().optional(),
   /** WebSocket upgrades completed per turn of the event loop (src/connections/upgrade-pacing.ts). */
   WEBSOCKET_UPGRADES_PER_TICK: count(16),
   /** Unsent bytes one subscription connection (WebSocket or SSE) may hold before it is dropped. */
@@ -109,8 +111,11 @@ const schema = z.object({
   MAX_REQUEST_BYTES: count(64 * 1024 * 1024),
   /** A request's reads may start only within this time of its start. */
   MAX_REQUEST_MS: count(30_000),
-  /** Event reads one tenant may run at once, across its requests (the rest queue); default half the pool. */
+  /** Reads one tenant may run at once (event reads, subscription start-ups), across its requests
+   * (the rest queue); default half the pool. */
   TENANT_DB_CONCURRENCY: z.coerce.number().int().positive().optional(),
+  /** Reads one tenant may have waiting for its share; more are refused with TENANT_BUSY. */
+  TENANT_DB_QUEUE: count(1_000),
   /** Requests (HTTP requests, WebSocket operations) one API key may make per window; 0: no limit. */
   RATE_LIMIT_REQUESTS: countOrOff(6_000),
   RATE_LIMIT_WINDOW_SECONDS: count(60),

@@ -21,8 +21,10 @@ export interface Limits {
   requestRows: number;
   requestBytes: number;
   requestMs: number;
-  /** Event reads one tenant may run at once. */
+  /** Reads one tenant may run at once (event reads, subscription start-ups): its share of the pool. */
   tenantDbConcurrency: number;
+  /** Reads one tenant may have waiting for its share; more are refused with TENANT_BUSY. */
+  tenantDbQueue: number;
   /** A read of this many rows makes its request a large answer, which waits for one of
    * `largeAnswersAtOnce` turns (src/server/large-answers.ts). */
   largeAnswerRows: number;
@@ -38,7 +40,14 @@ export interface Limits {
   /** How subscriptions start: per turn of the event loop, at once, waiting at most
    * (src/connections/subscription-pacing.ts); WebSocket upgrades completed per turn
    * (src/connections/upgrade-pacing.ts). */
-  subscriptionStarts: { perTick: number; maxStarting: number; maxWaiting: number; upgradesPerTick: number };
+  subscriptionStarts: {
+    perTick: number;
+    maxStarting: number;
+    /** Of `maxStarting`, what one tenant's subscriptions may hold at once. */
+    maxStartingPerTenant: number;
+    maxWaiting: number;
+    upgradesPerTick: number;
+  };
 }
 
 export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}): Limits {
@@ -63,10 +72,13 @@ export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}
     subscriptionStarts: {
       perTick: config.SUBSCRIPTION_STARTS_PER_TICK,
       maxStarting: config.MAX_SUBSCRIPTIONS_STARTING,
+      maxStartingPerTenant:
+        config.MAX_SUBSCRIPTIONS_STARTING_PER_TENANT ?? Math.max(1, Math.floor(config.MAX_SUBSCRIPTIONS_STARTING / 2)),
       maxWaiting: config.MAX_SUBSCRIPTIONS_WAITING,
       upgradesPerTick: config.WEBSOCKET_UPGRADES_PER_TICK,
     },
     tenantDbConcurrency: config.TENANT_DB_CONCURRENCY ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
+    tenantDbQueue: config.TENANT_DB_QUEUE,
     largeAnswerRows: 1_000,
     largeAnswersAtOnce: 1,
     ...overrides,

@@ -60,6 +60,11 @@ export const metrics = {
     help: "WebSocket upgrade requests waiting to be completed (src/connections/upgrade-pacing.ts)",
     registers,
   }),
+  tenantReadsRefused: new Counter({
+    name: "dialogql_tenant_reads_refused_total",
+    help: "Database reads refused with TENANT_BUSY: their tenant's own queue (TENANT_DB_QUEUE) was full",
+    registers,
+  }),
   subscriptionsRefusedBusy: new Counter({
     name: "dialogql_subscriptions_refused_busy_total",
     help: "Subscriptions refused with SUBSCRIPTIONS_BUSY: too many were waiting to start",

@@ -2,7 +2,8 @@
 // 1): the cost limit prices the coerced page sizes, a request stops at its row, byte and time
 // budget, and one tenant's reads queue behind each other instead of taking the whole pool.
 import { type GraphQLResult, testApp } from "./support/graphql.js";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { logger } from "../src/logger.js";
 import type { Limits } from "../src/limits.js";
 import { createRequestBudget, createTenantReads } from "../src/schema/request-budget.js";
 
@@ -219,5 +220,42 @@ describe("budget while executing", () => {
     }
     await Promise.all(hogReads);
     expect(mostAtOnce).toBe(2);
+  });
+
+  it("a tenant whose own queue is full (TENANT_DB_QUEUE) is refused with TENANT_BUSY and one log line; another tenant is not", async () => {
+    const limits = { requestRows: 1_000, requestBytes: 1_000_000, requestMs: 60_000, tenantDbConcurrency: 1 };
+    const tenantReads = createTenantReads({ maxWaiting: 2 });
+    const hog = createRequestBudget("hog", limits, { tenantReads });
+    const other = createRequestBudget("other", limits, { tenantReads });
+    const warned = vi.spyOn(logger, "warn");
+    try {
+      const release: (() => void)[] = [];
+      const heldRead = () => new Promise<string[]>((resolve) => release.push(() => resolve(["row"])));
+      // One running (its share), two waiting (its queue): the start-up reads of subscriptions count too.
+      const admitted = [hog.read(1, heldRead), hog.startUp(heldRead), hog.read(1, heldRead)];
+      await new Promise((resolve) => setImmediate(resolve));
+      expect([tenantReads.active("hog"), tenantReads.waiting("hog")]).toEqual([1, 2]);
+      const refusals = await Promise.allSettled([hog.read(1, heldRead), hog.startUp(heldRead)]);
+      for (const refusal of refusals) {
+        expect(refusal).toMatchObject({ status: "rejected", reason: { extensions: { code: "TENANT_BUSY" } } });
+        const { retryAfterMs } = (refusal as PromiseRejectedResult).reason.extensions as { retryAfterMs: number };
+        expect(retryAfterMs).toBeGreaterThanOrEqual(500);
+        expect(retryAfterMs).toBeLessThanOrEqual(2_000);
+      }
+      expect(warned.mock.calls.filter(([line]) => String(line).includes("tenant hog"))).toHaveLength(1);
+      expect(String(warned.mock.calls.find(([line]) => String(line).includes("tenant hog"))![0])).toContain(
+        "TENANT_BUSY",
+      );
+      // The other tenant's read is neither queued nor refused.
+      expect(await other.read(1, async () => ["mine"])).toEqual(["mine"]);
+      while (release.length || tenantReads.active("hog")) {
+        release.shift()?.();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(await Promise.all(admitted)).toEqual([["row"], ["row"], ["row"]]);
+      expect([tenantReads.active("hog"), tenantReads.waiting("hog")]).toEqual([0, 0]);
+    } finally {
+      warned.mockRestore();
+    }
   });
 });

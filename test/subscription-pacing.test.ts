@@ -53,7 +53,15 @@ function subscribeOn(server: RunningServer, dialogId: string, count: number): Ou
 describe("subscription starts are paced", () => {
   it("while hundreds of subscriptions wait for their turn, /health and /ready answer", async () => {
     const server = await startTestServer({
-      limits: { subscriptionStarts: { perTick: 1, maxStarting: 2, maxWaiting: 10_000, upgradesPerTick: 4 } },
+      limits: {
+        subscriptionStarts: {
+          perTick: 1,
+          maxStarting: 2,
+          maxStartingPerTenant: 2,
+          maxWaiting: 10_000,
+          upgradesPerTick: 4,
+        },
+      },
     });
     const { dialogId } = await turn({ input: [{ human: { content: "Hello" } }], output: [{ ai: { content: "Hi" } }] });
     const SOCKETS = 40;
@@ -80,7 +88,9 @@ describe("subscription starts are paced", () => {
 
   it("beyond MAX_SUBSCRIPTIONS_WAITING a subscription is refused with SUBSCRIPTIONS_BUSY and a retryAfterMs; retried, it starts", async () => {
     const server = await startTestServer({
-      limits: { subscriptionStarts: { perTick: 1, maxStarting: 1, maxWaiting: 3, upgradesPerTick: 16 } },
+      limits: {
+        subscriptionStarts: { perTick: 1, maxStarting: 1, maxStartingPerTenant: 1, maxWaiting: 3, upgradesPerTick: 16 },
+      },
     });
     const { dialogId } = await turn({ input: [{ human: { content: "Hello" } }], output: [{ ai: { content: "Hi" } }] });
     const outcomes = subscribeOn(server, dialogId, 12);
@@ -107,17 +117,30 @@ describe("subscription starts are paced", () => {
 });
 
 describe("the pacing itself", () => {
-  const paced = (limits: { perTick: number; maxStarting: number; maxWaiting: number }) => {
+  const paced = (limits: {
+    perTick: number;
+    maxStarting: number;
+    maxWaiting: number;
+    maxStartingPerTenant?: number;
+  }) => {
     const ticks: (() => void)[] = [];
-    const pacing = createSubscriptionPacing(limits, (pump) => ticks.push(pump));
+    const pacing = createSubscriptionPacing({ maxStartingPerTenant: limits.maxStarting, ...limits }, (pump) =>
+      ticks.push(pump),
+    );
     const tick = async () => {
       ticks.shift()?.();
       await new Promise((resolve) => setImmediate(resolve));
     };
     return { pacing, tick, ticks };
   };
-  const enter = (pacing: ReturnType<typeof createSubscriptionPacing>, key: string, log: string[], gone = false) => {
-    const entered = pacing.enter(key, () => gone);
+  const enter = (
+    pacing: ReturnType<typeof createSubscriptionPacing>,
+    key: string,
+    log: string[],
+    gone = false,
+    tenantId = "t",
+  ) => {
+    const entered = pacing.enter(key, tenantId, () => gone);
     if (!entered) return "refused";
     return entered.then((turn) => {
       log.push(turn ? key : `${key} gone`);
@@ -152,5 +175,25 @@ describe("the pacing itself", () => {
     await tick();
     expect(log).toEqual(["a gone", "a", "b"]);
     expect(pacing).toMatchObject({ waiting: 0, starting: 2 });
+  });
+
+  it("gives one tenant at most maxStartingPerTenant turns: another tenant's subscriptions start while its flood waits", async () => {
+    const { pacing, tick } = paced({ perTick: 10, maxStarting: 10, maxStartingPerTenant: 2, maxWaiting: 100 });
+    const log: string[] = [];
+    const flood = Array.from({ length: 6 }, (_, i) => enter(pacing, `a${i}`, log, false, "A")) as Promise<Turn>[];
+    await tick();
+    expect(log).toEqual(["a0", "a1"]);
+    expect(pacing.startingOf("A")).toBe(2);
+    // Tenant B arrives after the whole flood and starts at once; A's other four still wait.
+    const other = enter(pacing, "b", log, false, "B") as Promise<Turn>;
+    await tick();
+    expect(log).toEqual(["a0", "a1", "b"]);
+    expect(pacing).toMatchObject({ waiting: 4, starting: 3 });
+    // A turn of A's given back lets the next of A's start.
+    (await flood[0]!).done();
+    await tick();
+    expect(log).toEqual(["a0", "a1", "b", "a2"]);
+    (await other).done();
+    expect(pacing.startingOf("B")).toBe(0);
   });
 });

@@ -6,7 +6,9 @@
 // for a turn before it starts: at most `perTick` turns are given per turn of the event loop (what
 // arrived meanwhile, `/health` included, is answered between them) and at most `maxStarting`
 // subscriptions are starting at once (admitted, not yet delivering, so the database pool is not
-// flooded either). Beyond `maxWaiting` waiting, a subscription is refused at once with
+// flooded either), of which one tenant's hold at most `maxStartingPerTenant`: a tenant's connect
+// storm waits in its own groups while other tenants' subscriptions start (their start-up reads
+// also run in the tenant's share of the pool, src/schema/request-budget.ts). Beyond `maxWaiting` waiting, a subscription is refused at once with
 // SUBSCRIPTIONS_BUSY and a jittered `retryAfterMs`, so its client comes back later instead of
 // lengthening the queue. A subscription has started when its stream produced its first result,
 // ended, or said it caught up with nothing to send yet (src/live/stream-started.ts).
@@ -21,6 +23,8 @@ export interface PacingLimits {
   perTick: number;
   /** Subscriptions starting at once. */
   maxStarting: number;
+  /** Subscriptions of one tenant starting at once. */
+  maxStartingPerTenant: number;
   /** Subscriptions waiting for a turn; more are refused. */
   maxWaiting: number;
 }
@@ -35,8 +39,9 @@ interface Waiter {
   resolve: (turn: Turn | null) => void;
 }
 
-/** The waiters of one kind of subscription, in arrival order (a head index: no quadratic shifts). */
+/** The waiters of one kind of subscription of one tenant, in arrival order (a head index: no quadratic shifts). */
 interface Group {
+  tenantId: string;
   waiters: Waiter[];
   head: number;
 }
@@ -47,6 +52,8 @@ export function createSubscriptionPacing(
 ) {
   let starting = 0;
   let waitingCount = 0;
+  const startingByTenant = new Map<string, number>();
+  const startingOf = (tenantId: string) => startingByTenant.get(tenantId) ?? 0;
   // Subscriptions of one kind (same document and variables: the subscribers of one dialog from
   // one seq) wait together and start one after the other, so their start-up reads are shared
   // (src/live/catch-up-reads.ts); kinds take turns in the order their first one arrived.
@@ -58,56 +65,68 @@ export function createSubscriptionPacing(
     pumpScheduled = true;
     nextTick(pump);
   };
-  const turn = (): Turn => {
+  const turn = (tenantId: string): Turn => {
     let given = true;
+    starting++;
+    startingByTenant.set(tenantId, startingOf(tenantId) + 1);
     return {
       done() {
         if (!given) return;
         given = false;
         starting--;
+        const left = startingOf(tenantId) - 1;
+        if (left) startingByTenant.set(tenantId, left);
+        else startingByTenant.delete(tenantId);
         schedulePump();
       },
     };
   };
-  function nextWaiter(): Waiter | undefined {
+  /** The next waiter whose tenant has a start-up left in its share (undefined: none has). */
+  function nextWaiter(): { waiter: Waiter; tenantId: string } | undefined {
     for (const [key, group] of groups) {
+      if (startingOf(group.tenantId) >= limits.maxStartingPerTenant) continue;
       const waiter = group.waiters[group.head++];
       if (group.head >= group.waiters.length) groups.delete(key);
-      if (waiter) return waiter;
+      if (waiter) return { waiter, tenantId: group.tenantId };
     }
     return undefined;
   }
   function pump() {
     pumpScheduled = false;
-    for (let given = 0; given < limits.perTick && starting < limits.maxStarting && waitingCount;) {
-      const waiter = nextWaiter()!;
+    let given = 0;
+    while (given < limits.perTick && starting < limits.maxStarting && waitingCount) {
+      const next = nextWaiter();
+      // Every waiting tenant has its share starting: the next turn given back pumps again.
+      if (!next) break;
       waitingCount--;
       // Its client left while it waited: no work for it, and no turn used.
-      if (waiter.gone()) {
-        waiter.resolve(null);
+      if (next.waiter.gone()) {
+        next.waiter.resolve(null);
         continue;
       }
-      starting++;
       given++;
-      waiter.resolve(turn());
+      next.waiter.resolve(turn(next.tenantId));
     }
     metrics.subscriptionsWaiting.set(waitingCount);
-    schedulePump();
+    // Another pump only when this one stopped at its per-tick count (otherwise a turn given back
+    // or a new waiter schedules it), so waiters of tenants at their share never spin the loop.
+    if (given >= limits.perTick) schedulePump();
   }
 
   return {
     /**
-     * Waits for a turn for a subscription of kind `key`: the promise gives the turn, or null if the
+     * Waits for a turn for a subscription of kind `key` of `tenantId`: the promise gives the turn, or null if the
      * client went away meanwhile (`gone`). Null at once when too many are waiting: refuse the
      * subscription (subscriptionsBusyError()).
      */
-    enter(key: string, gone: () => boolean): Promise<Turn | null> | null {
+    enter(key: string, tenantId: string, gone: () => boolean): Promise<Turn | null> | null {
       if (waitingCount >= limits.maxWaiting) {
         metrics.subscriptionsRefusedBusy.inc();
         return null;
       }
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = { waiters: [], head: 0 }));
+      const groupKey = `${tenantId}\u0000${key}`;
+      let group = groups.get(groupKey);
+      if (!group) groups.set(groupKey, (group = { tenantId, waiters: [], head: 0 }));
       const entered = new Promise<Turn | null>((resolve) => group.waiters.push({ gone, resolve }));
       waitingCount++;
       metrics.subscriptionsWaiting.set(waitingCount);
@@ -120,6 +139,8 @@ export function createSubscriptionPacing(
     get starting() {
       return starting;
     },
+    /** The subscriptions of `tenantId` starting now. */
+    startingOf,
   };
 }
 
@@ -151,11 +172,12 @@ const turnsTaken = new WeakMap<object, Turn>();
 export async function turnBeforeOperation(
   pacing: SubscriptionPacing,
   operation: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
+  tenantId: string,
   gone: () => boolean,
 ): Promise<Turn | "busy" | "gone" | null> {
   if (!/\bsubscription\b/.test(operation.query)) return null;
   const key = `${operation.query}\u0000${operation.operationName ?? ""}\u0000${JSON.stringify(operation.variables ?? {})}`;
-  const entered = pacing.enter(key, gone);
+  const entered = pacing.enter(key, tenantId, gone);
   if (!entered) return "busy";
   return (await entered) ?? "gone";
 }
@@ -176,7 +198,7 @@ export function useSubscriptionPacing(pacing: SubscriptionPacing): Plugin {
       let turn = turnsTaken.get(context) ?? null;
       turnsTaken.delete(context);
       if (!turn) {
-        const entered = pacing.enter(sharingKeyOf(args), () => clientGone(context));
+        const entered = pacing.enter(sharingKeyOf(args), tenantOf(context), () => clientGone(context));
         if (!entered) return setResultAndStopExecution({ errors: [subscriptionsBusyError()] });
         turn = await entered;
         if (!turn) return setResultAndStopExecution({ errors: [clientWentAway()] });
@@ -217,6 +239,11 @@ function startedOnFirstStep<T>(source: AsyncIterable<T>, turn: Turn): AsyncItera
     [Symbol.asyncIterator]: () => stream,
   };
   return stream;
+}
+
+/** The subscriber's tenant (every subscription's context has a viewer: src/server/context.ts). */
+function tenantOf(context: object) {
+  return (context as { viewer?: { tenantId?: string } }).viewer?.tenantId ?? "";
 }
 
 /** Whether the subscriber's connection closed: its WebSocket (graphql-ws) or its request (SSE). */

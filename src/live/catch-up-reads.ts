@@ -30,6 +30,13 @@ export interface CatchUpRead {
   texts: InFlightState[];
 }
 
+/**
+ * Where a subscriber's catch-up read runs: its tenant's share of the pool (the schema passes the
+ * request budget's), so a tenant's flood of subscriptions starting waits in that tenant's queue.
+ */
+export type ReadThrough = <T>(read: () => Promise<T>) => Promise<T>;
+const directly: ReadThrough = (read) => read();
+
 /** Per database: two stores in one process never answer from each other's reads. */
 const readsOf = new WeakMap<PrismaClient, ReadsStartingLater>();
 const resyncReadsOf = new WeakMap<Resync, Map<string, Promise<CatchUpRead>>>();
@@ -45,9 +52,11 @@ export function readCatchUp(
   sent: number | null,
   textsOfDialog: (dialogId: string) => Promise<InFlightState[]>,
   resync?: Resync,
+  through: ReadThrough = directly,
 ): Promise<CatchUpRead> {
   const key = `${dialogId}/${sent ?? "now"}`;
-  const read = () => readAll(store, dialogId, sent, textsOfDialog);
+  // A shared read runs through the share of the subscriber that started it.
+  const read = () => through(() => readAll(store, dialogId, sent, textsOfDialog));
   if (!resync) return readsFor(store).read(key, read);
   let reads = resyncReadsOf.get(resync);
   if (!reads) resyncReadsOf.set(resync, (reads = new Map()));
@@ -84,9 +93,11 @@ async function readAll(
  * Whose dialog `dialogId` is and its last seq (null: there is none), for checking a subscription's
  * arguments; shared the same way.
  */
-export function readDialogOwner(store: Store, dialogId: string) {
+export function readDialogOwner(store: Store, dialogId: string, through: ReadThrough = directly) {
   return readsFor(store).read(`owner/${dialogId}`, () =>
-    store.prisma.dialog.findUnique({ where: { id: dialogId }, select: { tenantId: true, lastSeq: true } }),
+    through(() =>
+      store.prisma.dialog.findUnique({ where: { id: dialogId }, select: { tenantId: true, lastSeq: true } }),
+    ),
   );
 }
 

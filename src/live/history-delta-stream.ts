@@ -18,7 +18,7 @@ import {
   responseDeletedDelta,
   type WriteDeltaView,
 } from "./delta-reads.js";
-import { readCatchUp } from "./catch-up-reads.js";
+import { readCatchUp, type ReadThrough } from "./catch-up-reads.js";
 import type { Store } from "../store/store.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
 import {
@@ -50,6 +50,10 @@ export interface HistoryStreamOptions {
   lane?: DirectLane;
   /** Called once the start-up reads are done and sent, as the stream waits for live payloads. */
   onLive?: () => void;
+  /** Where the start-up catch-up read runs (the tenant's share of the pool, within the request's time). */
+  startUpReads?: ReadThrough;
+  /** Where a resync's catch-up read runs (the tenant's share of the pool). */
+  resyncReads?: ReadThrough;
 }
 
 export function historyDeltaStream(
@@ -58,7 +62,7 @@ export function historyDeltaStream(
   inFlight: InFlightTexts,
   dialogId: string,
   afterSeq: number | null,
-  { textOffsets = [], lane, onLive }: HistoryStreamOptions = {},
+  { textOffsets = [], lane, onLive, startUpReads, resyncReads }: HistoryStreamOptions = {},
 ) {
   return stoppableStream<DeltaItem>(async function* (signal) {
     const updates = await live.listen("historyDelta", dialogId);
@@ -106,7 +110,7 @@ export function historyDeltaStream(
       const textsOfDialog = (id: string) => inFlight.textsOfDialog(id);
       // Read after the listener is in place, so it misses nothing: text it shows that a write
       // committed meanwhile is dropped by that write (onCommitted).
-      const start = await readCatchUp(store, dialogId, afterSeq, textsOfDialog);
+      const start = await readCatchUp(store, dialogId, afterSeq, textsOfDialog, undefined, startUpReads);
       if (!start.dialog) return;
       if (afterSeq == null) {
         sent = start.dialog.lastSeq;
@@ -145,7 +149,7 @@ export function historyDeltaStream(
 
       for await (const update of updates) {
         if (isResync(update)) {
-          const shared = await readCatchUp(store, dialogId, sent, textsOfDialog, update);
+          const shared = await readCatchUp(store, dialogId, sent, textsOfDialog, update, resyncReads);
           if (!shared.dialog) break; // the dialog was deleted
           yield* catchUp(shared.dialog.lastSeq, sent, shared.dialog.clearedAtSeq, shared.deltas ?? undefined);
           if (!signal.aborted) yield* texts.fromSnapshot(shared.texts, sent);

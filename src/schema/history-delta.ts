@@ -118,7 +118,9 @@ builder.subscriptionField("historyDelta", (t) =>
     subscribe: async (_root, { dialogId, afterSeq, textOffsets }, ctx) => {
       const id = String(dialogId);
       // Shared with the dialog's other subscribers starting now (a connect storm reads it once).
-      const dialog = await readDialogOwner(ctx.store, id);
+      // Start-up reads go through the request's budget: the tenant's share of the pool, its time.
+      const startUpReads = ctx.budget.startUp;
+      const dialog = await readDialogOwner(ctx.store, id, startUpReads);
       if (!dialog || dialog.tenantId !== ctx.scope.tenantId) throw NotFoundError.dialog(id);
       if (afterSeq != null && (afterSeq < 0 || afterSeq > dialog.lastSeq)) {
         throw ValidationError.at(["afterSeq"], `must be between 0 and the dialog's last seq (${dialog.lastSeq})`);
@@ -131,6 +133,9 @@ builder.subscriptionField("historyDelta", (t) =>
         textOffsets: offsets,
         lane: directLaneOf(ctx),
         onLive: () => streamIsLive(ctx),
+        startUpReads,
+        // Later (a resync after a Redis reconnect) the tenant's share still holds, the request's time not.
+        resyncReads: (read) => ctx.tenantReads.run(ctx.viewer.tenantId, ctx.limits.tenantDbConcurrency, read),
       });
     },
     // Live payloads carry ids and seqs only; replayed deltas were read in batches already.

@@ -4,11 +4,16 @@
 // start after the deadline does not). The cost limit bounds the shape of a query; this bounds the
 // data, which a dialog of large events can make far bigger than the shape suggests.
 //
-// Reads of one tenant also share a few database connections (`tenantReads`), so one tenant's
-// hundred parallel context reads queue behind each other instead of taking the whole pool.
+// All of one tenant's reads — event reads and its subscriptions' start-up reads — also share a few
+// database connections (`tenantReads`), so one tenant's hundred parallel context reads, or its
+// flood of subscriptions starting, wait in that tenant's own queue instead of taking the whole pool
+// while other tenants' requests go through. That queue is bounded too: past it, the tenant's read
+// is refused with TENANT_BUSY (and a log line), never queued without end.
 import { GraphQLError } from "graphql";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Limits } from "../limits.js";
+import { logger } from "../logger.js";
+import { metrics } from "../metrics.js";
 
 export interface RequestBudget {
   /**
@@ -17,6 +22,12 @@ export interface RequestBudget {
    * return at most) is reserved before it starts; what it did return is counted after.
    */
   read<T extends readonly unknown[]>(rows: number, read: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a subscription's start-up read (whose dialog it is, what it catches up on) in the
+   * tenant's share of the pool, like an event read, and not after the deadline. Its rows are not
+   * counted: a catch-up reads in batches of its own and keeps none of them for an answer.
+   */
+  startUp<T>(read: () => Promise<T>): Promise<T>;
   /** Forgets the rows and bytes read so far, not the deadline: the query is answered again from the start. */
   restart(): void;
 }
@@ -26,11 +37,32 @@ const refusal = (limit: "rows" | "bytes" | "time", message: string) =>
 
 /** Each tenant's share of the database pool, per app (one queue per tenant with reads in flight). */
 export interface TenantReads {
+  /** Runs `read` once fewer than `concurrency` of the tenant's reads run; refuses with TENANT_BUSY when its queue is full. */
   run<T>(tenantId: string, concurrency: number, read: () => Promise<T>): Promise<T>;
+  /** The tenant's reads running now (holding, or about to hold, a pool connection). */
+  active(tenantId: string): number;
+  /** The tenant's reads waiting for one of its connections. */
+  waiting(tenantId: string): number;
 }
 
-export function createTenantReads(): TenantReads {
+/** What one tenant's queue may hold before its reads are refused (TENANT_DB_QUEUE). */
+export interface TenantReadsOptions {
+  maxWaiting?: number;
+}
+
+/** The refusal of a read when its tenant's own queue is full: retry later, other tenants are not affected. */
+export function tenantBusyError(tenantWaiting: number, random = Math.random) {
+  const retryAfterMs = Math.round(500 + random() * 1_500);
+  return new GraphQLError(
+    `Too many database reads of this tenant are waiting (${tenantWaiting}); retry in ${retryAfterMs} ms`,
+    { extensions: { code: "TENANT_BUSY", retryAfterMs } },
+  );
+}
+
+export function createTenantReads({ maxWaiting = Infinity }: TenantReadsOptions = {}): TenantReads {
   const slotsByTenant = new Map<string, LimitFunction>();
+  // Tenants refused since their queue was last empty: one log line per burst, not one per read.
+  const refusedTenants = new Set<string>();
   const slotsOf = (tenantId: string, concurrency: number) => {
     let slots = slotsByTenant.get(tenantId);
     if (!slots || slots.concurrency !== concurrency) {
@@ -42,10 +74,30 @@ export function createTenantReads(): TenantReads {
   /** Idle tenants' queues are dropped, so the map holds only tenants with reads in flight. */
   const forgetIfIdle = (tenantId: string) => {
     const slots = slotsByTenant.get(tenantId);
-    if (slots && slots.activeCount === 0 && slots.pendingCount === 0) slotsByTenant.delete(tenantId);
+    if (slots && slots.activeCount === 0 && slots.pendingCount === 0) {
+      slotsByTenant.delete(tenantId);
+      refusedTenants.delete(tenantId);
+    }
+  };
+  const refuse = (tenantId: string, slots: LimitFunction) => {
+    metrics.tenantReadsRefused.inc();
+    if (!refusedTenants.has(tenantId)) {
+      refusedTenants.add(tenantId);
+      logger.warn(
+        `[db] tenant ${tenantId}: ${slots.pendingCount} reads wait for its ${slots.concurrency} connections (TENANT_DB_QUEUE); refusing more with TENANT_BUSY`,
+      );
+    }
+    return Promise.reject(tenantBusyError(slots.pendingCount));
   };
   return {
-    run: (tenantId, concurrency, read) => slotsOf(tenantId, concurrency)(read).finally(() => forgetIfIdle(tenantId)),
+    run: (tenantId, concurrency, read) => {
+      const slots = slotsOf(tenantId, concurrency);
+      // Counted as a whole: p-limit starts a queued read a microtask after it is queued.
+      if (slots.activeCount + slots.pendingCount >= slots.concurrency + maxWaiting) return refuse(tenantId, slots);
+      return slots(read).finally(() => forgetIfIdle(tenantId));
+    },
+    active: (tenantId) => slotsByTenant.get(tenantId)?.activeCount ?? 0,
+    waiting: (tenantId) => slotsByTenant.get(tenantId)?.pendingCount ?? 0,
   };
 }
 
@@ -68,6 +120,11 @@ export function createRequestBudget(
   const deadline = now() + limits.requestMs;
   let rows = 0;
   let bytes = 0;
+  const inTenantShare = <T>(read: () => Promise<T>) =>
+    tenantReads.run(tenantId, limits.tenantDbConcurrency, () => {
+      if (now() > deadline) throw refusal("time", `Request time limit of ${limits.requestMs} ms exceeded.`);
+      return read();
+    });
   return {
     async read(wanted, read) {
       if (rows + wanted > limits.requestRows) {
@@ -78,10 +135,7 @@ export function createRequestBudget(
       }
       rows += wanted;
       await beforeRead(wanted);
-      const result = await tenantReads.run(tenantId, limits.tenantDbConcurrency, () => {
-        if (now() > deadline) throw refusal("time", `Request time limit of ${limits.requestMs} ms exceeded.`);
-        return read();
-      });
+      const result = await inTenantShare(read);
       rows += result.length - wanted;
       if (rows > limits.requestRows) {
         throw refusal("rows", `Request row limit of ${limits.requestRows} exceeded: read ${rows} rows so far.`);
@@ -95,6 +149,7 @@ export function createRequestBudget(
       }
       return result;
     },
+    startUp: inTenantShare,
     restart() {
       rows = 0;
       bytes = 0;

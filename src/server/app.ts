@@ -111,7 +111,15 @@ export function buildApp(options: AppOptions): App {
   stopTurnsOnNotice(generator, live);
   const writes = createHistoryWrites(store, live, { ...inFlightOptionsFrom(config), ...options.inFlight });
   const tenants = createTenantScopes(store);
-  const services = { store, live, writes, tenants, generator, limits, tenantReads: createTenantReads() };
+  const services = {
+    store,
+    live,
+    writes,
+    tenants,
+    generator,
+    limits,
+    tenantReads: createTenantReads({ maxWaiting: limits.tenantDbQueue }),
+  };
   const connections = createConnectionPolicy(limits, authenticator);
   const subscriptionStarts = createSubscriptionPacing(limits.subscriptionStarts);
   const graphiql = options.graphiql ?? config.GRAPHIQL;

@@ -136,7 +136,12 @@ async function pacedOperation(
   if (Object.keys(ctx.subscriptions).length > limits.subscriptionsPerConnection) {
     return [tooManyOperations(limits.subscriptionsPerConnection)];
   }
-  const turn = await turnBeforeOperation(app.subscriptionStarts, payload, () => ctx.extra.socket.readyState !== 1);
+  const turn = await turnBeforeOperation(
+    app.subscriptionStarts,
+    payload,
+    ctx.extra.viewer?.tenantId ?? "",
+    () => ctx.extra.socket.readyState !== 1,
+  );
   if (turn === "busy") return [subscriptionsBusyError()];
   if (turn === "gone") return [clientWentAway()];
   const prepared = await checkedOperation(app, ctx, id, payload).catch((error: unknown) => {

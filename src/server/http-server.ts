@@ -18,6 +18,7 @@ import { createGraphqlWs } from "./graphql-ws.js";
 import { createDrain, keepAliveTimeoutFor } from "./shutdown.js";
 import { paceUpgrades } from "../connections/upgrade-pacing.js";
 import type { SubscriptionPacing } from "../connections/subscription-pacing.js";
+import type { TenantReads } from "../schema/request-budget.js";
 
 // Connections the kernel holds for the server before it accepts them. Node's default (511) is
 // overflowed by thousands of clients reconnecting at once while the event loop is busy: the
@@ -54,7 +55,9 @@ export interface RunningServer {
   /** The long-lived connections' policy (counts, caps, unsent bytes, revocation). */
   connections: ConnectionPolicy;
   /** Subscriptions waiting for their turn to start, and starting (subscription-pacing.ts). */
-  subscriptionStarts: Pick<SubscriptionPacing, "waiting" | "starting">;
+  subscriptionStarts: Pick<SubscriptionPacing, "waiting" | "starting" | "startingOf">;
+  /** Each tenant's reads running and waiting in its share of the pool (src/schema/request-budget.ts). */
+  tenantReads: Pick<TenantReads, "active" | "waiting">;
   /**
    * Graceful (src/server/shutdown.ts): stops accepting (requests on kept-alive connections are
    * answered 503 SHUTTING_DOWN), ends every subscription (SSE streams send `complete`, WebSockets
@@ -117,6 +120,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     authenticator: app.authenticator,
     connections: app.connections,
     subscriptionStarts: app.subscriptionStarts,
+    tenantReads: app.services.tenantReads,
     close: () =>
       (closing ??= (async () => {
         await drain.drain({
