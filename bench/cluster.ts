@@ -95,13 +95,18 @@ try {
   };
   for (const n of counts) {
     const phaseDirectory = mkdtempSync(path.join(directory, `n${n}-`));
+    // A phase that breaks (an instance too busy to answer) is reported, and the next N still runs.
     const result = await runPhase(n, settings, {
       env,
       directory: phaseDirectory,
       directUrl,
       cluster,
       spawn: spawnIpcChild,
+    }).catch((error: Error) => {
+      console.log(`\n== N = ${n}: FAILED: ${error.stack ?? error.message}`);
+      return null;
     });
+    if (!result) continue;
     printPhase(result);
     results.push(result);
   }
