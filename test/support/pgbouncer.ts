@@ -23,19 +23,33 @@ atEveryFileEnd(() => {
 /** Why PgBouncer cannot be started here, or null when it can. */
 export function pgbouncerUnavailable(): string | null {
   if (!process.env.TEST_DATABASE_URL) return "needs TEST_DATABASE_URL (a PostgreSQL server to pool)";
-  if (spawnSync("pgbouncer", ["--version"]).error) return "pgbouncer is not installed";
-  return null;
+  return pgbouncerMissing();
+}
+
+/** Why PgBouncer cannot be started here, or null when it can: the binary alone (a bench brings its own server). */
+export const pgbouncerMissing = () =>
+  spawnSync("pgbouncer", ["--version"]).error ? "pgbouncer is not installed" : null;
+
+export interface PgbouncerOptions {
+  /** Server connections per database and user. */
+  poolSize?: number;
+  /** A fixed loopback port (a free one when unset). */
+  port?: number;
+  maxClientConnections?: number;
 }
 
 /** `databaseUrl` (on TEST_DATABASE_URL's server) as reached through a new PgBouncer. */
-export async function startPgbouncer(databaseUrl: string, { poolSize = 2 } = {}): Promise<{ url: string }> {
+export async function startPgbouncer(
+  databaseUrl: string,
+  { poolSize = 2, port: fixedPort, maxClientConnections = 500 }: PgbouncerOptions = {},
+): Promise<{ url: string; stop(): void }> {
   const server = new URL(databaseUrl);
   const directory = mkdtempSync(path.join(tmpdir(), "dialogql-pgbouncer-"));
   directories.add(directory);
   // PgBouncer refuses to run as root; as root it is told to become the postgres user, who must
   // read its files.
   chmodSync(directory, 0o755);
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const user = decodeURIComponent(server.username) || "postgres";
   writeFileSync(path.join(directory, "users.txt"), `"${user}" ""\n`);
   writeFileSync(
@@ -51,7 +65,7 @@ export async function startPgbouncer(databaseUrl: string, { poolSize = 2 } = {})
       `auth_file = ${path.join(directory, "users.txt")}`,
       "pool_mode = transaction",
       `default_pool_size = ${poolSize}`,
-      "max_client_conn = 500",
+      `max_client_conn = ${maxClientConnections}`,
       "ignore_startup_parameters = extra_float_digits,options",
     ].join("\n"),
   );
@@ -65,7 +79,7 @@ export async function startPgbouncer(databaseUrl: string, { poolSize = 2 } = {})
   url.port = String(port);
   url.hostname = "127.0.0.1";
   await waitForQuery(url.toString(), child);
-  return { url: url.toString() };
+  return { url: url.toString(), stop: () => void child.kill("SIGKILL") };
 }
 
 async function waitForQuery(url: string, child: ChildProcess) {

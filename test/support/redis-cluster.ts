@@ -43,11 +43,15 @@ export interface OwnRedisCluster {
   masters: RedisClusterNode[];
 }
 
-export async function startOwnRedisCluster(size = 3): Promise<OwnRedisCluster> {
+/** `size` masters, on `ports` when given (free loopback ports otherwise). */
+export async function startOwnRedisCluster(
+  size = 3,
+  { ports: fixedPorts }: { ports?: number[] } = {},
+): Promise<OwnRedisCluster> {
   const directory = mkdtempSync(path.join(tmpdir(), "dialogql-redis-cluster-"));
   directories.add(directory);
-  const ports: number[] = [];
-  for (let i = 0; i < size; i++) ports.push(await freePort());
+  const ports: number[] = fixedPorts ? fixedPorts.slice(0, size) : [];
+  while (ports.length < size) ports.push(await freePort());
   const masters = await Promise.all(ports.map((port) => startNode(directory, port)));
   await run("redis-cli", [
     "--cluster",
