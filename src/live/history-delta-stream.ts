@@ -32,7 +32,7 @@ import {
   type LiveBus,
   type LiveMessage,
 } from "./live-bus.js";
-import { onAbort, stoppableStream } from "./stoppable-stream.js";
+import { onAbort, type StopSignal, stoppableStream } from "./stoppable-stream.js";
 import type { DirectDelivery, DirectLane } from "./direct-delivery.js";
 import { type TextDeltaView, type TextOffset, TextPositions } from "./text-positions.js";
 
@@ -188,7 +188,7 @@ const statusKey = (delta: DeltaPayload) => `${delta.responseId}@${delta.seq}`;
 function takeDirectly(
   updates: Listener,
   lane: DirectLane,
-  signal: AbortSignal,
+  signal: StopSignal,
   texts: TextPositions,
   sentNow: () => number,
   sentUpTo: (seq: number) => void,
