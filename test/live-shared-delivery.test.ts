@@ -14,6 +14,7 @@ import { until } from "./support/until.js";
 import { httpExecutor, startTestServer } from "./support/live.js";
 import { graphql } from "../src/client/generated/index.js";
 import { metrics } from "../src/metrics.js";
+import { STREAM_TEXT } from "./support/text-stream.js";
 
 const DELTA = graphql(`
   subscription LiveSharedDeliveryHistoryDeltaSeq($dialogId: ID!, $afterSeq: Int) {
@@ -52,8 +53,8 @@ async function connect(server: RunningServer) {
   await until(() => frames.some((f) => f.type === "connection_ack"));
   return {
     frames,
-    subscribe: (id: string, variables: Record<string, unknown>) =>
-      socket.send(JSON.stringify({ id, type: "subscribe", payload: { query: print(DELTA), variables } })),
+    subscribe: (id: string, variables: Record<string, unknown>, query = print(DELTA)) =>
+      socket.send(JSON.stringify({ id, type: "subscribe", payload: { query, variables } })),
     complete: (id: string) => socket.send(JSON.stringify({ id, type: "complete" })),
     of: (id: string) => frames.filter((f) => f.id === id),
     /** Stops reading from the socket (its bytes pile up in the kernel, then on the server). */
@@ -214,5 +215,56 @@ describe("caught-up and lagging subscribers of one dialog", () => {
     const direct = (await writtenDirectly()) - before;
     expect(direct).toBeGreaterThan(0);
     expect(direct).toBeLessThan(2 * contents.length);
+  });
+});
+
+// In-flight text takes the same loop: a caught-up subscriber's view of a text delta is shared by
+// every subscriber at its seq (src/live/text-positions.ts), executed once, written by one loop.
+describe("text deltas to caught-up subscribers", () => {
+  const writtenDirectly = async () => (await metrics.deltasWrittenDirectly.get()).values[0]?.value ?? 0;
+  const TEXT = `subscription($dialogId: ID!) {
+    historyDelta(dialogId: $dialogId) { seq text { part offset delta } response { id status } }
+  }`;
+  type TextFrame = { seq: number; text: { part: number; offset: number; delta: string } | null; response: unknown };
+  const textOf = (frames: Frame[]) =>
+    frames
+      .filter((f) => f.type === "next")
+      .map((f) => (f.payload!.data as unknown as { historyDelta: TextFrame }).historyDelta);
+
+  it("are written by one loop for all, each once and in order, with their response", async () => {
+    const started = await write.createResponse({ input: [{ human: { content: "Tell me" } }] });
+    const dialogId = started.dialog.id;
+    const run = httpExecutor(server);
+    const first = await connect(server);
+    const second = await connect(server);
+    sockets.push(first, second);
+    first.subscribe("a", { dialogId }, TEXT);
+    first.subscribe("b", { dialogId }, TEXT);
+    second.subscribe("a", { dialogId }, TEXT);
+    await until(() => server.live.listenerCount("historyDelta", dialogId) === 3);
+    // Each is live once it has the first delta (a stream starting live sends nothing before it).
+    const stream = async (delta: string) => {
+      const { streamText } = await run(STREAM_TEXT, { input: { responseId: started.id, type: "AI", delta } });
+      expect(streamText.__typename).toBe("TextPosition");
+    };
+    await stream("Once ");
+    await until(() => [first.of("a"), first.of("b"), second.of("a")].every((frames) => frames.length === 1));
+    const before = await writtenDirectly();
+
+    const words = Array.from({ length: 10 }, (_, i) => `word${i} `);
+    for (const word of words) await stream(word);
+    const all = () => [first.of("a"), first.of("b"), second.of("a")];
+    await until(() => all().every((frames) => frames.length === 1 + words.length), "every text delta");
+
+    for (const frames of all()) {
+      const deltas = textOf(frames);
+      expect(deltas.map((d) => d.text?.delta).join("")).toBe(`Once ${words.join("")}`);
+      expect(deltas.map((d) => d.text?.offset)).toEqual(
+        ["Once ", ...words].map((_, i, parts) => parts.slice(0, i).join("").length),
+      );
+      for (const d of deltas) expect(d).toMatchObject({ seq: 1, response: { id: started.id, status: "IN_PROGRESS" } });
+    }
+    // Every one of them by the loop: none took its subscription's own chain.
+    expect((await writtenDirectly()) - before).toBe(3 * words.length);
   });
 });

@@ -84,6 +84,7 @@ export function readDelta({ prisma }: Store, payload: DeltaPayload): Promise<Wri
     .then((response) => {
       if (!response) throw NotFoundError.response(responseId);
       const { events, ...row } = response;
+      noteResponse(prisma, seq, row);
       return { ...payload, cleared: false as const, events, response: row };
     });
   // A failed read is not shared: the next subscriber tries again.
@@ -104,6 +105,59 @@ export function rememberDelta(
   const now = Date.now();
   const view = { ...payload, cleared: false as const, events: read.events, response: read.response };
   sharedReadsFor(prisma, now).set(readKey(payload), { readAt: now, view: Promise.resolve(view) });
+  noteResponse(prisma, payload.seq, read.response);
+}
+
+// A text delta carries no row, and a response streams dozens of deltas a second: its row is kept
+// here while it streams (IN_PROGRESS), from the committed deltas of it that this instance read or
+// received (readDelta, rememberDelta: the write that opened it is one), and read only when none
+// was (once, shared by every text delta and subscriber of this instance). What a text delta shows
+// of its response is therefore its row as of the latest committed write this instance saw; a row
+// older than STREAMING_ROW_MS (its writes went unseen, Redis was away) is read again.
+const STREAMING_ROW_MS = 30_000;
+const MAX_STREAMING_ROWS = 10_000;
+type StreamingRows = Map<string, { seq: number; readAt: number; row: Promise<Response> }>;
+const streamingRowsOf = new WeakMap<PrismaClient, StreamingRows>();
+
+function streamingRowsFor(prisma: PrismaClient): StreamingRows {
+  let rows = streamingRowsOf.get(prisma);
+  if (!rows) streamingRowsOf.set(prisma, (rows = new Map()));
+  return rows;
+}
+
+function keepRow(rows: StreamingRows, id: string, entry: { seq: number; readAt: number; row: Promise<Response> }) {
+  // Re-inserted, so the Map's order stays oldest first, and the oldest goes past the bound.
+  rows.delete(id);
+  rows.set(id, entry);
+  if (rows.size > MAX_STREAMING_ROWS) rows.delete(rows.keys().next().value!);
+}
+
+/** A committed delta's row (as of `seq`): kept while its response streams, forgotten once it ends. */
+function noteResponse(prisma: PrismaClient, seq: number, row: Response) {
+  const rows = streamingRowsFor(prisma);
+  const known = rows.get(row.id);
+  if (known && known.seq > seq) return; // a later write's row is kept already
+  if (row.status !== "IN_PROGRESS") rows.delete(row.id);
+  else keepRow(rows, row.id, { seq, readAt: Date.now(), row: Promise.resolve(row) });
+}
+
+/** The row a text delta of `responseId` shows (see above): kept, or read once for all. */
+export function responseOfText({ prisma }: Store, responseId: string): Promise<Response> {
+  const rows = streamingRowsFor(prisma);
+  const now = Date.now();
+  const known = rows.get(responseId);
+  if (known && now - known.readAt < STREAMING_ROW_MS) return known.row;
+  const row = prisma.response.findUnique({ where: { id: responseId } }).then((found) => {
+    if (!found) throw NotFoundError.response(responseId);
+    // A finished (or deleted) response streams no more: nothing to keep.
+    if (found.status !== "IN_PROGRESS" && rows.get(responseId)?.row === row) rows.delete(responseId);
+    return found;
+  });
+  // A failed read is not kept: the next text delta tries again.
+  row.catch(() => rows.get(responseId)?.row === row && rows.delete(responseId));
+  // Any committed write's row replaces it (seq -1).
+  keepRow(rows, responseId, { seq: -1, readAt: now, row });
+  return row;
 }
 
 function forgetOldReads(sharedReads: SharedReads, now: number) {

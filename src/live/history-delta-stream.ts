@@ -28,9 +28,11 @@ import {
   isResponseDeleted,
   isResync,
   isText,
+  type Listener,
   type LiveBus,
+  type LiveMessage,
 } from "./live-bus.js";
-import { onAbort, stoppableStream } from "./stoppable-stream.js";
+import { onAbort, type StopSignal, stoppableStream } from "./stoppable-stream.js";
 import type { DirectDelivery, DirectLane } from "./direct-delivery.js";
 import { type TextDeltaView, type TextOffset, TextPositions } from "./text-positions.js";
 
@@ -122,29 +124,11 @@ export function historyDeltaStream(
       const { lastSeq, clearedAtSeq } = start.dialog;
       yield* catchUp(lastSeq, afterSeq ?? undefined, clearedAtSeq, start.deltas ?? undefined);
       if (!signal.aborted) yield* texts.fromSnapshot(start.texts, sent);
-      // Caught up (waiting in the loop below with nothing queued): the next write in order can go
-      // straight to the socket with every other caught-up subscriber's (src/live/direct-delivery.ts).
-      // Anything else (a gap, a duplicate, a status-only write, text, a clear) takes the loop.
-      if (lane) {
-        // One delivery object per subscription, reused: the lane holds at most one payload at a time.
-        const delivery: DirectDelivery<DeltaPayload> = {
-          payload: undefined as never,
-          wanted: () => !signal.aborted,
-          accepted: () => {
-            texts.onCommitted(delivery.payload);
-            sent = delivery.payload.seq;
-          },
-          release: () => undefined,
-        };
-        updates.takeDirectly((update, release) => {
-          if (isResync(update) || isDeleted(update) || isCleared(update) || isText(update)) return false;
-          if (isResponseDeleted(update)) return false;
-          if (update.previousSeq !== sent || update.seq === update.previousSeq || signal.aborted) return false;
-          delivery.payload = update;
-          delivery.release = release;
-          return lane.deliver(delivery);
-        });
-      }
+      // Caught up (waiting in the loop below with nothing queued): the next write in order, and
+      // text that continues what the subscriber has, can go straight to the socket with every
+      // other caught-up subscriber's (src/live/direct-delivery.ts). Anything else (a gap, a
+      // duplicate, a status-only write, text after a gap or seen already, a clear) takes the loop.
+      if (lane) takeDirectly(updates, lane, signal, texts, () => sent, (seq) => (sent = seq));
       onLive?.();
 
       for await (const update of updates) {
@@ -198,3 +182,48 @@ export function historyDeltaStream(
 }
 
 const statusKey = (delta: DeltaPayload) => `${delta.responseId}@${delta.seq}`;
+
+/**
+ * Offers the listener's payloads that find the stream caught up to its direct lane. A committed
+ * write is executed as published; a text delta as this subscriber's view of it (the same object
+ * for every subscriber at the same seq, so still one execution for all of them). Either is counted
+ * as sent only once written; one handed back returns to the queue as it was published.
+ */
+function takeDirectly(
+  updates: Listener,
+  lane: DirectLane,
+  signal: StopSignal,
+  texts: TextPositions,
+  sentNow: () => number,
+  sentUpTo: (seq: number) => void,
+) {
+  // One delivery object per subscription, reused: the lane holds at most one payload at a time.
+  let published: LiveMessage;
+  let release: (handBack?: LiveMessage) => void = () => undefined;
+  const delivery: DirectDelivery<DeltaPayload | TextDeltaView> = {
+    payload: undefined as never,
+    wanted: () => !signal.aborted,
+    accepted: () => {
+      if (isText(published)) return texts.took(published.text);
+      texts.onCommitted(published as DeltaPayload);
+      sentUpTo((published as DeltaPayload).seq);
+    },
+    // What goes back to the queue is the published message (for text, not the view executed).
+    release: (handBack) => release(handBack === undefined ? undefined : published),
+  };
+  updates.takeDirectly((update, releaseQueue) => {
+    if (signal.aborted || isResync(update) || isDeleted(update) || isCleared(update)) return false;
+    if (isResponseDeleted(update)) return false;
+    if (isText(update)) {
+      const view = texts.viewOfText(update.text, sentNow());
+      if (view === null || view === "gap") return false;
+      delivery.payload = view;
+    } else {
+      if (update.previousSeq !== sentNow() || update.seq === update.previousSeq) return false;
+      delivery.payload = update;
+    }
+    published = update;
+    release = releaseQueue;
+    return lane.deliver(delivery);
+  });
+}

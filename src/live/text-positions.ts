@@ -74,15 +74,30 @@ export class TextPositions {
 
   /** A live delta as the subscriber should get it: whole, trimmed, nothing (seen) or "gap". */
   onText(text: TextPayload, sent: number): TextDeltaView | null | "gap" {
+    const view = this.viewOfText(text, sent);
+    if (view && view !== "gap") this.took(text);
+    return view;
+  }
+
+  /**
+   * What onText answers, without counting the delta as had: the direct lane
+   * (src/live/direct-delivery.ts) asks before it knows the delta will be written, and calls
+   * took() once it was.
+   */
+  viewOfText(text: TextPayload, sent: number): TextDeltaView | null | "gap" {
     if (text.part < (this.#endedBelow.get(text.responseId) ?? 0)) return null;
     const has = this.#has.get(text.responseId);
     const length = has && has.part === text.part ? has.length : has && has.part > text.part ? Infinity : 0;
     const end = text.offset + text.delta.length;
     if (end <= length) return null;
     if (text.offset > length) return "gap";
-    this.#has.set(text.responseId, { part: text.part, length: end });
     if (text.offset === length) return viewOf(text, sent);
     return viewOf({ ...text, offset: length, delta: text.delta.slice(length - text.offset) }, sent);
+  }
+
+  /** The subscriber was sent `text` (as viewOfText showed it): it has its part up to its end. */
+  took(text: TextPayload) {
+    this.#has.set(text.responseId, { part: text.part, length: text.offset + text.delta.length });
   }
 
   /** clearDialog: every response of the dialog, with its text, is gone. */

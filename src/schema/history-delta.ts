@@ -1,7 +1,6 @@
 // HistoryDelta: what one committed write added to a dialog, pushed to subscribers.
-import type { Response as ResponseRow } from "../generated/prisma/client.js";
 import { NotFoundError, ValidationError } from "../errors.js";
-import { type HistoryDeltaView, readDelta } from "../live/delta-reads.js";
+import { type HistoryDeltaView, readDelta, responseOfText } from "../live/delta-reads.js";
 import { directLaneOf } from "../live/direct-delivery.js";
 import { readDialogOwner } from "../live/catch-up-reads.js";
 import { historyDeltaStream } from "../live/history-delta-stream.js";
@@ -26,18 +25,6 @@ const TextDelta = builder.objectRef<TextPayload>("TextDelta").implement({
   }),
 });
 
-// A text delta carries no row: it is read when a subscriber asks for it, once per delta for all
-// the subscribers of this instance (they share the payload object).
-const responsesOfText = new WeakMap<TextPayload, Promise<ResponseRow>>();
-function responseOfText(ctx: Context, text: TextPayload) {
-  let response = responsesOfText.get(text);
-  if (!response) {
-    response = ctx.store.prisma.response.findUniqueOrThrow({ where: { id: text.responseId } });
-    responsesOfText.set(text, response);
-  }
-  return response;
-}
-
 const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("HistoryDelta").implement({
   description:
     "One committed write to a dialog: the events it appended (none for a status-only change) and the response's status after it. `previousSeq` is the dialog's last seq before the write and `seq` after it, so a client that has seen up to n applies a delta with previousSeq = n, ignores one with seq <= n, and has missed something if previousSeq > n.",
@@ -59,7 +46,9 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("Histor
     response: t.field({
       type: Response,
       nullable: true,
-      resolve: (delta, _args, ctx) => ("text" in delta ? responseOfText(ctx, delta.text) : delta.response),
+      // A text delta's row is kept per response while it streams (src/live/delta-reads.ts).
+      resolve: (delta, _args, ctx) =>
+        "text" in delta ? responseOfText(ctx.store, delta.text.responseId) : delta.response,
     }),
     seq: t.exposeInt("seq", { description: "Seq of the delta's last event (= previousSeq when it appends none)." }),
     previousSeq: t.exposeInt("previousSeq"),

@@ -18,6 +18,7 @@ import type { ExecutionResult } from "graphql";
 import type { Socket } from "node:net";
 import type { WebSocket } from "ws";
 import type { DirectLane, DirectWrite } from "../live/direct-delivery.js";
+import { releaseSoon } from "./paced-releases.js";
 
 const payloads = new WeakMap<ExecutionResult, Buffer>();
 
@@ -80,7 +81,9 @@ export function sendAsNextMessages(
     async return() {
       stopped = true;
       if (lane) lane.write = null;
-      await source.return?.();
+      // Nothing more is written from here; the subscription's stream is released with others in
+      // a later turn, so a storm of closing sockets does not hold the loop (paced-releases.ts).
+      await releaseSoon(() => source.return?.());
       return { done: true, value: undefined };
     },
     [Symbol.asyncIterator]: () => sending,
