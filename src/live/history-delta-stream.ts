@@ -28,7 +28,6 @@ import {
   isResponseDeleted,
   isResync,
   isText,
-  type Listener,
   type LiveBus,
 } from "./live-bus.js";
 import { onAbort, stoppableStream } from "./stoppable-stream.js";
@@ -65,188 +64,133 @@ export function historyDeltaStream(
     const updates = await live.listen("historyDelta", dialogId);
     onAbort(signal, () => updates.return?.());
     try {
-      const history = new SentHistory(store, dialogId, afterSeq ?? 0, textOffsets, signal);
+      let sent = afterSeq ?? 0;
+      // A status change read from the database may also arrive live: send each one once.
+      const statusChangesSent = new Set<string>();
+      const texts = new TextPositions(textOffsets);
+      const clearsSent = new Set<number>();
+      const clearAt = (seq: number) => {
+        clearsSent.add(seq);
+        texts.onCleared();
+        sent = Math.max(sent, seq);
+        return clearedDelta(dialogId, seq);
+      };
+      // Reads what was committed after `sent` up to `upTo`, with the status changes from
+      // `statusChangesFrom` on (status-only writes move no seq, so they are found by their own),
+      // and, when `clearedAtSeq` falls in that span, the clear first (the events before it are gone).
+      async function* catchUp(
+        upTo: number,
+        statusChangesFrom: number | undefined = sent + 1,
+        clearedAtSeq: number | null | undefined = undefined,
+        /** The deltas of that span, read already (shared by the subscribers of a resync). */
+        readAlready?: WriteDeltaView[],
+      ) {
+        const cleared = clearedAtSeq === undefined ? (await readDialog())?.clearedAtSeq : clearedAtSeq;
+        if (cleared != null && cleared >= sent && cleared <= upTo && !clearsSent.has(cleared)) {
+          yield clearAt(cleared);
+        }
+        for await (const delta of readAlready ?? readDeltasBetween(store, dialogId, sent, upTo, statusChangesFrom)) {
+          if (signal.aborted) return;
+          if (delta.seq === delta.previousSeq) {
+            if (statusChangesSent.has(statusKey(delta))) continue;
+            statusChangesSent.add(statusKey(delta));
+          }
+          texts.onCommitted(delta);
+          yield delta;
+          sent = Math.max(sent, delta.seq);
+        }
+      }
+
+      const readDialog = () =>
+        store.prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true, clearedAtSeq: true } });
       const textsOfDialog = (id: string) => inFlight.textsOfDialog(id);
       // Read after the listener is in place, so it misses nothing: text it shows that a write
       // committed meanwhile is dropped by that write (onCommitted).
       const start = await readCatchUp(store, dialogId, afterSeq, textsOfDialog);
       if (!start.dialog) return;
       if (afterSeq == null) {
-        history.sent = start.dialog.lastSeq;
+        sent = start.dialog.lastSeq;
         // Starting live: a clear from before is not news.
-        if (start.dialog.clearedAtSeq != null) history.clearsSent.add(start.dialog.clearedAtSeq);
+        if (start.dialog.clearedAtSeq != null) clearsSent.add(start.dialog.clearedAtSeq);
       }
       // A client resuming at n may have missed a status change or a clear made at n itself:
       // include them. A client starting live has nothing from before to clear.
       const { lastSeq, clearedAtSeq } = start.dialog;
-      yield* history.catchUp(lastSeq, afterSeq ?? undefined, clearedAtSeq, start.deltas ?? undefined);
-      if (!signal.aborted) yield* history.texts.fromSnapshot(start.texts, history.sent);
-      if (lane) deliverDirectlyWhenCaughtUp(updates, lane, history, signal);
+      yield* catchUp(lastSeq, afterSeq ?? undefined, clearedAtSeq, start.deltas ?? undefined);
+      if (!signal.aborted) yield* texts.fromSnapshot(start.texts, sent);
+      // Caught up (waiting in the loop below with nothing queued): the next write in order can go
+      // straight to the socket with every other caught-up subscriber's (src/live/direct-delivery.ts).
+      // Anything else (a gap, a duplicate, a status-only write, text, a clear) takes the loop.
+      if (lane) {
+        // One delivery object per subscription, reused: the lane holds at most one payload at a time.
+        const delivery: DirectDelivery<DeltaPayload> = {
+          payload: undefined as never,
+          wanted: () => !signal.aborted,
+          accepted: () => {
+            texts.onCommitted(delivery.payload);
+            sent = delivery.payload.seq;
+          },
+          release: () => undefined,
+        };
+        updates.takeDirectly((update, release) => {
+          if (isResync(update) || isDeleted(update) || isCleared(update) || isText(update)) return false;
+          if (isResponseDeleted(update)) return false;
+          if (update.previousSeq !== sent || update.seq === update.previousSeq || signal.aborted) return false;
+          delivery.payload = update;
+          delivery.release = release;
+          return lane.deliver(delivery);
+        });
+      }
       onLive?.();
-      yield* followLive(updates, history, { store, dialogId, inFlight, textsOfDialog, signal });
+
+      for await (const update of updates) {
+        if (isResync(update)) {
+          const shared = await readCatchUp(store, dialogId, sent, textsOfDialog, update);
+          if (!shared.dialog) break; // the dialog was deleted
+          yield* catchUp(shared.dialog.lastSeq, sent, shared.dialog.clearedAtSeq, shared.deltas ?? undefined);
+          if (!signal.aborted) yield* texts.fromSnapshot(shared.texts, sent);
+          continue;
+        }
+        if (isDeleted(update)) break;
+        if (isCleared(update)) {
+          // The events between what was sent and the clear are gone: nothing to repair.
+          if (!clearsSent.has(update.seq)) yield clearAt(update.seq);
+          continue;
+        }
+        if (isResponseDeleted(update)) {
+          // Sent as it comes (a deletion moves no seq, so there is no gap to read before it); a
+          // subscriber that was away when it happened re-reads a page of history to notice it.
+          texts.onResponseDeleted(update.responseId);
+          yield responseDeletedDelta(update);
+          continue;
+        }
+        if (isText(update)) {
+          const view = texts.onText(update.text, sent);
+          if (view === "gap") {
+            const state = await inFlight.textOf(update.text.responseId);
+            if (state && !signal.aborted) yield* texts.fromSnapshot([state], sent);
+          } else if (view) yield view;
+          continue;
+        }
+        texts.onCommitted(update);
+        const statusOnly = update.seq === update.previousSeq;
+        if (update.seq <= sent && !statusOnly) continue; // already sent
+        // A gap before this write: read it from the database first.
+        if (update.previousSeq > sent) yield* catchUp(update.previousSeq);
+        if (statusOnly && statusChangesSent.has(statusKey(update))) continue;
+        if (update.previousSeq === sent || (statusOnly && update.seq <= sent)) {
+          if (statusOnly) statusChangesSent.add(statusKey(update));
+          yield update;
+          sent = Math.max(sent, update.seq);
+        } else {
+          // It overlaps what was sent (or the gap could not be read): read the part not yet sent.
+          yield* catchUp(update.seq);
+        }
+      }
     } finally {
       await updates.return?.();
     }
   });
-}
-
-/**
- * What one subscriber was sent (its seq, the status changes and clears, the in-flight text
- * positions), and the catch-up reads that send what it has not, each seq once.
- */
-class SentHistory {
-  /** The last seq sent. */
-  sent: number;
-  /** A status change read from the database may also arrive live: each is sent once. */
-  readonly statusChangesSent = new Set<string>();
-  readonly clearsSent = new Set<number>();
-  readonly texts: TextPositions;
-
-  constructor(
-    private readonly store: Store,
-    private readonly dialogId: string,
-    sent: number,
-    textOffsets: readonly TextOffset[],
-    private readonly signal: AbortSignal,
-  ) {
-    this.sent = sent;
-    this.texts = new TextPositions(textOffsets);
-  }
-
-  clearAt(seq: number) {
-    this.clearsSent.add(seq);
-    this.texts.onCleared();
-    this.sent = Math.max(this.sent, seq);
-    return clearedDelta(this.dialogId, seq);
-  }
-
-  /**
-   * Reads what was committed after `sent` up to `upTo`, with the status changes from
-   * `statusChangesFrom` on (status-only writes move no seq, so they are found by their own), and,
-   * when `clearedAtSeq` falls in that span, the clear first (the events before it are gone).
-   * `readAlready`: the deltas of that span, read already (shared by the subscribers of a resync).
-   */
-  async *catchUp(
-    upTo: number,
-    statusChangesFrom: number | undefined = this.sent + 1,
-    clearedAtSeq: number | null | undefined = undefined,
-    readAlready?: WriteDeltaView[],
-  ): AsyncGenerator<DeltaItem> {
-    const cleared = clearedAtSeq === undefined ? (await this.readDialog())?.clearedAtSeq : clearedAtSeq;
-    if (cleared != null && cleared >= this.sent && cleared <= upTo && !this.clearsSent.has(cleared)) {
-      yield this.clearAt(cleared);
-    }
-    const deltas = readAlready ?? readDeltasBetween(this.store, this.dialogId, this.sent, upTo, statusChangesFrom);
-    for await (const delta of deltas) {
-      if (this.signal.aborted) return;
-      if (delta.seq === delta.previousSeq) {
-        if (this.statusChangesSent.has(statusKey(delta))) continue;
-        this.statusChangesSent.add(statusKey(delta));
-      }
-      this.texts.onCommitted(delta);
-      yield delta;
-      this.sent = Math.max(this.sent, delta.seq);
-    }
-  }
-
-  /** A committed write arrived live: sent in order, after reading any gap before it. */
-  async *committed(update: DeltaPayload): AsyncGenerator<DeltaItem> {
-    this.texts.onCommitted(update);
-    const statusOnly = update.seq === update.previousSeq;
-    if (update.seq <= this.sent && !statusOnly) return; // already sent
-    // A gap before this write: read it from the database first.
-    if (update.previousSeq > this.sent) yield* this.catchUp(update.previousSeq);
-    if (statusOnly && this.statusChangesSent.has(statusKey(update))) return;
-    if (update.previousSeq === this.sent || (statusOnly && update.seq <= this.sent)) {
-      if (statusOnly) this.statusChangesSent.add(statusKey(update));
-      yield update;
-      this.sent = Math.max(this.sent, update.seq);
-    } else {
-      // It overlaps what was sent (or the gap could not be read): read the part not yet sent.
-      yield* this.catchUp(update.seq);
-    }
-  }
-
-  private readDialog() {
-    return this.store.prisma.dialog.findUnique({
-      where: { id: this.dialogId },
-      select: { lastSeq: true, clearedAtSeq: true },
-    });
-  }
-}
-
-/**
- * Caught up (waiting for live payloads with nothing queued): the next write in order can go
- * straight to the socket with every other caught-up subscriber's (src/live/direct-delivery.ts).
- * Anything else (a gap, a duplicate, a status-only write, text, a clear) takes the stream's loop.
- */
-function deliverDirectlyWhenCaughtUp(updates: Listener, lane: DirectLane, history: SentHistory, signal: AbortSignal) {
-  // One delivery object per subscription, reused: the lane holds at most one payload at a time.
-  const delivery: DirectDelivery<DeltaPayload> = {
-    payload: undefined as never,
-    wanted: () => !signal.aborted,
-    accepted: () => {
-      history.texts.onCommitted(delivery.payload);
-      history.sent = delivery.payload.seq;
-    },
-    release: () => undefined,
-  };
-  updates.takeDirectly((update, release) => {
-    if (isResync(update) || isDeleted(update) || isCleared(update) || isText(update)) return false;
-    if (isResponseDeleted(update)) return false;
-    if (update.previousSeq !== history.sent || update.seq === update.previousSeq || signal.aborted) return false;
-    delivery.payload = update;
-    delivery.release = release;
-    return lane.deliver(delivery);
-  });
-}
-
-interface LiveContext {
-  store: Store;
-  dialogId: string;
-  inFlight: InFlightTexts;
-  textsOfDialog: (dialogId: string) => Promise<InFlightState[]>;
-  signal: AbortSignal;
-}
-
-/** The live payloads of the dialog, until it is deleted or the stream stops. */
-async function* followLive(
-  updates: Listener,
-  history: SentHistory,
-  { store, dialogId, inFlight, textsOfDialog, signal }: LiveContext,
-): AsyncGenerator<DeltaItem> {
-  for await (const update of updates) {
-    if (isResync(update)) {
-      const shared = await readCatchUp(store, dialogId, history.sent, textsOfDialog, update);
-      if (!shared.dialog) break; // the dialog was deleted
-      const { lastSeq, clearedAtSeq } = shared.dialog;
-      yield* history.catchUp(lastSeq, history.sent, clearedAtSeq, shared.deltas ?? undefined);
-      if (!signal.aborted) yield* history.texts.fromSnapshot(shared.texts, history.sent);
-      continue;
-    }
-    if (isDeleted(update)) break;
-    if (isCleared(update)) {
-      // The events between what was sent and the clear are gone: nothing to repair.
-      if (!history.clearsSent.has(update.seq)) yield history.clearAt(update.seq);
-      continue;
-    }
-    if (isResponseDeleted(update)) {
-      // Sent as it comes (a deletion moves no seq, so there is no gap to read before it); a
-      // subscriber that was away when it happened re-reads a page of history to notice it.
-      history.texts.onResponseDeleted(update.responseId);
-      yield responseDeletedDelta(update);
-      continue;
-    }
-    if (isText(update)) {
-      const view = history.texts.onText(update.text, history.sent);
-      if (view === "gap") {
-        const state = await inFlight.textOf(update.text.responseId);
-        if (state && !signal.aborted) yield* history.texts.fromSnapshot([state], history.sent);
-      } else if (view) yield view;
-      continue;
-    }
-    yield* history.committed(update);
-  }
 }
 
 const statusKey = (delta: DeltaPayload) => `${delta.responseId}@${delta.seq}`;
