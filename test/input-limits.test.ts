@@ -1,31 +1,34 @@
 // Every input has a documented limit and a typed VALIDATION_ERROR at it (issue 13, finding 4). The
-// schema is introspected and every string, ID and JSON argument of every root field (nested input
-// fields included) is sent once at its limit and once one beyond it. Nothing oversized is stored,
-// and an oversized WebSocket message costs one log line.
+// limits are declared beside each argument in the schema (src/schema/input-limits.ts); every string,
+// ID and JSON argument of every root field (nested input fields included) is sent once at its limit
+// and once one beyond it. A limit belongs to the argument that declares it, not to its name. Nothing
+// oversized is stored, and an oversized WebSocket message costs one log line.
 import { testApp } from "./support/graphql.js";
 import { store, testConfig } from "./support/database.js";
 import {
-  buildClientSchema,
-  getIntrospectionQuery,
-  type IntrospectionQuery,
   getNamedType,
   type GraphQLField,
   type GraphQLInputType,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
   isCompositeType,
   isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
   isScalarType,
-  type GraphQLSchema,
+  parse,
 } from "graphql";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { startServer } from "../src/server/http-server.js";
-import { INPUT_LIMITS, inputLimitFor } from "../src/server/input-limits.js";
+import { INPUT_LIMITS, inputLimit } from "../src/schema/input-limits.js";
+import { schema as appSchema } from "../src/schema/index.js";
+import { createInputLimitCheck, type InputHolder, inputLimitOf } from "../src/server/input-limits.js";
 import { rowCounts } from "./support/dialogs.js";
 
-const app = testApp({ introspection: true, limits: { rateLimitRequests: 0 } });
+const app = testApp({ limits: { rateLimitRequests: 0 } });
 const send = async (query: string, variables?: Record<string, unknown>) => {
   const response = await app.fetch("http://localhost/graphql", {
     method: "POST",
@@ -105,19 +108,19 @@ interface Leaf {
  * parts and arguments have none of their own: the event's size limit covers them (test/limits.test.ts). */
 function leavesOf(
   type: GraphQLInputType,
-  name: string,
+  holder: InputHolder,
   path: string[],
   seen: Set<string>,
   inEvent = false,
 ): Omit<Leaf, "field" | "operation">[] {
   const inner = isNonNullType(type) ? type.ofType : type;
-  if (isListType(inner)) return leavesOf(inner.ofType, name, [...path, "0"], seen, inEvent);
+  if (isListType(inner)) return leavesOf(inner.ofType, holder, [...path, "0"], seen, inEvent);
   if (isInputObjectType(inner)) {
     if (seen.has(inner.name)) return [];
     const nested = new Set(seen).add(inner.name);
     const event = inEvent || inner.name === "HistoryEventInput";
     return Object.values(inner.getFields()).flatMap((field) =>
-      leavesOf(field.type, field.name, [...path, field.name], nested, event),
+      leavesOf(field.type, field, [...path, field.name], nested, event),
     );
   }
   const typeName = getNamedType(inner).name;
@@ -127,7 +130,7 @@ function leavesOf(
       : typeName === "JSON" || typeName === "JSONObject"
         ? "json"
         : null;
-  const limit = inputLimitFor(name, typeName, inEvent, testConfig.MAX_EVENT_BYTES);
+  const limit = inputLimitOf(holder, inEvent, testConfig.MAX_EVENT_BYTES);
   return kind && limit !== null ? [{ path, limit, kind }] : [];
 }
 
@@ -195,12 +198,12 @@ function operationFor(schema: GraphQLSchema, leaf: Leaf, size: number) {
   };
 }
 
-describe("every argument of the schema, walked by introspection", () => {
-  let schema: GraphQLSchema;
+describe("every argument of the schema, with the limit declared beside it", () => {
+  // The app's own schema object, not an introspected copy: introspection does not carry the
+  // extensions the limits are declared in.
+  const schema = appSchema;
   const leaves: Leaf[] = [];
-  beforeAll(async () => {
-    const introspection = await send(getIntrospectionQuery({ oneOf: true }));
-    schema = buildClientSchema(introspection.data as unknown as IntrospectionQuery);
+  beforeAll(() => {
     for (const operation of ["query", "mutation", "subscription"] as const) {
       const root = {
         query: schema.getQueryType(),
@@ -209,7 +212,7 @@ describe("every argument of the schema, walked by introspection", () => {
       }[operation];
       for (const field of Object.values(root?.getFields() ?? {})) {
         for (const arg of field.args) {
-          for (const leaf of leavesOf(arg.type, arg.name, [arg.name], new Set()))
+          for (const leaf of leavesOf(arg.type, arg, [arg.name], new Set()))
             leaves.push({ field: field.name, operation, ...leaf });
         }
       }
@@ -247,6 +250,39 @@ describe("every argument of the schema, walked by introspection", () => {
     // Nothing oversized was stored (the at-limit writes may have been).
     const after = await rowCounts();
     expect(after.events - before.events).toBeLessThanOrEqual(leaves.length * 2);
+  });
+});
+
+describe("a limit belongs to the argument that declares it", () => {
+  // A schema planted for the test: the title of a dialog declares its limit; a new field's argument
+  // that happens to be called `title` declares none, so it gets the default of its type.
+  const planted = new GraphQLSchema({
+    query: new GraphQLObjectType({
+      name: "Query",
+      fields: {
+        renameDialog: {
+          type: GraphQLString,
+          args: { title: { type: GraphQLString, ...inputLimit(INPUT_LIMITS.title) } },
+        },
+        addNote: { type: GraphQLString, args: { title: { type: GraphQLString } } },
+      },
+    }),
+  });
+  const oversized = createInputLimitCheck(testConfig.MAX_EVENT_BYTES);
+  const check = (field: string, title: string) =>
+    oversized(planted, parse(`query($title: String) { ${field}(title: $title) }`), null, { title });
+
+  it("a new argument named title does not inherit another field's 1,000 characters", () => {
+    const long = "t".repeat(INPUT_LIMITS.title + 1);
+    expect(check("renameDialog", long)).toEqual({
+      path: ["title"],
+      message: `at most ${INPUT_LIMITS.title} characters (got ${INPUT_LIMITS.title + 1})`,
+    });
+    expect(check("addNote", long)).toBeNull();
+    expect(check("addNote", "t".repeat(testConfig.MAX_EVENT_BYTES + 1))).toEqual({
+      path: ["title"],
+      message: `at most ${testConfig.MAX_EVENT_BYTES} characters (got ${testConfig.MAX_EVENT_BYTES + 1})`,
+    });
   });
 });
 

@@ -177,33 +177,12 @@ describe("an MCP turn, step by step", () => {
     expect(output).toMatch(/\[output cut at \d+ bytes\]$/);
   });
 
-  it("cancelling mid-call stops the loop: no more tool calls, no more model calls", async () => {
-    g.upstream.script({ output: [{ toolCall: { name: "slow", arguments: '{"ms":1000}' } }] });
-    const before = g.upstream.requests.length;
-    const started = await g.openai.responses.create({
-      model: "stand-in-1",
-      input: "sleep",
-      tools: tools(),
-      background: true,
-    });
-    await until(
-      async () => (await prisma.event.count({ where: { responseId: started.id, toolName: "slow" } })) === 1,
-      "the call",
-    );
-    const cancelled = await g.openai.responses.cancel(started.id);
-    expect(cancelled.status).toBe("cancelled");
-    const events = await prisma.event.findMany({ where: { responseId: started.id }, orderBy: { seq: "asc" } });
-    expect(events.map((event) => event.type)).toEqual(["HUMAN", "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL"]);
-    expect(g.upstream.requests.length).toBe(before + 1);
-  });
-
-  it("interruptResponse mid-call ends the turn as seed 004 says and stops the loop", async () => {
-    const cancelledTurns = async () => {
-      const text = await (await fetch(`${g.server.url}/metrics`)).text();
-      return Number(/dialogql_upstream_model_calls_total\{status="CANCELLED"\} (\d+)/.exec(text)?.[1] ?? 0);
-    };
-    const before = await cancelledTurns();
-    g.upstream.script({ output: [{ toolCall: { name: "slow", arguments: '{"ms":300}' } }] });
+  /**
+   * A background turn whose model calls `slow` (answering after `ms`), once the call is stored: the
+   * moment to stop it. `requests` is the upstream's request count before the turn.
+   */
+  async function turnInSlowCall(ms: number) {
+    g.upstream.script({ output: [{ toolCall: { name: "slow", arguments: JSON.stringify({ ms }) } }] });
     const requests = g.upstream.requests.length;
     const started = await g.openai.responses.create({
       model: "stand-in-1",
@@ -215,15 +194,34 @@ describe("an MCP turn, step by step", () => {
       async () => (await prisma.event.count({ where: { responseId: started.id, toolName: "slow" } })) === 1,
       "the call",
     );
+    return { responseId: started.id, requests };
+  }
+
+  it("cancelling mid-call stops the loop: no more tool calls, no more model calls", async () => {
+    const { responseId, requests } = await turnInSlowCall(1000);
+    const cancelled = await g.openai.responses.cancel(responseId);
+    expect(cancelled.status).toBe("cancelled");
+    const events = await prisma.event.findMany({ where: { responseId }, orderBy: { seq: "asc" } });
+    expect(events.map((event) => event.type)).toEqual(["HUMAN", "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL"]);
+    expect(g.upstream.requests.length).toBe(requests + 1);
+  });
+
+  it("interruptResponse (SAVE_MARKED) mid-call keeps the partial answer, leaves the call without a result and stops the loop", async () => {
+    const cancelledTurns = async () => {
+      const text = await (await fetch(`${g.server.url}/metrics`)).text();
+      return Number(/dialogql_upstream_model_calls_total\{status="CANCELLED"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    const before = await cancelledTurns();
+    const { responseId, requests } = await turnInSlowCall(300);
     const interrupted = await asCaller(g.server, g.key)(
       `mutation ($id: ID!) { interruptResponse(input: { responseId: $id, behavior: SAVE_MARKED, partialText: "Sleeping…" }) { ... on Response { status } } }`,
-      { id: started.id },
+      { id: responseId },
     );
     expect(interrupted.body.data).toEqual({ interruptResponse: { status: "INCOMPLETE" } });
     // The loop has ended (a turn ended by the interrupt counts as cancelled) …
     await until(async () => (await cancelledTurns()) === before + 1, "the loop to end");
     // … with no tool result, no further model call, and the interrupt's partial answer last.
-    const events = await prisma.event.findMany({ where: { responseId: started.id }, orderBy: { seq: "asc" } });
+    const events = await prisma.event.findMany({ where: { responseId }, orderBy: { seq: "asc" } });
     expect(events.map((event) => [event.type, event.toolName ?? event.content])).toEqual([
       ["HUMAN", "sleep"],
       ["TOOL_CALL", "mcp_list_tools"],

@@ -5,7 +5,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
-import { type McpServerProcess, startEverythingServer, startTestMcpServer } from "./support/mcp-servers.js";
+import {
+  forgetSessions,
+  type McpServerProcess,
+  startEverythingServer,
+  startTestMcpServer,
+} from "./support/mcp-servers.js";
 import { tenantKey } from "./support/tenants.js";
 
 let g: GeneratingServer;
@@ -205,6 +210,48 @@ describe("an mcp tool", () => {
     await other.responses.create({ model: "stand-in-1", input: "1+1", tools: [mcpTool(server.url)] });
     expect(await connections()).toBe(3);
     await server.kill();
+  });
+
+  describe("a kept connection whose session the server forgot (answered 404) is opened again, once", () => {
+    let server: McpServerProcess;
+    beforeAll(async () => {
+      server = await startTestMcpServer({ sessions: true });
+      return () => server.kill();
+    });
+    /** A turn that calls `connections` (chained to `previous`, it reuses that turn's listing). */
+    const connectionsTurn = async (previous?: string) => {
+      g.upstream.script(
+        { output: [{ toolCall: { name: "connections", arguments: "{}" } }] },
+        { output: [{ text: "ok" }] },
+      );
+      const response = await g.openai.responses.create({
+        model: "stand-in-1",
+        input: "how many?",
+        tools: [mcpTool(server.url)],
+        ...(previous ? { previous_response_id: previous } : {}),
+      });
+      const call = response.output.find((item) => item.type === "mcp_call");
+      return { response, call: call as { output: string; error: unknown; status: string } };
+    };
+
+    it("a call (the listing reused from the chain) is sent again on a new session", async () => {
+      const first = await connectionsTurn();
+      expect(first.call).toMatchObject({ output: "1", error: null });
+      await forgetSessions(server);
+      const second = await connectionsTurn(first.response.id);
+      // The chain's listing was reused, so the call was the first request on the stale session.
+      expect(second.response.output.map((item) => item.type)).toEqual(["mcp_call", "message"]);
+      expect(second.call).toMatchObject({ output: "2", error: null, status: "completed" });
+    });
+
+    it("a listing is sent again on a new session", async () => {
+      const before = Number((await connectionsTurn()).call.output);
+      await forgetSessions(server);
+      const after = await connectionsTurn();
+      expect(after.response.output.map((item) => item.type)).toEqual(["mcp_list_tools", "mcp_call", "message"]);
+      expect(after.response.output[0]).toMatchObject({ error: null });
+      expect(after.call).toMatchObject({ output: String(before + 1), error: null, status: "completed" });
+    });
   });
 
   it("sends `authorization` as a bearer token, and refuses a field it does not act on by name", async () => {

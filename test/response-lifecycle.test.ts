@@ -1,5 +1,6 @@
-// Writing a turn step by step (seed 004): an agent appends its steps, then completes the turn or
-// is interrupted. Interrupts keep what seed 004 says, and the subscriber's delta says so. Every
+// Writing a turn step by step: an agent appends its steps, then completes the turn or is
+// interrupted. An interrupt keeps the partial answer (SAVE_PARTIAL), keeps it marked as interrupted
+// (SAVE_MARKED) or drops it (DISCARD), and the subscriber's delta says so. Every
 // refused call is a typed error that stores nothing.
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
@@ -29,7 +30,7 @@ const storedResponse = (id: string) =>
     include: { events: { orderBy: { seq: "asc" }, select: { seq: true, type: true, content: true, metadata: true } } },
   });
 
-describe("interruptResponse (seed 004)", () => {
+describe("interruptResponse: the partial answer kept, marked or dropped", () => {
   const cases: {
     behavior: InterruptBehavior;
     status: string;
@@ -48,7 +49,7 @@ describe("interruptResponse (seed 004)", () => {
     { behavior: "DISCARD", status: "CANCELLED", append: [] },
   ];
 
-  it.each(cases)("$behavior keeps what seed 004 says, ends $status, and its delta says so", async (expected) => {
+  it.each(cases)("$behavior keeps its share of the partial answer, ends $status, and its delta says so", async (expected) => {
     const { responseId, dialogId } = await turnInProgress();
     const deltas = subscribe(wsClient(server), HISTORY_DELTA, { dialogId, afterSeq: 2 });
     const interrupted = await write.interruptResponse({

@@ -13,6 +13,7 @@ import {
   type LanguageModelUsage,
   type ModelMessage,
   streamText,
+  type TextStreamPart,
   type ToolSet,
   tool,
   wrapLanguageModel,
@@ -74,121 +75,153 @@ export interface StepResult {
 }
 
 export async function runModelStep(step: StepRequest, target: StepTarget): Promise<StepResult> {
-  const bySdkId = new Map<string, OutputItem>();
-  const result: StepResult = {
+  const follower = new StepFollower(step, target);
+  try {
+    const stream = await startStream(step);
+    for await (const part of stream.fullStream) {
+      // Only a few parts wait (a reasoning written whole, a step's end): the rest go on at once.
+      const waiting = follower.take(part);
+      if (waiting) await waiting;
+    }
+  } catch (error) {
+    follower.result.failure = error;
+  }
+  return follower.result;
+}
+
+async function startStream(step: StepRequest) {
+  return streamText({
+    ...(await promptAsItIs(step)),
+    // System and developer messages are the caller's own history (stored SystemEvents), not injected text.
+    allowSystemInMessages: true,
+    tools: step.tools,
+    toolChoice: step.toolChoice,
+    temperature: step.temperature,
+    topP: step.topP,
+    maxOutputTokens: step.maxOutputTokens,
+    frequencyPenalty: step.frequencyPenalty,
+    presencePenalty: step.presencePenalty,
+    ...step.settings,
+    output: step.output,
+    maxRetries: step.maxRetries,
+    abortSignal: step.abort,
+    // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
+    onError: () => {},
+    providerOptions: step.providerOptions,
+    includeRawChunks: step.logprobs != null,
+  });
+}
+
+type StreamPart = TextStreamPart<ToolSet>;
+type PartOf<T extends StreamPart["type"]> = Extract<StreamPart, { type: T }>;
+
+/** A step's stream parts, followed into output items (by the SDK's ids) and the step's result. */
+class StepFollower {
+  readonly result: StepResult = {
     finishReason: undefined,
     stopSequence: null,
     usage: undefined,
     failure: undefined,
     calls: [],
   };
-  // The logprobs of the raw chunk the next text delta comes from.
-  let chunkLogprobs: TokenLogprob[] | null = null;
-  const add = (sdkId: string, item: OutputItem) => {
-    bySdkId.set(sdkId, item);
-    target.add(item);
-  };
-  const addCall = (callId: string, name: string, args: string) => {
-    const item = callItem(step.toolbox, target, callId, name, args);
-    add(callId, item);
-    result.calls.push(item);
-  };
-  try {
-    const stream = streamText({
-      ...(await promptAsItIs(step)),
-      // System and developer messages are the caller's own history (stored SystemEvents), not injected text.
-      allowSystemInMessages: true,
-      tools: step.tools,
-      toolChoice: step.toolChoice,
-      temperature: step.temperature,
-      topP: step.topP,
-      maxOutputTokens: step.maxOutputTokens,
-      frequencyPenalty: step.frequencyPenalty,
-      presencePenalty: step.presencePenalty,
-      ...step.settings,
-      output: step.output,
-      maxRetries: step.maxRetries,
-      abortSignal: step.abort,
-      // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
-      onError: () => {},
-      providerOptions: step.providerOptions,
-      includeRawChunks: step.logprobs != null,
-    });
-    for await (const part of stream.fullStream) {
-      switch (part.type) {
-        case "raw":
-          chunkLogprobs = step.logprobs && logprobsOfChunk(part.rawValue, step.logprobs.top);
-          break;
-        case "text-start":
-        case "reasoning-start": {
-          const type = part.type === "text-start" ? "message" : "reasoning";
-          add(part.id, { type, id: target.newId(type), text: "" });
-          break;
-        }
-        case "text-delta":
-        case "reasoning-delta": {
-          const item = bySdkId.get(part.id);
-          // Anthropic's thinking signature comes as a delta of no text at the block's end.
-          const signature = part.providerMetadata?.anthropic?.signature;
-          if (item?.type === "reasoning" && typeof signature === "string") item.signature = signature;
-          if ((item?.type !== "message" && item?.type !== "reasoning") || !part.text) break;
-          item.text += part.text;
-          target.textDelta(item.type === "message" ? "AI" : "REASONING", part.text);
-          const logprobs = item.type === "message" ? takeLogprobs(item, chunkLogprobs) : undefined;
-          chunkLogprobs = null;
-          target.delta(item, part.text, logprobs);
-          break;
-        }
-        case "text-end":
-        case "reasoning-end": {
-          const item = bySdkId.get(part.id);
-          // A Responses upstream asked for `reasoning.encrypted_content` gives it with the reasoning.
-          const encrypted = part.providerMetadata?.openai?.reasoningEncryptedContent;
-          if (item?.type === "reasoning" && typeof encrypted === "string") item.encryptedContent = encrypted;
-          // Written whole now, before the answer's text opens, so it keeps what goes back upstream.
-          if (item?.type === "reasoning" && (item.encryptedContent || item.signature)) await target.saveItems();
-          if (item) target.done(item);
-          break;
-        }
-        case "tool-input-start":
-          addCall(part.id, part.toolName, "");
-          break;
-        case "tool-input-delta": {
-          const item = bySdkId.get(part.id);
-          if (!item || !("arguments" in item)) break;
-          item.arguments += part.delta;
-          target.delta(item, part.delta);
-          break;
-        }
-        case "tool-call":
-        case "tool-error": {
-          // Providers that do not stream tool input send the whole call at once.
-          if (!bySdkId.has(part.toolCallId)) addCall(part.toolCallId, part.toolName, JSON.stringify(part.input ?? {}));
-          const item = bySdkId.get(part.toolCallId)!;
-          // An MCP call is done once it has run; its arguments are done now.
-          if (item.type === "mcp_call") target.argumentsDone(item);
-          else target.done(item);
-          break;
-        }
-        case "finish-step": {
-          result.finishReason = part.finishReason;
-          const stopSequence = part.providerMetadata?.anthropic?.stopSequence;
-          result.stopSequence = typeof stopSequence === "string" ? stopSequence : null;
-          await target.stepEnd();
-          break;
-        }
-        case "finish":
-          result.usage = part.totalUsage;
-          break;
-        case "error":
-          result.failure = part.error;
-          break;
+  private readonly bySdkId = new Map<string, OutputItem>();
+  /** The logprobs of the raw chunk the next text delta comes from. */
+  private chunkLogprobs: TokenLogprob[] | null = null;
+
+  constructor(
+    private readonly step: StepRequest,
+    private readonly target: StepTarget,
+  ) {}
+
+  /** Follows one part; a promise when the stream must wait for it. */
+  take(part: StreamPart): Promise<void> | void {
+    switch (part.type) {
+      case "raw":
+        this.chunkLogprobs = this.step.logprobs && logprobsOfChunk(part.rawValue, this.step.logprobs.top);
+        return;
+      case "text-start":
+      case "reasoning-start": {
+        const type = part.type === "text-start" ? "message" : "reasoning";
+        return this.add(part.id, { type, id: this.target.newId(type), text: "" });
       }
+      case "text-delta":
+      case "reasoning-delta":
+        return this.textDelta(part);
+      case "text-end":
+      case "reasoning-end":
+        return this.textEnd(part);
+      case "tool-input-start":
+        return this.addCall(part.id, part.toolName, "");
+      case "tool-input-delta": {
+        const item = this.bySdkId.get(part.id);
+        if (!item || !("arguments" in item)) return;
+        item.arguments += part.delta;
+        return this.target.delta(item, part.delta);
+      }
+      case "tool-call":
+      case "tool-error":
+        return this.toolCall(part);
+      case "finish-step": {
+        this.result.finishReason = part.finishReason;
+        const stopSequence = part.providerMetadata?.anthropic?.stopSequence;
+        this.result.stopSequence = typeof stopSequence === "string" ? stopSequence : null;
+        return this.target.stepEnd();
+      }
+      case "finish":
+        this.result.usage = part.totalUsage;
+        return;
+      case "error":
+        this.result.failure = part.error;
+        return;
     }
-  } catch (error) {
-    result.failure = error;
   }
-  return result;
+
+  private add(sdkId: string, item: OutputItem) {
+    this.bySdkId.set(sdkId, item);
+    this.target.add(item);
+  }
+
+  private addCall(callId: string, name: string, args: string) {
+    const item = callItem(this.step.toolbox, this.target, callId, name, args);
+    this.add(callId, item);
+    this.result.calls.push(item);
+  }
+
+  private textDelta(part: PartOf<"text-delta" | "reasoning-delta">) {
+    const item = this.bySdkId.get(part.id);
+    // Anthropic's thinking signature comes as a delta of no text at the block's end.
+    const signature = part.providerMetadata?.anthropic?.signature;
+    if (item?.type === "reasoning" && typeof signature === "string") item.signature = signature;
+    if ((item?.type !== "message" && item?.type !== "reasoning") || !part.text) return;
+    item.text += part.text;
+    this.target.textDelta(item.type === "message" ? "AI" : "REASONING", part.text);
+    const logprobs = item.type === "message" ? takeLogprobs(item, this.chunkLogprobs) : undefined;
+    this.chunkLogprobs = null;
+    this.target.delta(item, part.text, logprobs);
+  }
+
+  private textEnd(part: PartOf<"text-end" | "reasoning-end">): Promise<void> | void {
+    const item = this.bySdkId.get(part.id);
+    // A Responses upstream asked for `reasoning.encrypted_content` gives it with the reasoning.
+    const encrypted = part.providerMetadata?.openai?.reasoningEncryptedContent;
+    if (item?.type === "reasoning" && typeof encrypted === "string") item.encryptedContent = encrypted;
+    // Written whole now, before the answer's text opens, so it keeps what goes back upstream.
+    if (item?.type === "reasoning" && (item.encryptedContent || item.signature)) {
+      return this.target.saveItems().then(() => this.target.done(item));
+    }
+    if (item) this.target.done(item);
+  }
+
+  private toolCall(part: PartOf<"tool-call" | "tool-error">) {
+    // Providers that do not stream tool input send the whole call at once.
+    if (!this.bySdkId.has(part.toolCallId)) {
+      this.addCall(part.toolCallId, part.toolName, JSON.stringify(part.input ?? {}));
+    }
+    const item = this.bySdkId.get(part.toolCallId)!;
+    // An MCP call is done once it has run; its arguments are done now.
+    if (item.type === "mcp_call") this.target.argumentsDone(item);
+    else this.target.done(item);
+  }
 }
 
 type ModelV3 = Parameters<typeof wrapLanguageModel>[0]["model"];

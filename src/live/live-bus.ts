@@ -163,89 +163,37 @@ export interface LiveBusOptions {
 }
 
 export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
-  // Every listener of a channel gets the same payload object (which is what lets subscribers
-  // share one execution of it, src/server/shared-subscription-results.ts).
-  const listenersByChannel = new Map<string, Set<PayloadQueue<LiveMessage>>>();
-  const noticeHandlers: NoticeHandler[] = [];
-  const deliver = (channel: string, message: unknown) => {
-    if (channel === NOTICES) return noticeHandlers.forEach((handle) => handle(message));
-    for (const listener of listenersByChannel.get(channel) ?? []) listener.push(message as LiveMessage);
-  };
-  const everyListener = () => [...listenersByChannel.values()].flatMap((listeners) => [...listeners]);
-  const { carriage } = options;
-  const handlers: RedisFanoutHandlers = {
-    deliver(channel, message) {
-      if (!isCarrying(message)) return deliver(channel, message);
-      const { carried, ...payload } = message;
-      if (carriage) carriage.receive(payload, carried);
-      deliver(channel, payload);
-    },
-    resync(channels) {
-      const listeners =
-        channels === "all"
-          ? everyListener()
-          : channels.flatMap((channel) => [...(listenersByChannel.get(channel) ?? [])]);
-      // One object for all: the subscribers of a dialog share the reads of one resync by it.
-      const resync: Resync = { resync: true };
-      for (const listener of listeners) listener.push(resync);
-    },
-  };
-  const fanoutOptions = { commandTimeoutMs: options.redisCommandTimeoutMs ?? 1_000 };
-  const redis: RedisFanout | null = options.redisClusterNodes
-    ? createClusterFanout(options.redisClusterNodes, handlers, fanoutOptions)
-    : options.redisUrl
-      ? createRedisFanout(options.redisUrl, handlers, fanoutOptions)
-      : null;
+  const local = localListeners();
+  const redis = redisFanoutOf(options, redisHandlers(local, options.carriage));
   // Notices from other instances arrive for the life of the bus.
   void redis?.subscribe(NOTICES);
 
   const sendRemote = redis && orderedSends(redis);
   /** Delivers `message` here, and sends it (or what `remote` resolves to) to the other instances. */
   const send = (channel: string, message: unknown, remote: unknown = message) => {
-    deliver(channel, message);
+    local.deliver(channel, message);
     sendRemote?.(channel, remote);
   };
+  const { carriage } = options;
+  /** What goes to the other instances with a delta: the delta, with what its writer read of it. */
+  const carrying = (payload: DeltaPayload) =>
+    redis && carriage
+      ? withTimeout(carriage.attach(payload), CARRY_WAIT_MS).then(
+          (carried) => (carried === undefined ? payload : { ...payload, carried }),
+          () => payload,
+        )
+      : payload;
 
   return {
     publish(write) {
-      if ("deleted" in write) {
-        return send(channelOf("historyDelta", write.dialogId), {
-          dialogId: write.dialogId,
-          deleted: true,
-        } satisfies DeletedPayload);
+      const payload = publishedPayload(write);
+      if (isDeleted(payload) || isCleared(payload)) return send(channelOf("historyDelta", payload.dialogId), payload);
+      if (isResponseDeleted(payload)) {
+        send(channelOf("historyDelta", payload.dialogId), payload);
+        return send(channelOf("responseUpdated", payload.responseId), payload);
       }
-      if ("responseDeleted" in write) {
-        const { dialogId, responseId, previousSeq, seq } = write;
-        const payload: ResponseDeletedPayload = { dialogId, responseId, responseDeleted: true, previousSeq, seq };
-        send(channelOf("historyDelta", dialogId), payload);
-        return send(channelOf("responseUpdated", responseId), payload);
-      }
-      if ("cleared" in write) {
-        const { dialogId, previousSeq, seq } = write;
-        return send(channelOf("historyDelta", dialogId), {
-          dialogId,
-          cleared: true,
-          previousSeq,
-          seq,
-        } satisfies ClearedPayload);
-      }
-      const payload: DeltaPayload = {
-        dialogId: write.dialogId,
-        responseId: write.responseId,
-        previousSeq: write.previousSeq,
-        seq: write.seq,
-        status: write.status,
-        ...(write.endsTextPart != null && { endsTextPart: write.endsTextPart }),
-      };
       metrics.deltasPublished.inc();
-      const carrying =
-        redis && carriage
-          ? withTimeout(carriage.attach(payload), CARRY_WAIT_MS).then(
-              (carried) => (carried === undefined ? payload : { ...payload, carried }),
-              () => payload,
-            )
-          : payload;
-      send(channelOf("historyDelta", payload.dialogId), payload, carrying);
+      send(channelOf("historyDelta", payload.dialogId), payload, carrying(payload));
       send(channelOf("responseUpdated", payload.responseId), payload);
     },
 
@@ -257,33 +205,22 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
     // a resumable stream needs the listener in place before it reads the database.
     async listen(topic, id) {
       const channel = channelOf(topic, id);
-      const listeners = listenersByChannel.get(channel) ?? new Set();
-      listenersByChannel.set(channel, listeners);
-      const payloads: PayloadQueue<LiveMessage> = new PayloadQueue(LISTENER_BUFFER, () => {
-        listeners.delete(payloads);
-        if (!listeners.size && listenersByChannel.get(channel) === listeners) listenersByChannel.delete(channel);
-        redis?.unsubscribe(channel);
-      });
-      listeners.add(payloads);
+      const payloads = local.add(channel, () => redis?.unsubscribe(channel));
       // Counted at once (the count is synchronous), so a return() that comes early releases it.
       await redis?.subscribe(channel);
       return payloads;
     },
 
-    listenerCount(topic, id) {
-      return listenersByChannel.get(channelOf(topic, id))?.size ?? 0;
-    },
+    listenerCount: (topic, id) => local.count(channelOf(topic, id)),
 
     broadcast(notice) {
       send(NOTICES, notice);
     },
 
-    onNotice(handler) {
-      noticeHandlers.push(handler);
-    },
+    onNotice: local.onNotice,
 
     endListeners() {
-      for (const listener of everyListener()) void listener.return();
+      for (const listener of local.everyListener()) void listener.return();
     },
 
     redis: redis?.commands ?? null,
@@ -291,8 +228,88 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
     async close() {
       // Release every listener first: with Redis each release sends UNSUBSCRIBE, which must go
       // out before QUIT.
-      await Promise.all(everyListener().map((listener) => listener.return()));
+      await Promise.all(local.everyListener().map((listener) => listener.return()));
       await redis?.close();
     },
   };
+}
+
+/** Exactly what is published of a committed write (a caller's object may carry more). */
+function publishedPayload(write: CommittedPayload): CommittedPayload {
+  if ("deleted" in write) return { dialogId: write.dialogId, deleted: true } satisfies DeletedPayload;
+  if ("responseDeleted" in write) {
+    const { dialogId, responseId, previousSeq, seq } = write;
+    return { dialogId, responseId, responseDeleted: true, previousSeq, seq } satisfies ResponseDeletedPayload;
+  }
+  if ("cleared" in write) {
+    const { dialogId, previousSeq, seq } = write;
+    return { dialogId, cleared: true, previousSeq, seq } satisfies ClearedPayload;
+  }
+  return {
+    dialogId: write.dialogId,
+    responseId: write.responseId,
+    previousSeq: write.previousSeq,
+    seq: write.seq,
+    status: write.status,
+    ...(write.endsTextPart != null && { endsTextPart: write.endsTextPart }),
+  } satisfies DeltaPayload;
+}
+
+type LocalListeners = ReturnType<typeof localListeners>;
+
+/** This instance's listeners, by channel, and its notice handlers. */
+function localListeners() {
+  // Every listener of a channel gets the same payload object (which is what lets subscribers
+  // share one execution of it, src/server/shared-subscription-results.ts).
+  const listenersByChannel = new Map<string, Set<PayloadQueue<LiveMessage>>>();
+  const noticeHandlers: NoticeHandler[] = [];
+  return {
+    deliver(channel: string, message: unknown) {
+      if (channel === NOTICES) return noticeHandlers.forEach((handle) => handle(message));
+      for (const listener of listenersByChannel.get(channel) ?? []) listener.push(message as LiveMessage);
+    },
+    everyListener: () => [...listenersByChannel.values()].flatMap((listeners) => [...listeners]),
+    of: (channel: string) => [...(listenersByChannel.get(channel) ?? [])],
+    count: (channel: string) => listenersByChannel.get(channel)?.size ?? 0,
+    /** A new listener of `channel`; `released` is called when it returns. */
+    add(channel: string, released: () => void): PayloadQueue<LiveMessage> {
+      const listeners = listenersByChannel.get(channel) ?? new Set();
+      listenersByChannel.set(channel, listeners);
+      const payloads: PayloadQueue<LiveMessage> = new PayloadQueue(LISTENER_BUFFER, () => {
+        listeners.delete(payloads);
+        if (!listeners.size && listenersByChannel.get(channel) === listeners) listenersByChannel.delete(channel);
+        released();
+      });
+      listeners.add(payloads);
+      return payloads;
+    },
+    onNotice(handler: NoticeHandler) {
+      noticeHandlers.push(handler);
+    },
+  };
+}
+
+/** What the Redis fan-out does with what arrives from the other instances. */
+function redisHandlers(local: LocalListeners, carriage: DeltaCarriage | undefined): RedisFanoutHandlers {
+  return {
+    deliver(channel, message) {
+      if (!isCarrying(message)) return local.deliver(channel, message);
+      const { carried, ...payload } = message;
+      if (carriage) carriage.receive(payload, carried);
+      local.deliver(channel, payload);
+    },
+    resync(channels) {
+      const listeners = channels === "all" ? local.everyListener() : channels.flatMap(local.of);
+      // One object for all: the subscribers of a dialog share the reads of one resync by it.
+      const resync: Resync = { resync: true };
+      for (const listener of listeners) listener.push(resync);
+    },
+  };
+}
+
+/** The Redis (or Redis Cluster) fan-out the options ask for, or null for this instance alone. */
+function redisFanoutOf(options: LiveBusOptions, handlers: RedisFanoutHandlers): RedisFanout | null {
+  const fanoutOptions = { commandTimeoutMs: options.redisCommandTimeoutMs ?? 1_000 };
+  if (options.redisClusterNodes) return createClusterFanout(options.redisClusterNodes, handlers, fanoutOptions);
+  return options.redisUrl ? createRedisFanout(options.redisUrl, handlers, fanoutOptions) : null;
 }

@@ -3,8 +3,6 @@
 // messages are matched to the caller's stored chains (src/responses-api/recorded-turn.ts); the
 // model is whichever provider the model name maps to (the AI SDK converts); the answer and every
 // error are in Anthropic's shapes.
-import { requestTraceContext } from "../tracing.js";
-import type { GenerateRequest } from "../generation/generate-turn.js";
 import { storedTurns } from "../generation/turn-sink.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "../request-id.js";
@@ -12,7 +10,7 @@ import { json, toApiError } from "./api-errors.js";
 import { anthropicMessage, messageEventStream } from "./anthropic-message-object.js";
 import { messagesSettings, parseMessagesBody } from "./anthropic-messages-request.js";
 import { type CreateDeps, readBody } from "./create-response.js";
-import { answerRecordedTurn } from "./recorded-answer.js";
+import { answerRecordedTurn, recordedTurnRequest } from "./recorded-answer.js";
 import { idempotentTurns } from "./idempotent-turns.js";
 import { placeTurn, requestEvents } from "./recorded-turn.js";
 
@@ -35,14 +33,7 @@ async function handleMessages(request: Request, deps: CreateDeps): Promise<Respo
   const events = requestEvents("ANTHROPIC_MESSAGES", { system: body.system, messages: body.messages }, []);
   const turns = await idempotentTurns(request, raw, deps, true);
   const place = await placeTurn(deps, events, request, !turns.earlier);
-  const generate: GenerateRequest = {
-    ...settings,
-    ...place,
-    tenantId: deps.scope.tenantId,
-    // Charged to the caller's key, held to its budget, traced as a child of this request.
-    apiKeyId: deps.keyId ?? null,
-    traceContext: requestTraceContext(request),
-  };
+  const generate = recordedTurnRequest(request, deps, settings, place);
   const sink = storedTurns(deps);
 
   const thinking = body.thinking?.type === "enabled";

@@ -2,14 +2,12 @@
 // messages are matched to the caller's stored chains (src/responses-api/recorded-turn.ts), the
 // turn runs through the same model loop and services as /v1/responses — so watchers see it live —
 // and the answer is a `chat.completion` or its chunk stream. `store: false` keeps nothing.
-import { requestTraceContext } from "../tracing.js";
-import type { GenerateRequest } from "../generation/generate-turn.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
 import { errorBody, json } from "./api-errors.js";
 import { chatCompletion, chunkStream } from "./chat-completion-object.js";
 import { chatSettings, parseChatBody } from "./chat-completions-request.js";
 import { type CreateDeps, readBody } from "./create-response.js";
-import { answerRecordedTurn } from "./recorded-answer.js";
+import { answerRecordedTurn, recordedTurnRequest } from "./recorded-answer.js";
 import { idempotentTurns } from "./idempotent-turns.js";
 import { placeTurn, requestEvents } from "./recorded-turn.js";
 
@@ -20,14 +18,7 @@ export async function handleChatCompletions(request: Request, deps: CreateDeps):
   const events = requestEvents("OPENAI_CHAT", parsed.body.messages, ["messages"]);
   const turns = await idempotentTurns(request, body, deps, parsed.store);
   const place = await placeTurn(deps, events, request, parsed.store && !turns.earlier);
-  const generate: GenerateRequest = {
-    ...settings,
-    ...place,
-    tenantId: deps.scope.tenantId,
-    // Charged to the caller's key, held to its budget, traced as a child of this request.
-    apiKeyId: deps.keyId ?? null,
-    traceContext: requestTraceContext(request),
-  };
+  const generate = recordedTurnRequest(request, deps, settings, place);
   const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
   const model = parsed.body.model;
   const logprobs = parsed.body.logprobs ?? false;

@@ -9,8 +9,10 @@ import type {
   TurnOutcome,
 } from "../generation/generate-turn.js";
 import type { TurnSink } from "../generation/turn-sink.js";
+import { requestTraceContext } from "../tracing.js";
 import { type ApiError, endedTurnError, json } from "./api-errors.js";
-import { keptHeaders } from "./recorded-turn.js";
+import { type ChainPlace, keptHeaders } from "./recorded-turn.js";
+import type { CreateDeps } from "./responses-deps.js";
 import { sseBody } from "./sse-body.js";
 
 export interface DoorFormat {
@@ -25,6 +27,25 @@ export interface DoorFormat {
 interface TurnEvents extends TurnObserver {
   begin(turn: StartedTurn): void;
   end(outcome: TurnOutcome): void;
+}
+
+/**
+ * The turn a recording door asks for: the request's model settings, at its place in the caller's
+ * chains, charged to the caller's key, held to its budget, traced as a child of the request.
+ */
+export function recordedTurnRequest(
+  request: Request,
+  deps: Pick<CreateDeps, "scope" | "keyId">,
+  settings: Omit<GenerateRequest, "tenantId" | keyof ChainPlace>,
+  place: ChainPlace,
+): GenerateRequest {
+  return {
+    ...settings,
+    ...place,
+    tenantId: deps.scope.tenantId,
+    apiKeyId: deps.keyId ?? null,
+    traceContext: requestTraceContext(request),
+  };
 }
 
 export async function answerRecordedTurn(

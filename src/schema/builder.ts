@@ -7,6 +7,7 @@ import { DateResolver, DateTimeResolver, JSONObjectResolver, JSONResolver, SafeI
 import type PrismaTypes from "../generated/pothos-types.js";
 import { getDatamodel } from "../generated/pothos-types.js";
 import type { Context } from "./context.js";
+import { INPUT_LIMITS, inputLimit } from "./input-limits.js";
 import TenantScopePlugin from "./tenant-scope-plugin.js";
 
 export const builder = new SchemaBuilder<{
@@ -42,6 +43,9 @@ export const builder = new SchemaBuilder<{
     nodesQueryOptions: false,
     clientMutationId: "omit",
     cursorType: "String",
+    // Every connection's cursors, declared once (src/schema/input-limits.ts).
+    beforeArgOptions: inputLimit(INPUT_LIMITS.cursor),
+    afterArgOptions: inputLimit(INPUT_LIMITS.cursor),
   },
   errors: { directResult: true },
 });

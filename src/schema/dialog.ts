@@ -6,6 +6,7 @@ import { transcriptOf } from "../services/context-views.js";
 import { expiresAt } from "../services/retention.js";
 import type { Context } from "./context.js";
 import { builder } from "./builder.js";
+import { INPUT_LIMITS, inputLimit } from "./input-limits.js";
 import { dialogRow, needsOwnColumnsOnly } from "./own-columns.js";
 import { answerWithDialog, committedWrite } from "./committed-write.js";
 import { writeErrors } from "./errors.js";
@@ -145,16 +146,23 @@ builder.queryFields((t) => ({
 
 const CreateDialogInput = builder.inputType("CreateDialogInput", {
   fields: (t) => ({
-    title: t.string(),
-    metadata: t.field({ type: "JSON", description: "A JSON object." }),
+    title: t.string(inputLimit(INPUT_LIMITS.title)),
+    metadata: t.field({ type: "JSON", description: "A JSON object.", ...inputLimit(INPUT_LIMITS.metadata) }),
   }),
 });
 
 const UpdateDialogInput = builder.inputType("UpdateDialogInput", {
   fields: (t) => ({
     id: t.id({ required: true }),
-    title: t.string({ description: "A new title; null clears it, absent leaves it." }),
-    metadata: t.field({ type: "JSON", description: "Replaces the metadata object." }),
+    title: t.string({
+      description: "A new title; null clears it, absent leaves it.",
+      ...inputLimit(INPUT_LIMITS.title),
+    }),
+    metadata: t.field({
+      type: "JSON",
+      description: "Replaces the metadata object.",
+      ...inputLimit(INPUT_LIMITS.metadata),
+    }),
   }),
 });
 
@@ -169,7 +177,7 @@ const ClearDialogInput = builder.inputType("ClearDialogInput", {
 const ForkDialogInput = builder.inputType("ForkDialogInput", {
   fields: (t) => ({
     responseId: t.id({ required: true, description: "The new dialog's history is this response's context." }),
-    title: t.string({ description: "Default: the original dialog's title." }),
+    title: t.string({ description: "Default: the original dialog's title.", ...inputLimit(INPUT_LIMITS.title) }),
   }),
 });
 

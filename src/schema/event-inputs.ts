@@ -2,9 +2,14 @@
 // Fields a kind needs are checked by the service (src/services/event-input.ts) rather than made
 // non-null here, so a missing one comes back as a ValidationError with its path.
 import { builder } from "./builder.js";
+import { INPUT_LIMITS, inputLimit, sizedAsEvent } from "./input-limits.js";
 
 const common = (t: Parameters<Parameters<typeof builder.inputType>[1]["fields"]>[0]) => ({
-  metadata: t.field({ type: "JSON", description: "A JSON object kept with the event." }),
+  metadata: t.field({
+    type: "JSON",
+    description: "A JSON object kept with the event.",
+    ...inputLimit(INPUT_LIMITS.metadata),
+  }),
   createdAt: t.field({ type: "DateTime", description: "When it happened, if not now." }),
 });
 
@@ -21,13 +26,13 @@ const MessageEventInput = builder.inputType("MessageEventInput", {
 });
 
 const ReasoningEventInput = builder.inputType("ReasoningEventInput", {
-  fields: (t) => ({ content: t.string({ description: "Required." }), modelName: t.string(), ...common(t) }),
+  fields: (t) => ({ content: t.string({ description: "Required." }), modelName: t.string(inputLimit(INPUT_LIMITS.name)), ...common(t) }),
 });
 
 const ToolCallEventInput = builder.inputType("ToolCallEventInput", {
   fields: (t) => ({
-    callId: t.string({ description: "The call's id; generated when absent." }),
-    toolName: t.string({ description: "Required." }),
+    callId: t.string({ description: "The call's id; generated when absent.", ...inputLimit(INPUT_LIMITS.name) }),
+    toolName: t.string({ description: "Required.", ...inputLimit(INPUT_LIMITS.name) }),
     args: t.field({ type: "JSON", description: "A JSON object of arguments." }),
     ...common(t),
   }),
@@ -35,8 +40,11 @@ const ToolCallEventInput = builder.inputType("ToolCallEventInput", {
 
 const ToolResultEventInput = builder.inputType("ToolResultEventInput", {
   fields: (t) => ({
-    callId: t.string({ description: "Required: the callId of a tool call in the context." }),
-    toolName: t.string(),
+    callId: t.string({
+      description: "Required: the callId of a tool call in the context.",
+      ...inputLimit(INPUT_LIMITS.name),
+    }),
+    toolName: t.string(inputLimit(INPUT_LIMITS.name)),
     content: t.string({ description: "Required." }),
     isError: t.boolean(),
     ...common(t),
@@ -45,6 +53,8 @@ const ToolResultEventInput = builder.inputType("ToolResultEventInput", {
 
 export const HistoryEventInput = builder.inputType("HistoryEventInput", {
   isOneOf: true,
+  // Its content, parts and arguments count towards MAX_EVENT_BYTES as a whole (src/services/event-input.ts).
+  ...sizedAsEvent,
   fields: (t) => ({
     human: t.field({ type: MessageEventInput }),
     ai: t.field({ type: MessageEventInput }),

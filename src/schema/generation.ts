@@ -8,6 +8,7 @@ import { ModelNotConfiguredError } from "../generation/providers.js";
 import { cancelTurn } from "../generation/turn-cancel.js";
 import { storedTurns } from "../generation/turn-sink.js";
 import { builder } from "./builder.js";
+import { INPUT_LIMITS, inputLimit } from "./input-limits.js";
 import { ErrorInterface, writeErrors } from "./errors.js";
 import { committedWrite } from "./committed-write.js";
 import { HistoryEventInput } from "./event-inputs.js";
@@ -52,7 +53,7 @@ const GenerateResponseInput = builder.inputType("GenerateResponseInput", {
       description: "Continue this dialog's head (a new dialog when neither this nor previousResponseId is given).",
     }),
     previousResponseId: t.id({ description: "Continue from this response: a new branch if it already has children." }),
-    model: t.string({ required: true }),
+    model: t.string({ required: true, ...inputLimit(INPUT_LIMITS.name) }),
     input: t.field({ type: [HistoryEventInput], required: true, description: "What the model is given this turn." }),
     instructions: t.string({ description: "A system prompt for this turn only (not stored in the history)." }),
     tools: t.field({ type: [FunctionToolInput] }),
@@ -123,7 +124,10 @@ builder.mutationField("titleDialog", (t) =>
     errors: { types: writeErrors },
     description:
       "Give an untitled dialog a title from its first exchange: written by the model when one is configured, else the first words of the first message. A titled dialog keeps its title.",
-    args: { dialogId: t.arg.id({ required: true }), model: t.arg.string({ description: "The model to ask." }) },
+    args: {
+      dialogId: t.arg.id({ required: true }),
+      model: t.arg.string({ description: "The model to ask.", ...inputLimit(INPUT_LIMITS.name) }),
+    },
     tenant: { dialogs: ["dialogId"] },
     resolve: async (query, _root, args, ctx) => {
       const dialogId = String(args.dialogId);

@@ -5,6 +5,7 @@ import { messageFormats } from "../formats/index.js";
 import { tokenizerNames } from "../formats/token-budget.js";
 import { exportMessages, fitMessages, tokenCountOf } from "../services/context-views.js";
 import { builder } from "./builder.js";
+import { INPUT_LIMITS, inputLimit } from "./input-limits.js";
 import { contextTip, Dialog } from "./dialog.js";
 import { answerWithResponse, committedWrite, idOrNull } from "./committed-write.js";
 import { writeErrors } from "./errors.js";
@@ -127,7 +128,7 @@ const ImportMessagesInput = builder.inputType("ImportMessagesInput", {
       description:
         "Chat messages (OPENAI_CHAT), Responses input items (OPENAI_RESPONSES), an Anthropic `{system, messages}` body or a list of its messages (ANTHROPIC_MESSAGES), UIMessages (AI_SDK_UI).",
     }),
-    model: t.string({ description: "Recorded on every response the import creates." }),
+    model: t.string({ description: "Recorded on every response the import creates.", ...inputLimit(INPUT_LIMITS.name) }),
   }),
 });
 

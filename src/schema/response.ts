@@ -4,6 +4,7 @@ import { ResponseStatus } from "../generated/prisma/enums.js";
 import { expiresAt } from "../services/retention.js";
 import { answerWithResponse, committedWrite, idOrNull } from "./committed-write.js";
 import { builder } from "./builder.js";
+import { INPUT_LIMITS, inputLimit } from "./input-limits.js";
 import { needsOwnColumnsOnly, responseRow } from "./own-columns.js";
 import { writeErrors } from "./errors.js";
 import { HistoryEventInput } from "./event-inputs.js";
@@ -140,7 +141,7 @@ const CreateResponseInput = builder.inputType("CreateResponseInput", {
       description: "Chain to this dialog's head. Inferred from previousResponseId when that is given.",
     }),
     previousResponseId: t.id({ description: "Chain to this response (a new branch if it already has children)." }),
-    model: t.string(),
+    model: t.string(inputLimit(INPUT_LIMITS.name)),
     input: t.field({ type: [HistoryEventInput], required: true }),
     output: t.field({
       type: [HistoryEventInput],
@@ -150,8 +151,9 @@ const CreateResponseInput = builder.inputType("CreateResponseInput", {
     status: t.field({ type: ResponseStatusEnum }),
     usage: t.field({ type: UsageInput }),
     error: t.field({ type: "JSON" }),
-    metadata: t.field({ type: "JSON", description: "A JSON object." }),
+    metadata: t.field({ type: "JSON", description: "A JSON object.", ...inputLimit(INPUT_LIMITS.metadata) }),
     idempotencyKey: t.string({
+      ...inputLimit(INPUT_LIMITS.idempotencyKey),
       description:
         "A retry with the same key and input returns the same response; the same key with another input is a ConflictError.",
     }),

@@ -13,6 +13,7 @@ import {
   snippetParts,
 } from "../services/search.js";
 import { builder } from "./builder.js";
+import { INPUT_LIMITS, inputLimit } from "./input-limits.js";
 import { Dialog } from "./dialog.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
 import { Response, ResponseStatusEnum } from "./response.js";
@@ -35,6 +36,7 @@ export const SearchFilter = builder.inputType("SearchFilter", {
     metadata: t.field({
       type: "JSONObject",
       description: "The dialog's metadata has these top-level keys with these values.",
+      ...inputLimit(INPUT_LIMITS.metadata),
     }),
     createdAfter: t.field({
       type: "DateTime",
@@ -119,7 +121,7 @@ builder.queryField("search", (t) =>
     description:
       'Events of the caller\'s dialogs matching `query` (web-search syntax: words, "a phrase", -not, or) in their text, tool name or arguments; best first.',
     args: {
-      query: t.arg.string({ required: true }),
+      query: t.arg.string({ required: true, ...inputLimit(INPUT_LIMITS.searchQuery) }),
       filter: t.arg({ type: SearchFilter }),
       ...t.arg.connectionArgs(),
     },

@@ -10,6 +10,7 @@ import { McpRequestError, type McpServerSpec, readMcpTool, storedServers } from 
 import type { AllowedServers } from "../mcp/allowed-servers.js";
 import { pendingApproval, type ToolApproval, toolApprovalsOf } from "../services/tool-approvals.js";
 import { builder } from "./builder.js";
+import { INPUT_LIMITS, inputLimit } from "./input-limits.js";
 import { writeErrors } from "./errors.js";
 
 const ToolApprovalStatus = builder.enumType("ToolApprovalStatus", {
@@ -96,7 +97,10 @@ const ApproveToolCallInput = builder.inputType("ApproveToolCallInput", {
     approvalRequestId: t.id({ required: true }),
     approve: t.boolean({ required: true }),
     reason: t.string(),
-    model: t.string({ description: "The model that continues (the asking response's when absent)." }),
+    model: t.string({
+      description: "The model that continues (the asking response's when absent).",
+      ...inputLimit(INPUT_LIMITS.name),
+    }),
     headers: t.field({
       type: "JSONObject",
       description: "Headers for the servers, by server label (they are not stored with the turn).",

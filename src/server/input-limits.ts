@@ -1,9 +1,10 @@
 // The size of every argument, checked before an operation runs: each string (and each JSON value,
-// serialized) in the coerced arguments of every field has a limit, by the name of the argument or
-// input field that holds it, and one beyond its limit refuses the operation as a VALIDATION_ERROR
-// naming where it is. Without this an oversized value travelled to the database, which refused it
-// deep in a write as an unexpected error (a 3,000-character idempotency key) or stored it (a 5 MB
-// model name). The limits are documented in docs/production.md.
+// serialized) in the coerced arguments of every field has a limit, declared beside the argument or
+// input field that holds it (src/schema/input-limits.ts) or the default of its type, and one beyond
+// its limit refuses the operation as a VALIDATION_ERROR naming where it is. Without this an
+// oversized value travelled to the database, which refused it deep in a write as an unexpected
+// error (a 3,000-character idempotency key) or stored it (a 5 MB model name). The limits are
+// documented in docs/production.md.
 //
 // Counts of things (events per write) and the size of an event are checked where they are
 // decided, in the write validation (src/services/event-input.ts): inside an event, only the values
@@ -30,51 +31,34 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { MAX_IDEMPOTENCY_KEY_CHARS } from "../services/idempotency.js";
-import { MAX_QUERY_LENGTH } from "../services/search.js";
+import { declaredInputLimit, defaultInputLimit, isSizedAsEvent } from "../schema/input-limits.js";
 
-/** Characters (strings) or serialized bytes (JSON) an input may hold, by the name that holds it. */
-export const INPUT_LIMITS = {
-  /** Every ID argument: ours are 26-30 characters. */
-  id: 100,
-  idempotencyKey: MAX_IDEMPOTENCY_KEY_CHARS,
-  model: 200,
-  modelName: 200,
-  toolName: 200,
-  callId: 200,
-  /** Page cursors (after, before). */
-  cursor: 100,
-  title: 1_000,
-  /** search(query:), as the search decides it. */
-  query: MAX_QUERY_LENGTH,
-  /** A metadata object, serialized. */
-  metadata: 64 * 1024,
-} as const;
-
-/**
- * The limit of a value held by `name`, or null for an event's own content (sized as a whole event).
- * Any other string or JSON value outside an event may be as large as one event (`eventBytes`,
- * MAX_EVENT_BYTES).
- */
-export function inputLimitFor(name: string, typeName: string, inEvent: boolean, eventBytes: number): number | null {
-  if (typeName === "ID") return INPUT_LIMITS.id;
-  if (name === "after" || name === "before") return INPUT_LIMITS.cursor;
-  const own = (INPUT_LIMITS as Record<string, number>)[name];
-  return own ?? (inEvent ? null : eventBytes);
+/** An argument or an input field: what holds a value, with the limit it may declare. */
+export interface InputHolder {
+  type: GraphQLInputType;
+  extensions?: Readonly<Record<string, unknown>> | null;
 }
 
-const EVENT_INPUT = "HistoryEventInput";
+/**
+ * The limit of the values `holder` holds: its declared one, else its type's default (null for an
+ * event's own content, sized as a whole event).
+ */
+export function inputLimitOf(holder: InputHolder, inEvent: boolean, eventBytes: number): number | null {
+  return (
+    declaredInputLimit(holder.extensions) ?? defaultInputLimit(getNamedType(holder.type).name, inEvent, eventBytes)
+  );
+}
 
 interface Oversized {
   path: string[];
   message: string;
 }
 
-/** The first value in `value` (of input type `type`, held by `name`) beyond its limit. */
+/** The first value in `value` (of input type `type`, held by `holder`) beyond its limit. */
 function findOversized(
   value: unknown,
   type: GraphQLInputType,
-  name: string,
+  holder: InputHolder,
   path: string[],
   eventBytes: number,
   inEvent = false,
@@ -82,20 +66,20 @@ function findOversized(
   if (value == null) return null;
   const nullable = getNullableType(type);
   if (isListType(nullable)) {
-    if (!Array.isArray(value)) return findOversized(value, nullable.ofType, name, path, eventBytes, inEvent);
+    if (!Array.isArray(value)) return findOversized(value, nullable.ofType, holder, path, eventBytes, inEvent);
     for (const [index, item] of value.entries()) {
-      const found = findOversized(item, nullable.ofType, name, [...path, String(index)], eventBytes, inEvent);
+      const found = findOversized(item, nullable.ofType, holder, [...path, String(index)], eventBytes, inEvent);
       if (found) return found;
     }
     return null;
   }
   if (isInputObjectType(nullable)) {
-    const event = inEvent || nullable.name === EVENT_INPUT;
+    const event = inEvent || isSizedAsEvent(nullable.extensions);
     for (const [fieldName, field] of Object.entries(nullable.getFields())) {
       const found = findOversized(
         (value as Record<string, unknown>)[fieldName],
         field.type,
-        fieldName,
+        field,
         [...path, fieldName],
         eventBytes,
         event,
@@ -104,12 +88,12 @@ function findOversized(
     }
     return null;
   }
-  const typeName = getNamedType(type).name;
-  const limit = inputLimitFor(name, typeName, inEvent, eventBytes);
+  const limit = inputLimitOf(holder, inEvent, eventBytes);
   if (limit === null) return null;
   if (typeof value === "string") {
     return value.length > limit ? { path, message: `at most ${limit} characters (got ${value.length})` } : null;
   }
+  const typeName = getNamedType(type).name;
   if (typeName === "JSON" || typeName === "JSONObject") {
     const bytes = Buffer.byteLength(JSON.stringify(value));
     return bytes > limit ? { path, message: `at most ${limit} bytes as JSON (got ${bytes})` } : null;
@@ -146,7 +130,7 @@ function oversizedIn({ definition, node }: FieldWithArguments, variables: Record
   }
   let found: Oversized | null = null;
   for (const arg of definition.args) {
-    found ??= findOversized(values[arg.name], arg.type, arg.name, [arg.name], eventBytes);
+    found ??= findOversized(values[arg.name], arg.type, arg, [arg.name], eventBytes);
   }
   return found;
 }

@@ -6,7 +6,7 @@ import type { PrismaClient } from "../generated/prisma/client.js";
 import { ConflictError } from "../errors.js";
 import type { CreateResponseInput, WriteResult } from "./write-result.js";
 
-/** The longest key taken, by GraphQL (src/server/input-limits.ts) and by /v1's Idempotency-Key header. */
+/** The longest key taken, by GraphQL (src/schema/input-limits.ts) and by /v1's Idempotency-Key header. */
 export const MAX_IDEMPOTENCY_KEY_CHARS = 200;
 
 /**

@@ -62,14 +62,24 @@ export async function startEverythingServer(transport: "streamableHttp" | "sse")
   );
 }
 
-/** The SDK-made test server (add, slow, fail, hang, big). */
-export function startTestMcpServer(): Promise<McpServerProcess> {
+/**
+ * The SDK-made test server (add, slow, fail, hang, big). With `sessions`, it keeps a session per
+ * client, and `forgetSessions` drops them all (as a restart would): a request with a forgotten
+ * session id is then answered 404.
+ */
+export function startTestMcpServer(options: { sessions?: boolean } = {}): Promise<McpServerProcess> {
   return start(
     ["--import", "tsx", "test/support/mcp-test-server.ts"],
-    {},
+    options.sessions ? { MCP_TEST_SESSIONS: "1" } : {},
     /listening on (http:\/\/\S+)/,
     (match) => match[1]!,
   );
+}
+
+/** Makes a test server started with `sessions` forget every session it has. */
+export async function forgetSessions(server: McpServerProcess) {
+  const response = await fetch(new URL("/forget-sessions", server.url), { method: "POST" });
+  if (response.status !== 204) throw new Error(`forget-sessions answered ${response.status}`);
 }
 
 /** The tools the SDK-made test server has run so far, asked through the SDK's own client. */
