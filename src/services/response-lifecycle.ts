@@ -8,6 +8,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import type { DialogWrite, ResponseChange } from "../store/dialog-write.js";
 import { writeDialog } from "../store/locked-dialog.js";
+import { rememberedDialogOf, rememberResponseDialog } from "../store/response-dialogs.js";
 import { run } from "../store/sql.js";
 import type { Store, WriteLimits } from "../store/store.js";
 import { parseEventInputs } from "./event-input.js";
@@ -23,7 +24,15 @@ export interface AppendEventsInput {
   expectedSeq?: number | null;
 }
 
-export async function appendEvents(store: Store, input: AppendEventsInput): Promise<WriteResult> {
+/**
+ * `endsText`: the response's open text ends with this write (its event is among `events`, or it
+ * is dropped), so its checkpoint is erased in the same transaction.
+ */
+export async function appendEvents(
+  store: Store,
+  input: AppendEventsInput,
+  { endsText = false } = {},
+): Promise<WriteResult> {
   if (!input.events.length) throw ValidationError.at(["events"], "at least one event is required");
   const events = parseEventInputs(store.writeLimits, input.events, ["events"]);
   return writeToInProgress(store, input.responseId, async (write) => {
@@ -38,7 +47,7 @@ export async function appendEvents(store: Store, input: AppendEventsInput): Prom
       "toolResult",
       "callId",
     ]);
-    await write.appendEvents(input.responseId, events);
+    await write.appendEvents(input.responseId, events, "OUTPUT", { endsText });
     return "IN_PROGRESS";
   });
 }
@@ -151,15 +160,12 @@ async function writeToInProgress(
   work: (write: DialogWrite) => Promise<ResponseStatus>,
   now?: Date,
 ): Promise<WriteResult> {
-  // Responses never move between dialogs, so finding the dialog needs no lock.
-  const [found] = await run<{ dialogId: string }>(
-    Prisma.sql`SELECT "dialogId" FROM "Response" WHERE id = ${responseId}`,
-    store.database,
-  );
-  if (!found) throw NotFoundError.response(responseId);
+  // Responses never move between dialogs, so finding the dialog needs no lock, and a dialog
+  // found once is remembered (src/store/response-dialogs.ts).
+  const dialogId = rememberedDialogOf(store, responseId) ?? (await findDialogOf(store, responseId));
   const outcome = await writeDialog(
     store,
-    { id: found.dialogId },
+    { id: dialogId, whenMissing: () => NotFoundError.response(responseId) },
     async (write) => {
       const response = await write.readResponse(responseId);
       if (!response) throw NotFoundError.response(responseId);
@@ -173,10 +179,20 @@ async function writeToInProgress(
     now,
   );
   return {
-    dialogId: found.dialogId,
+    dialogId,
     responseId,
     previousSeq: outcome.previousSeq,
     seq: outcome.seq,
     status: outcome.value,
   };
+}
+
+async function findDialogOf(store: Store, responseId: string) {
+  const [found] = await run<{ dialogId: string }>(
+    Prisma.sql`SELECT "dialogId" FROM "Response" WHERE id = ${responseId}`,
+    store.database,
+  );
+  if (!found) throw NotFoundError.response(responseId);
+  rememberResponseDialog(store, responseId, found.dialogId);
+  return found.dialogId;
 }

@@ -30,6 +30,7 @@ import { run, type SqlRunner } from "./sql.js";
 import {
   addToLedger,
   addUsage,
+  ledgerStatement,
   dialogUsageSets,
   isNoUsage,
   type LedgerEntry,
@@ -83,16 +84,55 @@ export class DialogWrite {
   #usage = noUsage();
   /** What it charged to the ledger, counted in /metrics once committed. */
   readonly charges: LedgerEntry[] = [];
+  /** Changes held back to go with the next statement (#later). */
+  #pending: HeldChange[] = [];
+  /** The transaction: reads that must see this write, or the history as of the lock. */
+  readonly session: SqlRunner;
 
   constructor(
     readonly dialog: LockedDialog,
-    /** The transaction: reads that must see this write, or the history as of the lock. */
-    readonly session: SqlRunner,
+    /** The transaction's own session: statements sent here do not wait for the held-back changes. */
+    readonly transaction: SqlRunner,
     readonly now: Date,
     readonly prices: PriceBook,
   ) {
     this.#seq = dialog.lastSeq;
     this.#head = dialog.headId == null ? null : { id: dialog.headId, depth: dialog.headDepth ?? 0 };
+    // Whatever reads through the session sees every change made so far: the held-back ones go first.
+    this.session = {
+      query: async <T>(sql: string, params?: unknown[]) => {
+        await this.#flush();
+        return transaction.query<T>(sql, params);
+      },
+    };
+  }
+
+  /**
+   * Holds back a change that nothing in this write reads before the next statement: it goes to
+   * the database as a data-modifying CTE of that statement (most often the dialog row's update in
+   * `finish`), so a step's commit or a turn's end is one round trip instead of four. The parts of
+   * one statement all see the database as it was before it and must not change the same row
+   * twice: `rows` names what a change touches, and one that may touch what a held-back one
+   * touches first sends those on their own.
+   */
+  async #later(rows: string, change: Prisma.Sql) {
+    if (this.#pending.some((held) => mayTouchSame(held.rows, rows))) await this.#flush();
+    this.#pending.push({ rows, sql: change });
+  }
+
+  /** Sends the held-back changes now, as one statement. */
+  async #flush() {
+    const last = this.#pending.pop();
+    if (!last) return;
+    await run(Prisma.sql`${this.#withHeld()}${last.sql}`, this.transaction);
+  }
+
+  /** A WITH clause holding every held-back change, for the statement that goes next (empty when none). */
+  #withHeld() {
+    const held = this.#pending.splice(0);
+    if (!held.length) return Prisma.empty;
+    const parts = held.map((change, i) => Prisma.sql`${Prisma.raw(`held${i}`)} AS (${change.sql})`);
+    return Prisma.sql`WITH ${Prisma.join(parts)} `;
   }
 
   /** The dialog's last seq so far in this write. */
@@ -171,31 +211,47 @@ export class DialogWrite {
     return stored;
   }
 
-  /** Appends `events` to a response already in this dialog, after everything written so far. */
-  async appendEvents(responseId: string, events: NewEvent[], phase: Phase = "OUTPUT") {
+  /**
+   * Appends `events` to a response already in this dialog, after everything written so far. With
+   * `endsText`, the response's checkpointed in-flight text goes in the same write (the text is
+   * among the events, or dropped), as `eraseCheckpoint` would erase it after.
+   */
+  async appendEvents(responseId: string, events: NewEvent[], phase: Phase = "OUTPUT", { endsText = false } = {}) {
     if (!events.length) return;
     const rows = events.map((event, i) => eventJson(event, phase, { responseId, seq: this.#seq + i + 1 }));
     this.#seq += events.length;
     // The events take the response's place in the context addressing, and its segment counts
     // grow, with those of the responses after it in its segment (there are some only when the
     // response was continued while still in progress).
-    await run(
+    await this.#later(
+      `Event`,
       Prisma.sql`
       INSERT INTO "Event" (id, "dialogId", "responseId", seq, "segmentId", depth, ${eventValueColumns})
       SELECT ev->>'id', ${this.dialog.id}, ev->>'responseId', (ev->>'seq')::int, p."segmentId", p.depth,
         ${eventValuesFromJson(this.now.toISOString())}
       FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) AS ev,
         (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p`,
-      this.session,
     );
     // The response's agent was heard from: the idle sweep measures from here (inFlightAt).
-    const heardFrom = Prisma.sql`"inFlightAt" = CASE WHEN u.id = ${responseId} AND u.status = 'IN_PROGRESS'
-      THEN ${this.now.toISOString()}::timestamp ELSE u."inFlightAt" END`;
-    await run(
-      Prisma.sql`UPDATE "Response" u SET ${Prisma.join([...segmentCountIncrements(events, "u", Prisma.sql`p.depth`), heardFrom])}
+    const heardFrom = [
+      Prisma.sql`"inFlightAt" = CASE WHEN u.id = ${responseId} AND u.status = 'IN_PROGRESS'
+      THEN ${this.now.toISOString()}::timestamp ELSE u."inFlightAt" END`,
+    ];
+    if (endsText) {
+      heardFrom.push(
+        Prisma.sql`"inFlightPart" = CASE WHEN u.id = ${responseId} THEN NULL ELSE u."inFlightPart" END`,
+        Prisma.sql`"inFlightType" = CASE WHEN u.id = ${responseId} THEN NULL ELSE u."inFlightType" END`,
+      );
+      await this.#later(
+        `InFlightChunk:${responseId}`,
+        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}`,
+      );
+    }
+    await this.#later(
+      `Response:from:${responseId}`,
+      Prisma.sql`UPDATE "Response" u SET ${Prisma.join([...segmentCountIncrements(events, "u", Prisma.sql`p.depth`), ...heardFrom])}
         FROM (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p
         WHERE u."segmentId" = p."segmentId" AND u.depth >= p.depth`,
-      this.session,
     );
   }
 
@@ -220,11 +276,16 @@ export class DialogWrite {
     if (usage.length) sets.push(await this.#changeUsage(responseId, Object.fromEntries(usage)));
     // A final status ends the in-flight text: its checkpointed pieces go in the same statement,
     // whichever instance held the text.
-    const ending =
-      change.status && change.status !== "IN_PROGRESS"
-        ? Prisma.sql`WITH gone AS (DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}) `
-        : Prisma.empty;
-    await run(Prisma.sql`${ending}UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`, this.session);
+    if (change.status && change.status !== "IN_PROGRESS") {
+      await this.#later(
+        `InFlightChunk:${responseId}`,
+        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}`,
+      );
+    }
+    await this.#later(
+      `Response:${responseId}`,
+      Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`,
+    );
   }
 
   /**
@@ -259,9 +320,9 @@ export class DialogWrite {
       }),
     );
     // The response's own row takes its sums in the caller's UPDATE; later ones of its segment here.
-    await run(
+    await this.#later(
+      `Response:after:${responseId}`,
       Prisma.sql`UPDATE "Response" SET ${sums} WHERE "segmentId" = ${row.segmentId} AND depth > ${row.depth}::int`,
-      this.session,
     );
     const first = [row.inputTokens, row.outputTokens, row.cachedTokens, row.reasoningTokens].every((n) => n == null);
     const charge = {
@@ -272,7 +333,8 @@ export class DialogWrite {
       sums: delta,
       unpricedTokens: after.unpricedTokens - pricedUsage(this.prices, row.model, row).unpricedTokens,
     };
-    await addToLedger(this.session, [charge], this.dialog.id, this.now);
+    const ledger = ledgerStatement(charge, this.dialog.id, this.now);
+    if (ledger) await this.#later(`UsageDaily`, ledger);
     this.charges.push(charge);
     return Prisma.sql`cost = ${after.sums.cost}::float8, ${sums}`;
   }
@@ -359,13 +421,34 @@ export class DialogWrite {
   async finish(): Promise<Dialog> {
     const head = this.#head;
     const [row] = await run<{ row: unknown }>(
-      Prisma.sql`UPDATE "Dialog" SET "lastSeq" = ${this.#seq}::int, "updatedAt" = ${this.now.toISOString()}::timestamp
+      Prisma.sql`${this.#withHeld()}UPDATE "Dialog" SET "lastSeq" = ${this.#seq}::int, "updatedAt" = ${this.now.toISOString()}::timestamp
         ${this.#headMoved ? Prisma.sql`, "headId" = ${head?.id ?? null}, "headDepth" = ${head?.depth ?? null}::int` : Prisma.empty}
         ${this.#cleared ? Prisma.sql`, "clearedAtSeq" = ${this.#seq}::int` : Prisma.empty}
         ${this.#cleared || !isNoUsage(this.#usage) ? Prisma.sql`, ${dialogUsageSets(this.#usage, this.#cleared)}` : Prisma.empty}
         WHERE id = ${this.dialog.id} RETURNING to_jsonb("Dialog") AS row`,
-      this.session,
+      this.transaction,
     );
     return rowFromJson("Dialog", row!.row) as Dialog;
   }
+}
+
+/** A change held back by DialogWrite#later: its statement, and what it touches. */
+interface HeldChange {
+  /** "Event" (inserts), "UsageDaily", "InFlightChunk:<response>", "Response:<id>" (that row),
+   * "Response:after:<id>" (the rows after it in its segment), "Response:from:<id>" (both). */
+  rows: string;
+  sql: Prisma.Sql;
+}
+
+/**
+ * Whether two held-back changes may touch the same row. Inserts into "Event" never do (new ids);
+ * two ledger upserts may (the same day, key and model), and so may two changes of "Response"
+ * rows, except one response's own row beside the rows after it in its segment.
+ */
+function mayTouchSame(a: string, b: string) {
+  if (a === "Event" && b === "Event") return false;
+  const ownAndAfter = (own: string, after: string) =>
+    /^Response:[^:]+$/.test(own) && after === `Response:after:${own.slice("Response:".length)}`;
+  if (ownAndAfter(a, b) || ownAndAfter(b, a)) return false;
+  return a === b || (a.startsWith("Response:") && b.startsWith("Response:"));
 }
