@@ -81,6 +81,7 @@ export async function completeResponse(store: Store, input: CompleteResponseInpu
       return status;
     },
     input.at,
+    { ends: true },
   );
 }
 
@@ -159,15 +160,20 @@ async function writeToInProgress(
   responseId: string,
   work: (write: DialogWrite) => Promise<ResponseStatus>,
   now?: Date,
+  { ends = false } = {},
 ): Promise<WriteResult> {
   // Responses never move between dialogs, so finding the dialog needs no lock, and a dialog
   // found once is remembered (src/store/response-dialogs.ts).
   const dialogId = rememberedDialogOf(store, responseId) ?? (await findDialogOf(store, responseId));
   const outcome = await writeDialog(
     store,
-    { id: dialogId, whenMissing: () => NotFoundError.response(responseId) },
+    {
+      id: dialogId,
+      whenMissing: () => NotFoundError.response(responseId),
+      withResponse: { id: responseId, forEnd: ends },
+    },
     async (write) => {
-      const response = await write.readResponse(responseId);
+      const response = await write.readResponse(responseId, { forEnd: ends });
       if (!response) throw NotFoundError.response(responseId);
       if (response.status !== "IN_PROGRESS") {
         throw new ConflictError(

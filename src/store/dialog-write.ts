@@ -12,7 +12,8 @@ import type { Dialog, Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { rowFromJson } from "../db/json-rows.js";
 import { extendChatHash, normalMessageTexts } from "../formats/chat-context-hash.js";
-import { chatHashAfter, finalChatHash } from "./chat-hash.js";
+import type { ChatHashedEvent } from "../formats/chat-context-hash.js";
+import { chatHashAfter, chatHashedEventsOf, finalChatHash } from "./chat-hash.js";
 import type { NewEvent } from "../vocabulary/events.js";
 import {
   eventCounts,
@@ -49,11 +50,37 @@ export interface LockedDialog {
   headId: string | null;
   headDepth: number | null;
   updatedAt: Date;
+  /**
+   * The response the target asked for (`withResponse`), read by the statement that took the lock
+   * and as it is under the lock; absent when it could not be (see lockDialog).
+   */
+  peeked?: { id: string; row: ResponseForWrite | null };
 }
 
+/** What a write to an IN_PROGRESS response reads of it under the lock (readResponse). */
+export type ResponseForWrite = { status: ResponseStatus; dialogId: string } & Partial<UsageRow> & {
+    events?: ChatHashedEvent[];
+  };
+
+/**
+ * The statement reading a response for a write to it: its status and dialog, and with `forEnd`
+ * what its final status needs (its usage, its events for the chat hash).
+ */
+export const responseForWrite = (responseId: string, forEnd: boolean) =>
+  Prisma.sql`SELECT status, "dialogId"${forEnd ? Prisma.sql`, ${usageRowColumns}, ${chatHashedEventsOf} AS events` : Prisma.empty}
+    FROM "Response" r WHERE id = ${responseId}`;
+
 export type DialogTarget =
-  /** An existing dialog, locked; `whenMissing`/`whenExpired` say what the caller asked for. */
-  | { id: string; whenMissing?: () => Error; whenExpired?: () => Error }
+  /**
+   * An existing dialog, locked; `whenMissing`/`whenExpired` say what the caller asked for;
+   * `withResponse`: the response of it the write will read first (readResponse), read with the lock.
+   */
+  | {
+      id: string;
+      whenMissing?: () => Error;
+      whenExpired?: () => Error;
+      withResponse?: { id: string; forEnd: boolean };
+    }
   /** A new, empty dialog. */
   | { create: NewDialog };
 
@@ -84,6 +111,8 @@ export class DialogWrite {
   #usage = noUsage();
   /** What it charged to the ledger, counted in /metrics once committed. */
   readonly charges: LedgerEntry[] = [];
+  /** What `readResponse(…, { forEnd: true })` read of a response for its end, while it still holds. */
+  #forEnd = new Map<string, { usage?: UsageRow; events?: ChatHashedEvent[] }>();
   /** Changes held back to go with the next statement (#later). */
   #pending: HeldChange[] = [];
   /** The transaction: reads that must see this write, or the history as of the lock. */
@@ -218,6 +247,8 @@ export class DialogWrite {
    */
   async appendEvents(responseId: string, events: NewEvent[], phase: Phase = "OUTPUT", { endsText = false } = {}) {
     if (!events.length) return;
+    // Its events read for its end are no longer all of them.
+    delete this.#forEnd.get(responseId)?.events;
     const rows = events.map((event, i) => eventJson(event, phase, { responseId, seq: this.#seq + i + 1 }));
     this.#seq += events.length;
     // The events take the response's place in the context addressing, and its segment counts
@@ -263,7 +294,7 @@ export class DialogWrite {
       if (change.status !== "IN_PROGRESS") {
         sets.push(
           Prisma.sql`"completedAt" = ${this.now.toISOString()}::timestamp, "finishedAtSeq" = ${this.#seq}::int`,
-          await finalChatHash(this.session, this.dialog.tenantId, responseId),
+          await finalChatHash(this.session, this.dialog.tenantId, responseId, this.#forEnd.get(responseId)?.events),
         );
       }
     }
@@ -294,18 +325,12 @@ export class DialogWrite {
    * item for the response's cost.
    */
   async #changeUsage(responseId: string, next: Partial<Usage>) {
-    type Row = Usage & {
-      model: string | null;
-      apiKeyId: string | null;
-      cost: number;
-      segmentId: string;
-      depth: number;
-    };
-    const [row] = await run<Row>(
-      Prisma.sql`SELECT model, "apiKeyId", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", cost,
-        "segmentId", depth FROM "Response" WHERE id = ${responseId}`,
-      this.session,
-    );
+    const known = this.#forEnd.get(responseId);
+    // Read once: this change makes it stale.
+    const [row] = known?.usage
+      ? [known.usage]
+      : await run<UsageRow>(Prisma.sql`SELECT ${usageRowColumns} FROM "Response" WHERE id = ${responseId}`, this.session);
+    if (known) delete known.usage;
     if (!row) return Prisma.sql`cost = cost`;
     const before = { ...pricedUsage(this.prices, row.model, row).sums, cost: row.cost };
     const after = pricedUsage(this.prices, row.model, { ...row, ...next });
@@ -339,13 +364,24 @@ export class DialogWrite {
     return Prisma.sql`cost = ${after.sums.cost}::float8, ${sums}`;
   }
 
-  /** A response of this dialog as it is under the lock (null when it is not there). */
-  async readResponse(responseId: string) {
-    const [row] = await run<{ status: ResponseStatus; dialogId: string }>(
-      Prisma.sql`SELECT status, "dialogId" FROM "Response" WHERE id = ${responseId}`,
-      this.session,
-    );
-    return row && row.dialogId === this.dialog.id ? row : null;
+  /**
+   * A response of this dialog as it is under the lock (null when it is not there). `forEnd`: the
+   * write is going to give it its final status, so what that needs (its usage, its events for the
+   * chat hash) is read in the same statement, and used while this write has not changed it.
+   */
+  async readResponse(responseId: string, { forEnd = false } = {}) {
+    const peeked = this.dialog.peeked?.id === responseId ? this.dialog.peeked : undefined;
+    // Read with the lock only once: this write may change it.
+    delete this.dialog.peeked;
+    const [row] = peeked
+      ? [peeked.row]
+      : await run<ResponseForWrite>(responseForWrite(responseId, forEnd), this.session);
+    if (!row || row.dialogId !== this.dialog.id) return null;
+    if (forEnd) {
+      const { status: _status, dialogId: _dialogId, events, ...usage } = row;
+      this.#forEnd.set(responseId, { usage: usage as UsageRow, events });
+    }
+    return { status: row.status, dialogId: row.dialogId };
   }
 
   /**
@@ -452,3 +488,15 @@ function mayTouchSame(a: string, b: string) {
   if (ownAndAfter(a, b) || ownAndAfter(b, a)) return false;
   return a === b || (a.startsWith("Response:") && b.startsWith("Response:"));
 }
+
+/** A response's usage as its change is priced from (DialogWrite#changeUsage). */
+interface UsageRow extends Usage {
+  model: string | null;
+  apiKeyId: string | null;
+  cost: number;
+  segmentId: string;
+  depth: number;
+}
+
+const usageRowColumns = Prisma.sql`model, "apiKeyId", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", cost,
+  "segmentId", depth`;
