@@ -21,13 +21,19 @@ beforeAll(async () => {
 // Every statement the process sends (the server runs in this process), in order.
 const statements: string[] = [];
 onStatement((sql) => statements.push(sql));
-/** The read of a turn's own events that keeps its context: the last statement of a turn. */
-const keepReads = () => statements.filter((sql) => sql.includes(`WHERE e."responseId" =`)).length;
+const count = (text: string) => statements.filter((sql) => sql.includes(text)).length;
+/** The read of a turn's own events that keeps its context. */
+const keepReads = () => count(`SELECT e."id", e."seq"`);
+/** The read-backs of committed writes that travel with their deltas through Redis (three a turn). */
+const deltaReads = () => count(`to_jsonb(r) AS response`);
+/** Once per app, not per turn: which responses had text in flight when it started (held-texts.ts). */
+const once = (sql: string) => sql.includes(`"inFlightPart"`) && sql.includes(`"public"."Response"."id"`);
 
 /** One streamed turn; answers its id and the statements it sent, its keep included. */
 async function turn(input: string, previousResponseId?: string) {
   const from = statements.length;
   const kept = keepReads();
+  const read = deltaReads();
   const stream = await g.openai.responses.create({
     model: "stand-in-1",
     input,
@@ -36,8 +42,10 @@ async function turn(input: string, previousResponseId?: string) {
   });
   let id: string | undefined;
   for await (const event of stream) if (event.type === "response.completed") id = event.response.id;
+  // Its last statements: the keep, and with Redis the read-back of its end's delta.
   await until(() => keepReads() > kept, "the turn's context to be kept");
-  return { id: id!, sent: withoutKeyChecks(statements.slice(from)) };
+  if (process.env.TEST_REDIS_URL) await until(() => deltaReads() >= read + 3, "the turn's deltas to be read back");
+  return { id: id!, sent: withoutKeyChecks(statements.slice(from)).filter((sql) => !once(sql)) };
 }
 
 // The most a turn may send: 10 statements, and 3 read-backs of its deltas with Redis.
