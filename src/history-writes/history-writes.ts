@@ -25,7 +25,6 @@ import type {
 import { createResponse } from "../services/responses.js";
 import { sweepExpired, type SweepOptions } from "../services/retention.js";
 import type { CreateResponseInput } from "../services/write-result.js";
-import { rememberResponseDialog } from "../store/response-dialogs.js";
 import type { Store } from "../store/store.js";
 import { type ContextCache, createContextCache } from "./context-cache.js";
 import { createHeldTexts, dropText, textOf, textsOfDialog } from "./held-texts.js";
@@ -84,12 +83,8 @@ export function createHistoryWrites(
 
     // Responses.
     /** The turn's usage is charged to `apiKeyId` (docs/usage.md). */
-    createResponse: async (input: CreateResponseInput, tenantId: string, apiKeyId: string | null = null) => {
-      const write = await committed(createResponse(store, input, tenantId, apiKeyId));
-      // Its steps and its end find its dialog without a statement.
-      rememberResponseDialog(store, write.responseId, write.dialogId);
-      return write;
-    },
+    createResponse: (input: CreateResponseInput, tenantId: string, apiKeyId: string | null = null) =>
+      committed(createResponse(store, input, tenantId, apiKeyId)),
     /** A response nobody continues, with its events; its open text is dropped. */
     deleteResponse: (id: string, dialogId: string) =>
       held.queue.run(id, async () => {

@@ -8,7 +8,6 @@ import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import type { DialogWrite, ResponseChange } from "../store/dialog-write.js";
 import { writeDialog } from "../store/locked-dialog.js";
-import { rememberedDialogOf, rememberResponseDialog } from "../store/response-dialogs.js";
 import { run } from "../store/sql.js";
 import type { Store, WriteLimits } from "../store/store.js";
 import { parseEventInputs } from "./event-input.js";
@@ -162,9 +161,8 @@ async function writeToInProgress(
   now?: Date,
   { ends = false } = {},
 ): Promise<WriteResult> {
-  // Responses never move between dialogs, so finding the dialog needs no lock, and a dialog
-  // found once is remembered (src/store/response-dialogs.ts).
-  const dialogId = rememberedDialogOf(store, responseId) ?? (await findDialogOf(store, responseId));
+  // Responses never move between dialogs, so finding the dialog needs no lock.
+  const dialogId = await findDialogOf(store, responseId);
   const outcome = await writeDialog(
     store,
     {
@@ -199,6 +197,5 @@ async function findDialogOf(store: Store, responseId: string) {
     store.database,
   );
   if (!found) throw NotFoundError.response(responseId);
-  rememberResponseDialog(store, responseId, found.dialogId);
   return found.dialogId;
 }
