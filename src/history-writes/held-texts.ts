@@ -105,12 +105,17 @@ async function takeUp(held: HeldTexts, checkpoint: InFlightState) {
   return checkpoint;
 }
 
-export async function forget(held: HeldTexts, text: Pick<InFlightState, "responseId" | "part">) {
+/** `erased`: the write that ended the text erased its checkpoint already (appendEvents' `endsText`). */
+export async function forget(
+  held: HeldTexts,
+  text: Pick<InFlightState, "responseId" | "part">,
+  { erased = false } = {},
+) {
   await held.texts.delete(text.responseId, text.part);
   (await held.recoverable)?.delete(text.responseId);
   held.checkpoints.delete(text.responseId);
   held.stored.delete(text.responseId);
-  await clearCheckpoint(held.store, text.responseId, held.clock());
+  if (!erased) await clearCheckpoint(held.store, text.responseId, held.clock());
 }
 
 /** The response is gone (deleted with its row and checkpoint): its held text goes too. */

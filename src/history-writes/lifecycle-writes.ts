@@ -10,6 +10,9 @@ import * as lifecycle from "../services/response-lifecycle.js";
 import { ending, forget, forgetIfFinished, type HeldTexts, heldText } from "./held-texts.js";
 import { type EndingWrite, eventOf } from "./in-flight-input.js";
 
+/** A write that commits (or drops) the open text erases its checkpoint in the same transaction. */
+const ENDS_TEXT = { endsText: true };
+
 function published<W extends EndingWrite | null>(held: HeldTexts, write: W): W {
   if (write) held.live.publish(write);
   return write;
@@ -23,9 +26,9 @@ async function commitHeld(held: HeldTexts, text: InFlightState | null): Promise<
     return null;
   }
   const write = await lifecycle
-    .appendEvents(held.store, { responseId: text.responseId, events: [eventOf(text)] })
+    .appendEvents(held.store, { responseId: text.responseId, events: [eventOf(text)] }, ENDS_TEXT)
     .catch(forgetIfFinished(held, text));
-  await forget(held, text);
+  await forget(held, text, { erased: true });
   return ending(write, text.part);
 }
 
@@ -42,15 +45,17 @@ export const appendEvents = (held: HeldTexts, input: lifecycle.AppendEventsInput
   held.queue.run(input.responseId, async () => {
     const text = await heldText(held, input.responseId);
     if (!text?.text) {
-      const write = await lifecycle.appendEvents(held.store, input);
-      if (text) await forget(held, text);
+      const write = await lifecycle.appendEvents(held.store, input, { endsText: text != null });
+      if (text) await forget(held, text, { erased: true });
       return published(held, ending(write, text?.part));
     }
     // The streamed text is the step before these events: one write, one delta. Events that begin
     // with that text written whole (with what the model loop keeps beside it) take its place.
     const events = writtenWhole(text, input.events) ? input.events : [eventOf(text), ...input.events];
-    const write = await lifecycle.appendEvents(held.store, { ...input, events }).catch(forgetIfFinished(held, text));
-    await forget(held, text);
+    const write = await lifecycle
+      .appendEvents(held.store, { ...input, events }, ENDS_TEXT)
+      .catch(forgetIfFinished(held, text));
+    await forget(held, text, { erased: true });
     return published(held, ending(write, text.part));
   });
 

@@ -16,12 +16,13 @@ import { commitAndPublish } from "./lifecycle-writes.js";
 export function appendTextDelta(held: HeldTexts, input: TextDeltaInput, tenantId?: string): Promise<TextPosition> {
   checkDelta(input, held.options.maxDeltaChars);
   return held.queue.run(input.responseId, async () => {
-    const text = await textTakingDelta(held, input, tenantId);
+    const { text, opened } = await textTakingDelta(held, input, tenantId);
     const offset = input.offset ?? text.length;
     checkSize(text, input.delta, held.store.writeLimits.eventBytes);
     const now = held.clock();
     const due = checkpointDue(held, text, text.length + input.delta.length, now);
-    if (due) await checkStillInProgress(held, text);
+    // A text opened by this delta was just read IN_PROGRESS from its row: no need to ask again.
+    if (due && !opened) await checkStillInProgress(held, text);
     const at = { part: text.part, type: text.type, offset };
     const outcome = await held.texts.append(input.responseId, at, input.delta, now);
     if (!outcome.appended) {
@@ -34,20 +35,28 @@ export function appendTextDelta(held: HeldTexts, input: TextDeltaInput, tenantId
   });
 }
 
-/** The open text the delta goes to (its head): held, or opened; of the delta's type. */
-async function textTakingDelta(held: HeldTexts, input: TextDeltaInput, tenantId?: string): Promise<InFlightHead> {
-  let text = await held.texts.head(input.responseId);
-  if (text && tenantId != null && text.tenantId !== tenantId) throw NotFoundError.response(input.responseId);
-  text ??= headOf(await openText(held, input, tenantId));
-  if (text.type === input.type) return text;
+/**
+ * The open text the delta goes to (its head): held, or opened; of the delta's type. `opened`: it
+ * was opened (its row read, IN_PROGRESS) for this delta.
+ */
+async function textTakingDelta(
+  held: HeldTexts,
+  input: TextDeltaInput,
+  tenantId?: string,
+): Promise<{ text: InFlightHead; opened: boolean }> {
+  const heldNow = await held.texts.head(input.responseId);
+  if (heldNow && tenantId != null && heldNow.tenantId !== tenantId) throw NotFoundError.response(input.responseId);
+  const text = heldNow ?? headOf(await openText(held, input, tenantId));
+  const opened = !heldNow;
+  if (text.type === input.type) return { text, opened };
   // Reasoning ends where the answer starts (and the other way round): the open text is a step.
   if (text.length > 0) {
     await commitAndPublish(held, await held.texts.get(input.responseId));
-    return headOf(await openText(held, input, tenantId));
+    return { text: headOf(await openText(held, input, tenantId)), opened: true };
   }
   const { length: _length, bytes: _bytes, ...empty } = text;
   await held.texts.put({ ...empty, type: input.type, text: "" });
-  return { ...text, type: input.type };
+  return { text: { ...text, type: input.type }, opened };
 }
 
 function checkpointDue(held: HeldTexts, text: InFlightHead, length: number, now: number) {

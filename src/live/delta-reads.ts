@@ -2,8 +2,11 @@
 // events; every subscriber of this process that receives it shares one read of that range
 // (thousands of subscribers to one dialog cost one query per delta, not one each). Replays and
 // gap repairs read whole ranges of the dialog in batches and cut them into per-response deltas.
+import { rowFromJson } from "../db/json-rows.js";
 import { NotFoundError } from "../errors.js";
+import { Prisma } from "../generated/prisma/client.js";
 import type { Event, PrismaClient, Response } from "../generated/prisma/client.js";
+import { run } from "../store/sql.js";
 import type { Store } from "../store/store.js";
 import type { ClearedPayload, DeltaPayload, ResponseDeletedPayload } from "./live-bus.js";
 
@@ -69,24 +72,28 @@ function sharedReadsFor(prisma: PrismaClient, now: number): SharedReads {
 const readKey = ({ dialogId, responseId, previousSeq, seq, status }: DeltaPayload) =>
   `${dialogId}/${responseId}/${previousSeq}/${seq}/${status}`;
 
-export function readDelta({ prisma }: Store, payload: DeltaPayload): Promise<WriteDeltaView> {
+export function readDelta({ prisma, database }: Store, payload: DeltaPayload): Promise<WriteDeltaView> {
   const { responseId, previousSeq, seq } = payload;
   const key = readKey(payload);
   const now = Date.now();
   const sharedReads = sharedReadsFor(prisma, now);
   const shared = sharedReads.get(key);
   if (shared) return shared.view;
-  const view = prisma.response
-    .findUnique({
-      where: { id: responseId },
-      include: { events: { where: { seq: { gt: previousSeq, lte: seq } }, orderBy: { seq: "asc" } } },
-    })
-    .then((response) => {
-      if (!response) throw NotFoundError.response(responseId);
-      const { events, ...row } = response;
-      noteResponse(prisma, seq, row);
-      return { ...payload, cleared: false as const, events, response: row };
-    });
+  // One statement, sent directly (Prisma's include is two, each costing more CPU than its work):
+  // the response's row and its events of the range, as JSON turned into Prisma's rows.
+  const view = run<{ response: unknown; events: unknown[] }>(
+    Prisma.sql`SELECT to_jsonb(r) AS response,
+        (SELECT COALESCE(jsonb_agg(to_jsonb(e) ORDER BY e.seq), '[]'::jsonb) FROM "Event" e
+          WHERE e."responseId" = r.id AND e.seq > ${previousSeq}::int AND e.seq <= ${seq}::int) AS events
+      FROM "Response" r WHERE r.id = ${responseId}`,
+    database,
+  ).then(([row]) => {
+    if (!row) throw NotFoundError.response(responseId);
+    const response = rowFromJson("Response", row.response) as Response;
+    const events = row.events.map((event) => rowFromJson("Event", event) as Event);
+    noteResponse(prisma, seq, response);
+    return { ...payload, cleared: false as const, events, response };
+  });
   // A failed read is not shared: the next subscriber tries again.
   view.catch(() => sharedReads.delete(key));
   sharedReads.set(key, { readAt: now, view });

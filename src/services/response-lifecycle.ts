@@ -23,7 +23,15 @@ export interface AppendEventsInput {
   expectedSeq?: number | null;
 }
 
-export async function appendEvents(store: Store, input: AppendEventsInput): Promise<WriteResult> {
+/**
+ * `endsText`: the response's open text ends with this write (its event is among `events`, or it
+ * is dropped), so its checkpoint is erased in the same transaction.
+ */
+export async function appendEvents(
+  store: Store,
+  input: AppendEventsInput,
+  { endsText = false } = {},
+): Promise<WriteResult> {
   if (!input.events.length) throw ValidationError.at(["events"], "at least one event is required");
   const events = parseEventInputs(store.writeLimits, input.events, ["events"]);
   return writeToInProgress(store, input.responseId, async (write) => {
@@ -38,7 +46,7 @@ export async function appendEvents(store: Store, input: AppendEventsInput): Prom
       "toolResult",
       "callId",
     ]);
-    await write.appendEvents(input.responseId, events);
+    await write.appendEvents(input.responseId, events, "OUTPUT", { endsText });
     return "IN_PROGRESS";
   });
 }
@@ -72,6 +80,7 @@ export async function completeResponse(store: Store, input: CompleteResponseInpu
       return status;
     },
     input.at,
+    { ends: true },
   );
 }
 
@@ -150,18 +159,19 @@ async function writeToInProgress(
   responseId: string,
   work: (write: DialogWrite) => Promise<ResponseStatus>,
   now?: Date,
+  { ends = false } = {},
 ): Promise<WriteResult> {
   // Responses never move between dialogs, so finding the dialog needs no lock.
-  const [found] = await run<{ dialogId: string }>(
-    Prisma.sql`SELECT "dialogId" FROM "Response" WHERE id = ${responseId}`,
-    store.database,
-  );
-  if (!found) throw NotFoundError.response(responseId);
+  const dialogId = await findDialogOf(store, responseId);
   const outcome = await writeDialog(
     store,
-    { id: found.dialogId },
+    {
+      id: dialogId,
+      whenMissing: () => NotFoundError.response(responseId),
+      withResponse: { id: responseId, forEnd: ends },
+    },
     async (write) => {
-      const response = await write.readResponse(responseId);
+      const response = await write.readResponse(responseId, { forEnd: ends });
       if (!response) throw NotFoundError.response(responseId);
       if (response.status !== "IN_PROGRESS") {
         throw new ConflictError(
@@ -173,10 +183,19 @@ async function writeToInProgress(
     now,
   );
   return {
-    dialogId: found.dialogId,
+    dialogId,
     responseId,
     previousSeq: outcome.previousSeq,
     seq: outcome.seq,
     status: outcome.value,
   };
+}
+
+async function findDialogOf(store: Store, responseId: string) {
+  const [found] = await run<{ dialogId: string }>(
+    Prisma.sql`SELECT "dialogId" FROM "Response" WHERE id = ${responseId}`,
+    store.database,
+  );
+  if (!found) throw NotFoundError.response(responseId);
+  return found.dialogId;
 }

@@ -20,12 +20,27 @@ export async function chatHashAfter(
   return row?.chatHash ? Buffer.from(row.chatHash, "hex") : null;
 }
 
-/** A `SET` item giving a finishing response its chat hash, from its events as written so far in this write. */
-export async function finalChatHash(session: SqlRunner, tenantId: string, responseId: string) {
-  const events = await run<ChatHashedEvent>(
-    Prisma.sql`SELECT type, content, parts, "callId", "toolName", args, "isError" FROM "Event"
+/**
+ * A `SET` item giving a finishing response its chat hash, from its events as written so far in
+ * this write (`known`: those events, read already under the lock with nothing appended since).
+ */
+export async function finalChatHash(
+  session: SqlRunner,
+  tenantId: string,
+  responseId: string,
+  known?: readonly ChatHashedEvent[],
+) {
+  const events =
+    known ??
+    (await run<ChatHashedEvent>(
+      Prisma.sql`SELECT type, content, parts, "callId", "toolName", args, "isError" FROM "Event"
       WHERE "responseId" = ${responseId} ORDER BY seq`,
-    session,
-  );
+      session,
+    ));
   return Prisma.sql`"chatHash" = "chatContextHash"("previousResponseId", ${tenantId}, ${normalMessageTexts(events)}::text[])`;
 }
+
+/** The same events as a column of a statement reading Response rows as `r` (a JSON array, in seq order). */
+export const chatHashedEventsOf = Prisma.sql`(SELECT COALESCE(jsonb_agg(jsonb_build_object('type', e.type,
+    'content', e.content, 'parts', e.parts, 'callId', e."callId", 'toolName', e."toolName", 'args', e.args,
+    'isError', e."isError") ORDER BY e.seq), '[]'::jsonb) FROM "Event" e WHERE e."responseId" = r.id)`;

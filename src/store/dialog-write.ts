@@ -12,7 +12,8 @@ import type { Dialog, Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { rowFromJson } from "../db/json-rows.js";
 import { extendChatHash, normalMessageTexts } from "../formats/chat-context-hash.js";
-import { chatHashAfter, finalChatHash } from "./chat-hash.js";
+import type { ChatHashedEvent } from "../formats/chat-context-hash.js";
+import { chatHashAfter, chatHashedEventsOf, finalChatHash } from "./chat-hash.js";
 import type { NewEvent } from "../vocabulary/events.js";
 import {
   eventCounts,
@@ -30,6 +31,7 @@ import { run, type SqlRunner } from "./sql.js";
 import {
   addToLedger,
   addUsage,
+  ledgerStatement,
   dialogUsageSets,
   isNoUsage,
   type LedgerEntry,
@@ -48,11 +50,37 @@ export interface LockedDialog {
   headId: string | null;
   headDepth: number | null;
   updatedAt: Date;
+  /**
+   * The response the target asked for (`withResponse`), read by the statement that took the lock
+   * and as it is under the lock; absent when it could not be (see lockDialog).
+   */
+  peeked?: { id: string; row: ResponseForWrite | null };
 }
 
+/** What a write to an IN_PROGRESS response reads of it under the lock (readResponse). */
+export type ResponseForWrite = { status: ResponseStatus; dialogId: string } & Partial<UsageRow> & {
+    events?: ChatHashedEvent[];
+  };
+
+/**
+ * The statement reading a response for a write to it: its status and dialog, and with `forEnd`
+ * what its final status needs (its usage, its events for the chat hash).
+ */
+export const responseForWrite = (responseId: string, forEnd: boolean) =>
+  Prisma.sql`SELECT status, "dialogId"${forEnd ? Prisma.sql`, ${usageRowColumns}, ${chatHashedEventsOf} AS events` : Prisma.empty}
+    FROM "Response" r WHERE id = ${responseId}`;
+
 export type DialogTarget =
-  /** An existing dialog, locked; `whenMissing`/`whenExpired` say what the caller asked for. */
-  | { id: string; whenMissing?: () => Error; whenExpired?: () => Error }
+  /**
+   * An existing dialog, locked; `whenMissing`/`whenExpired` say what the caller asked for;
+   * `withResponse`: the response of it the write will read first (readResponse), read with the lock.
+   */
+  | {
+      id: string;
+      whenMissing?: () => Error;
+      whenExpired?: () => Error;
+      withResponse?: { id: string; forEnd: boolean };
+    }
   /** A new, empty dialog. */
   | { create: NewDialog };
 
@@ -83,16 +111,57 @@ export class DialogWrite {
   #usage = noUsage();
   /** What it charged to the ledger, counted in /metrics once committed. */
   readonly charges: LedgerEntry[] = [];
+  /** What `readResponse(…, { forEnd: true })` read of a response for its end, while it still holds. */
+  #forEnd = new Map<string, { usage?: UsageRow; events?: ChatHashedEvent[] }>();
+  /** Changes held back to go with the next statement (#later). */
+  #pending: HeldChange[] = [];
+  /** The transaction: reads that must see this write, or the history as of the lock. */
+  readonly session: SqlRunner;
 
   constructor(
     readonly dialog: LockedDialog,
-    /** The transaction: reads that must see this write, or the history as of the lock. */
-    readonly session: SqlRunner,
+    /** The transaction's own session: statements sent here do not wait for the held-back changes. */
+    readonly transaction: SqlRunner,
     readonly now: Date,
     readonly prices: PriceBook,
   ) {
     this.#seq = dialog.lastSeq;
     this.#head = dialog.headId == null ? null : { id: dialog.headId, depth: dialog.headDepth ?? 0 };
+    // Whatever reads through the session sees every change made so far: the held-back ones go first.
+    this.session = {
+      query: async <T>(sql: string, params?: unknown[]) => {
+        await this.#flush();
+        return transaction.query<T>(sql, params);
+      },
+    };
+  }
+
+  /**
+   * Holds back a change that nothing in this write reads before the next statement: it goes to
+   * the database as a data-modifying CTE of that statement (most often the dialog row's update in
+   * `finish`), so a step's commit or a turn's end is one round trip instead of four. The parts of
+   * one statement all see the database as it was before it and must not change the same row
+   * twice: `rows` names what a change touches, and one that may touch what a held-back one
+   * touches first sends those on their own.
+   */
+  async #later(rows: string, change: Prisma.Sql) {
+    if (this.#pending.some((held) => mayTouchSame(held.rows, rows))) await this.#flush();
+    this.#pending.push({ rows, sql: change });
+  }
+
+  /** Sends the held-back changes now, as one statement. */
+  async #flush() {
+    const last = this.#pending.pop();
+    if (!last) return;
+    await run(Prisma.sql`${this.#withHeld()}${last.sql}`, this.transaction);
+  }
+
+  /** A WITH clause holding every held-back change, for the statement that goes next (empty when none). */
+  #withHeld() {
+    const held = this.#pending.splice(0);
+    if (!held.length) return Prisma.empty;
+    const parts = held.map((change, i) => Prisma.sql`${Prisma.raw(`held${i}`)} AS (${change.sql})`);
+    return Prisma.sql`WITH ${Prisma.join(parts)} `;
   }
 
   /** The dialog's last seq so far in this write. */
@@ -171,31 +240,49 @@ export class DialogWrite {
     return stored;
   }
 
-  /** Appends `events` to a response already in this dialog, after everything written so far. */
-  async appendEvents(responseId: string, events: NewEvent[], phase: Phase = "OUTPUT") {
+  /**
+   * Appends `events` to a response already in this dialog, after everything written so far. With
+   * `endsText`, the response's checkpointed in-flight text goes in the same write (the text is
+   * among the events, or dropped), as `eraseCheckpoint` would erase it after.
+   */
+  async appendEvents(responseId: string, events: NewEvent[], phase: Phase = "OUTPUT", { endsText = false } = {}) {
     if (!events.length) return;
+    // Its events read for its end are no longer all of them.
+    delete this.#forEnd.get(responseId)?.events;
     const rows = events.map((event, i) => eventJson(event, phase, { responseId, seq: this.#seq + i + 1 }));
     this.#seq += events.length;
     // The events take the response's place in the context addressing, and its segment counts
     // grow, with those of the responses after it in its segment (there are some only when the
     // response was continued while still in progress).
-    await run(
+    await this.#later(
+      `Event`,
       Prisma.sql`
       INSERT INTO "Event" (id, "dialogId", "responseId", seq, "segmentId", depth, ${eventValueColumns})
       SELECT ev->>'id', ${this.dialog.id}, ev->>'responseId', (ev->>'seq')::int, p."segmentId", p.depth,
         ${eventValuesFromJson(this.now.toISOString())}
       FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) AS ev,
         (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p`,
-      this.session,
     );
     // The response's agent was heard from: the idle sweep measures from here (inFlightAt).
-    const heardFrom = Prisma.sql`"inFlightAt" = CASE WHEN u.id = ${responseId} AND u.status = 'IN_PROGRESS'
-      THEN ${this.now.toISOString()}::timestamp ELSE u."inFlightAt" END`;
-    await run(
-      Prisma.sql`UPDATE "Response" u SET ${Prisma.join([...segmentCountIncrements(events, "u", Prisma.sql`p.depth`), heardFrom])}
+    const heardFrom = [
+      Prisma.sql`"inFlightAt" = CASE WHEN u.id = ${responseId} AND u.status = 'IN_PROGRESS'
+      THEN ${this.now.toISOString()}::timestamp ELSE u."inFlightAt" END`,
+    ];
+    if (endsText) {
+      heardFrom.push(
+        Prisma.sql`"inFlightPart" = CASE WHEN u.id = ${responseId} THEN NULL ELSE u."inFlightPart" END`,
+        Prisma.sql`"inFlightType" = CASE WHEN u.id = ${responseId} THEN NULL ELSE u."inFlightType" END`,
+      );
+      await this.#later(
+        `InFlightChunk:${responseId}`,
+        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}`,
+      );
+    }
+    await this.#later(
+      `Response:from:${responseId}`,
+      Prisma.sql`UPDATE "Response" u SET ${Prisma.join([...segmentCountIncrements(events, "u", Prisma.sql`p.depth`), ...heardFrom])}
         FROM (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p
         WHERE u."segmentId" = p."segmentId" AND u.depth >= p.depth`,
-      this.session,
     );
   }
 
@@ -207,7 +294,7 @@ export class DialogWrite {
       if (change.status !== "IN_PROGRESS") {
         sets.push(
           Prisma.sql`"completedAt" = ${this.now.toISOString()}::timestamp, "finishedAtSeq" = ${this.#seq}::int`,
-          await finalChatHash(this.session, this.dialog.tenantId, responseId),
+          await finalChatHash(this.session, this.dialog.tenantId, responseId, this.#forEnd.get(responseId)?.events),
         );
       }
     }
@@ -220,11 +307,16 @@ export class DialogWrite {
     if (usage.length) sets.push(await this.#changeUsage(responseId, Object.fromEntries(usage)));
     // A final status ends the in-flight text: its checkpointed pieces go in the same statement,
     // whichever instance held the text.
-    const ending =
-      change.status && change.status !== "IN_PROGRESS"
-        ? Prisma.sql`WITH gone AS (DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}) `
-        : Prisma.empty;
-    await run(Prisma.sql`${ending}UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`, this.session);
+    if (change.status && change.status !== "IN_PROGRESS") {
+      await this.#later(
+        `InFlightChunk:${responseId}`,
+        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}`,
+      );
+    }
+    await this.#later(
+      `Response:${responseId}`,
+      Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`,
+    );
   }
 
   /**
@@ -233,18 +325,12 @@ export class DialogWrite {
    * item for the response's cost.
    */
   async #changeUsage(responseId: string, next: Partial<Usage>) {
-    type Row = Usage & {
-      model: string | null;
-      apiKeyId: string | null;
-      cost: number;
-      segmentId: string;
-      depth: number;
-    };
-    const [row] = await run<Row>(
-      Prisma.sql`SELECT model, "apiKeyId", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", cost,
-        "segmentId", depth FROM "Response" WHERE id = ${responseId}`,
-      this.session,
-    );
+    const known = this.#forEnd.get(responseId);
+    // Read once: this change makes it stale.
+    const [row] = known?.usage
+      ? [known.usage]
+      : await run<UsageRow>(Prisma.sql`SELECT ${usageRowColumns} FROM "Response" WHERE id = ${responseId}`, this.session);
+    if (known) delete known.usage;
     if (!row) return Prisma.sql`cost = cost`;
     const before = { ...pricedUsage(this.prices, row.model, row).sums, cost: row.cost };
     const after = pricedUsage(this.prices, row.model, { ...row, ...next });
@@ -259,9 +345,9 @@ export class DialogWrite {
       }),
     );
     // The response's own row takes its sums in the caller's UPDATE; later ones of its segment here.
-    await run(
+    await this.#later(
+      `Response:after:${responseId}`,
       Prisma.sql`UPDATE "Response" SET ${sums} WHERE "segmentId" = ${row.segmentId} AND depth > ${row.depth}::int`,
-      this.session,
     );
     const first = [row.inputTokens, row.outputTokens, row.cachedTokens, row.reasoningTokens].every((n) => n == null);
     const charge = {
@@ -272,18 +358,30 @@ export class DialogWrite {
       sums: delta,
       unpricedTokens: after.unpricedTokens - pricedUsage(this.prices, row.model, row).unpricedTokens,
     };
-    await addToLedger(this.session, [charge], this.dialog.id, this.now);
+    const ledger = ledgerStatement(charge, this.dialog.id, this.now);
+    if (ledger) await this.#later(`UsageDaily`, ledger);
     this.charges.push(charge);
     return Prisma.sql`cost = ${after.sums.cost}::float8, ${sums}`;
   }
 
-  /** A response of this dialog as it is under the lock (null when it is not there). */
-  async readResponse(responseId: string) {
-    const [row] = await run<{ status: ResponseStatus; dialogId: string }>(
-      Prisma.sql`SELECT status, "dialogId" FROM "Response" WHERE id = ${responseId}`,
-      this.session,
-    );
-    return row && row.dialogId === this.dialog.id ? row : null;
+  /**
+   * A response of this dialog as it is under the lock (null when it is not there). `forEnd`: the
+   * write is going to give it its final status, so what that needs (its usage, its events for the
+   * chat hash) is read in the same statement, and used while this write has not changed it.
+   */
+  async readResponse(responseId: string, { forEnd = false } = {}) {
+    const peeked = this.dialog.peeked?.id === responseId ? this.dialog.peeked : undefined;
+    // Read with the lock only once: this write may change it.
+    delete this.dialog.peeked;
+    const [row] = peeked
+      ? [peeked.row]
+      : await run<ResponseForWrite>(responseForWrite(responseId, forEnd), this.session);
+    if (!row || row.dialogId !== this.dialog.id) return null;
+    if (forEnd) {
+      const { status: _status, dialogId: _dialogId, events, ...usage } = row;
+      this.#forEnd.set(responseId, { usage: usage as UsageRow, events });
+    }
+    return { status: row.status, dialogId: row.dialogId };
   }
 
   /**
@@ -359,13 +457,46 @@ export class DialogWrite {
   async finish(): Promise<Dialog> {
     const head = this.#head;
     const [row] = await run<{ row: unknown }>(
-      Prisma.sql`UPDATE "Dialog" SET "lastSeq" = ${this.#seq}::int, "updatedAt" = ${this.now.toISOString()}::timestamp
+      Prisma.sql`${this.#withHeld()}UPDATE "Dialog" SET "lastSeq" = ${this.#seq}::int, "updatedAt" = ${this.now.toISOString()}::timestamp
         ${this.#headMoved ? Prisma.sql`, "headId" = ${head?.id ?? null}, "headDepth" = ${head?.depth ?? null}::int` : Prisma.empty}
         ${this.#cleared ? Prisma.sql`, "clearedAtSeq" = ${this.#seq}::int` : Prisma.empty}
         ${this.#cleared || !isNoUsage(this.#usage) ? Prisma.sql`, ${dialogUsageSets(this.#usage, this.#cleared)}` : Prisma.empty}
         WHERE id = ${this.dialog.id} RETURNING to_jsonb("Dialog") AS row`,
-      this.session,
+      this.transaction,
     );
     return rowFromJson("Dialog", row!.row) as Dialog;
   }
 }
+
+/** A change held back by DialogWrite#later: its statement, and what it touches. */
+interface HeldChange {
+  /** "Event" (inserts), "UsageDaily", "InFlightChunk:<response>", "Response:<id>" (that row),
+   * "Response:after:<id>" (the rows after it in its segment), "Response:from:<id>" (both). */
+  rows: string;
+  sql: Prisma.Sql;
+}
+
+/**
+ * Whether two held-back changes may touch the same row. Inserts into "Event" never do (new ids);
+ * two ledger upserts may (the same day, key and model), and so may two changes of "Response"
+ * rows, except one response's own row beside the rows after it in its segment.
+ */
+function mayTouchSame(a: string, b: string) {
+  if (a === "Event" && b === "Event") return false;
+  const ownAndAfter = (own: string, after: string) =>
+    /^Response:[^:]+$/.test(own) && after === `Response:after:${own.slice("Response:".length)}`;
+  if (ownAndAfter(a, b) || ownAndAfter(b, a)) return false;
+  return a === b || (a.startsWith("Response:") && b.startsWith("Response:"));
+}
+
+/** A response's usage as its change is priced from (DialogWrite#changeUsage). */
+interface UsageRow extends Usage {
+  model: string | null;
+  apiKeyId: string | null;
+  cost: number;
+  segmentId: string;
+  depth: number;
+}
+
+const usageRowColumns = Prisma.sql`model, "apiKeyId", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", cost,
+  "segmentId", depth`;

@@ -4,7 +4,14 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { Dialog } from "../generated/prisma/client.js";
 import { NotFoundError } from "../errors.js";
-import { DialogWrite, type DialogTarget, type LockedDialog, type NewDialog } from "./dialog-write.js";
+import {
+  DialogWrite,
+  type DialogTarget,
+  type LockedDialog,
+  type NewDialog,
+  responseForWrite,
+  type ResponseForWrite,
+} from "./dialog-write.js";
 import { dialogExpired, isExpired } from "./retention-window.js";
 import { run, type SqlRunner } from "./sql.js";
 import type { Store } from "./store.js";
@@ -55,17 +62,42 @@ export async function writeDialog<T>(
  */
 export async function lockDialog(
   session: SqlRunner,
-  target: { id: string; whenMissing?: () => Error; whenExpired?: () => Error },
+  target: Exclude<DialogTarget, { create: NewDialog }>,
   now: Date,
   retention: number | null,
 ): Promise<LockedDialog> {
-  const [dialog] = await run<LockedDialog>(
-    Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt" FROM "Dialog" WHERE id = ${target.id} FOR UPDATE`,
+  const [dialog] = await run<LockedDialog & LockPeek>(
+    Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt"${peekWithLock(target)}
+      FROM "Dialog" WHERE id = ${target.id} FOR UPDATE`,
     session,
   );
   if (!dialog) throw target.whenMissing?.() ?? NotFoundError.dialog(target.id);
   if (isExpired(dialog.updatedAt, now, retention)) throw target.whenExpired?.() ?? dialogExpired(target.id);
-  return dialog;
+  const { unchanged, response, ...locked } = dialog;
+  // Read as of the statement's start: right under the lock only if no write changed the dialog
+  // row since (every write that changes a response writes its dialog row, under this lock).
+  if (target.withResponse && unchanged) locked.peeked = { id: target.withResponse.id, row: response ?? null };
+  return locked;
+}
+
+interface LockPeek {
+  /** Whether the row locked is the version the statement's snapshot sees (see peekWithLock). */
+  unchanged?: boolean;
+  response?: ResponseForWrite | null;
+}
+
+/**
+ * The response a write will read first, read by the statement that takes the lock, saving a round
+ * trip. In READ COMMITTED a statement that waited for the lock gets the newest version of the
+ * locked row but reads every other row as of its start, before the writer it waited for
+ * committed; so the read is used only when the locked row's version (xmin) is the one the
+ * statement's snapshot sees, i.e. no write to the dialog committed in between.
+ */
+function peekWithLock(target: Exclude<DialogTarget, { create: NewDialog }>) {
+  if (!target.withResponse) return Prisma.empty;
+  const { id, forEnd } = target.withResponse;
+  return Prisma.sql`, xmin::text = (SELECT s.xmin::text FROM "Dialog" s WHERE s.id = ${target.id}) AS unchanged,
+    (SELECT to_jsonb(x) FROM (${responseForWrite(id, forEnd)}) x) AS response`;
 }
 
 async function createDialogRow(session: SqlRunner, dialog: NewDialog, now: Date): Promise<LockedDialog> {

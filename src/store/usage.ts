@@ -102,14 +102,17 @@ export function ledgerValues(entry: Omit<LedgerEntry, "tenantId">, tenant: Prism
       ${sums.reasoningTokens}::bigint, ${sums.cost}::float8, ${entry.unpricedTokens}::bigint`;
 }
 
+/** The statement adding `entry` to the ledger; null when it adds nothing. */
+export function ledgerStatement(entry: LedgerEntry, dialogId: string, now: Date): Prisma.Sql | null {
+  if (isNoUsage(entry.sums) && !entry.responses) return null;
+  return Prisma.sql`${ledgerValues(entry, Prisma.sql`${entry.tenantId}`, dialogId, now)} ${ledgerUpsert}`;
+}
+
 /** Adds `entries` to the ledger (inside a write's transaction, or alone for a turn that stores no history). */
 export async function addToLedger(session: SqlRunner, entries: LedgerEntry[], dialogId: string, now: Date) {
   for (const entry of entries) {
-    if (isNoUsage(entry.sums) && !entry.responses) continue;
-    await run(
-      Prisma.sql`${ledgerValues(entry, Prisma.sql`${entry.tenantId}`, dialogId, now)} ${ledgerUpsert}`,
-      session,
-    );
+    const statement = ledgerStatement(entry, dialogId, now);
+    if (statement) await run(statement, session);
   }
 }
 
