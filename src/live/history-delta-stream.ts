@@ -71,6 +71,9 @@ export function historyDeltaStream(
       let sent = afterSeq ?? 0;
       // A status change read from the database may also arrive live: send each one once.
       const statusChangesSent = new Set<string>();
+      const finishes = new FinishesShown();
+      /** Whether status-only `delta` shows nothing new: sent already, or its finish shown with the write. */
+      const shownAlready = (delta: DeltaPayload) => statusChangesSent.has(statusKey(delta)) || finishes.has(delta);
       const texts = new TextPositions(textOffsets);
       const clearsSent = new Set<number>();
       const clearAt = (seq: number) => {
@@ -96,11 +99,12 @@ export function historyDeltaStream(
         for await (const delta of readAlready ?? readDeltasBetween(store, dialogId, sent, upTo, statusChangesFrom)) {
           if (signal.aborted) return;
           if (delta.seq === delta.previousSeq) {
-            if (statusChangesSent.has(statusKey(delta))) continue;
+            if (shownAlready(delta)) continue;
             statusChangesSent.add(statusKey(delta));
           }
           texts.onCommitted(delta);
           yield delta;
+          finishes.onSent(delta);
           sent = Math.max(sent, delta.seq);
         }
       }
@@ -132,6 +136,7 @@ export function historyDeltaStream(
           wanted: () => !signal.aborted,
           accepted: () => {
             texts.onCommitted(delivery.payload);
+            finishes.onSent(delivery.payload);
             sent = delivery.payload.seq;
           },
           release: () => undefined,
@@ -181,10 +186,11 @@ export function historyDeltaStream(
         if (update.seq <= sent && !statusOnly) continue; // already sent
         // A gap before this write: read it from the database first.
         if (update.previousSeq > sent) yield* catchUp(update.previousSeq);
-        if (statusOnly && statusChangesSent.has(statusKey(update))) continue;
+        if (statusOnly && shownAlready(update)) continue;
         if (update.previousSeq === sent || (statusOnly && update.seq <= sent)) {
           if (statusOnly) statusChangesSent.add(statusKey(update));
           yield update;
+          finishes.onSent(update);
           sent = Math.max(sent, update.seq);
         } else {
           // It overlaps what was sent (or the gap could not be read): read the part not yet sent.
@@ -198,3 +204,31 @@ export function historyDeltaStream(
 }
 
 const statusKey = (delta: DeltaPayload) => `${delta.responseId}@${delta.seq}`;
+
+/**
+ * The responses whose final status the subscriber was shown, at the latest seq one finished at. A
+ * write that adds a response's last events and finishes it shows both in one delta; a catch-up
+ * from that seq (a resync after Redis came back, with nothing written since) still reads the
+ * finish as a status change at it (readDeltasBetween: finished at `statusChangesFrom`, no event
+ * after it), which would send that seq a second time. Only the latest seq is kept: a catch-up
+ * reads status changes from the seq sent on, and the seq sent is at least every finish shown.
+ */
+class FinishesShown {
+  private at = -1;
+  private readonly responses = new Set<string>();
+
+  onSent(delta: DeltaPayload | HistoryDeltaView) {
+    if (delta.status == null || delta.status === "IN_PROGRESS" || delta.responseId == null) return;
+    // Read back, a delta's status is its response's now: it finished at its own seq, or later.
+    const at = "response" in delta && delta.response?.finishedAtSeq != null ? delta.response.finishedAtSeq : delta.seq;
+    if (at < this.at) return;
+    if (at > this.at) this.responses.clear();
+    this.at = at;
+    this.responses.add(delta.responseId);
+  }
+
+  /** Status-only `delta` is the finish of a response shown final at its seq. */
+  has(delta: DeltaPayload) {
+    return delta.seq === this.at && delta.status !== "IN_PROGRESS" && this.responses.has(delta.responseId);
+  }
+}
