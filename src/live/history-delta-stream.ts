@@ -211,7 +211,9 @@ const statusKey = (delta: DeltaPayload) => `${delta.responseId}@${delta.seq}`;
  * from that seq (a resync after Redis came back, with nothing written since) still reads the
  * finish as a status change at it (readDeltasBetween: finished at `statusChangesFrom`, no event
  * after it), which would send that seq a second time. Only the latest seq is kept: a catch-up
- * reads status changes from the seq sent on, and the seq sent is at least every finish shown.
+ * reads status changes from the seq sent on, and the seq sent is at least every finish shown (but
+ * for a finish read back with events from before it, which only makes an earlier one forgotten:
+ * at worst sent twice, as before).
  */
 class FinishesShown {
   private at = -1;
