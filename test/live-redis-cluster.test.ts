@@ -168,4 +168,42 @@ describe.skipIf(unavailable)(title, () => {
     expect(summary(await take(onA, 1))).toEqual([[3, 4, ["after"]]]);
     await onA.return?.();
   }, 60_000);
+
+  it("sends each of a dialog's deltas once to every subscriber when its master dies and comes back", async () => {
+    // One instance, as in `npm run bench:cluster` at N = 1: subscribers and writer on A. A turn
+    // written whole (its response finished by the write that added its events) before the master
+    // dies: the resync after it comes back must not send that finish again as a status-only delta.
+    const viaA = writer(httpExecutor(a));
+    const first = await viaA.createResponse({
+      input: [{ human: { content: "q1" } }],
+      output: [{ ai: { content: "a1" } }],
+    });
+    expect(first.status).toBe("COMPLETED");
+    const dialogId = first.dialog.id;
+    const subscribers = [0, 1, 2].map(() => subscribe(wsClient(a), HISTORY_DELTA, { dialogId, afterSeq: 0 }));
+    const seen = await Promise.all(subscribers.map((subscriber) => take(subscriber, 1)));
+    const channel = `historyDelta:{${dialogId}}`;
+    const master = await masterOf(channel);
+
+    await master.kill();
+    await master.restart();
+    // The channel is subscribed again on the master that came back: its resync is under way.
+    while (((await onNode(master.port, "PUBSUB", "SHARDNUMSUB", channel)) as [string, number])[1] !== 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await viaA.createResponse({
+      dialogId,
+      input: [{ human: { content: "q2" } }],
+      output: [{ ai: { content: "a2" } }],
+    });
+    for (const [i, subscriber] of subscribers.entries()) {
+      while (seen[i]!.at(-1)!.historyDelta.seq < 4) seen[i]!.push(...(await take(subscriber, 1)));
+      // Every delta once, each previousSeq the seq sent before it.
+      expect(summary(seen[i]!)).toEqual([
+        [0, 2, ["q1", "a1"]],
+        [2, 4, ["q2", "a2"]],
+      ]);
+      await subscriber.return?.();
+    }
+  }, 60_000);
 });

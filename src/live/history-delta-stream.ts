@@ -73,6 +73,9 @@ export function historyDeltaStream(
       let sent = afterSeq ?? 0;
       // A status change read from the database may also arrive live: send each one once.
       const statusChangesSent = new Set<string>();
+      const finishes = new FinishesShown();
+      /** Whether status-only `delta` shows nothing new: sent already, or its finish shown with the write. */
+      const shownAlready = (delta: DeltaPayload) => statusChangesSent.has(statusKey(delta)) || finishes.has(delta);
       const texts = new TextPositions(textOffsets);
       const clearsSent = new Set<number>();
       const clearAt = (seq: number) => {
@@ -98,11 +101,12 @@ export function historyDeltaStream(
         for await (const delta of readAlready ?? readDeltasBetween(store, dialogId, sent, upTo, statusChangesFrom)) {
           if (signal.aborted) return;
           if (delta.seq === delta.previousSeq) {
-            if (statusChangesSent.has(statusKey(delta))) continue;
+            if (shownAlready(delta)) continue;
             statusChangesSent.add(statusKey(delta));
           }
           texts.onCommitted(delta);
           yield delta;
+          finishes.onSent(delta);
           sent = Math.max(sent, delta.seq);
         }
       }
@@ -128,7 +132,13 @@ export function historyDeltaStream(
       // text that continues what the subscriber has, can go straight to the socket with every
       // other caught-up subscriber's (src/live/direct-delivery.ts). Anything else (a gap, a
       // duplicate, a status-only write, text after a gap or seen already, a clear) takes the loop.
-      if (lane) takeDirectly(updates, lane, signal, texts, () => sent, (seq) => (sent = seq));
+      if (lane) {
+        const shown = (delta: DeltaPayload) => {
+          finishes.onSent(delta);
+          sent = delta.seq;
+        };
+        takeDirectly(updates, lane, signal, texts, () => sent, shown);
+      }
       onLive?.();
 
       for await (const update of updates) {
@@ -165,10 +175,11 @@ export function historyDeltaStream(
         if (update.seq <= sent && !statusOnly) continue; // already sent
         // A gap before this write: read it from the database first.
         if (update.previousSeq > sent) yield* catchUp(update.previousSeq);
-        if (statusOnly && statusChangesSent.has(statusKey(update))) continue;
+        if (statusOnly && shownAlready(update)) continue;
         if (update.previousSeq === sent || (statusOnly && update.seq <= sent)) {
           if (statusOnly) statusChangesSent.add(statusKey(update));
           yield update;
+          finishes.onSent(update);
           sent = Math.max(sent, update.seq);
         } else {
           // It overlaps what was sent (or the gap could not be read): read the part not yet sent.
@@ -195,7 +206,7 @@ function takeDirectly(
   signal: StopSignal,
   texts: TextPositions,
   sentNow: () => number,
-  sentUpTo: (seq: number) => void,
+  shown: (delta: DeltaPayload) => void,
 ) {
   // One delivery object per subscription, reused: the lane holds at most one payload at a time.
   let published: LiveMessage;
@@ -206,7 +217,7 @@ function takeDirectly(
     accepted: () => {
       if (isText(published)) return texts.took(published.text);
       texts.onCommitted(published as DeltaPayload);
-      sentUpTo((published as DeltaPayload).seq);
+      shown(published as DeltaPayload);
     },
     // What goes back to the queue is the published message (for text, not the view executed).
     release: (handBack) => release(handBack === undefined ? undefined : published),
@@ -226,4 +237,34 @@ function takeDirectly(
     release = releaseQueue;
     return lane.deliver(delivery);
   });
+}
+
+/**
+ * The responses whose final status the subscriber was shown, at the latest seq one finished at. A
+ * write that adds a response's last events and finishes it shows both in one delta; a catch-up
+ * from that seq (a resync after Redis came back, with nothing written since) still reads the
+ * finish as a status change at it (readDeltasBetween: finished at `statusChangesFrom`, no event
+ * after it), which would send that seq a second time. Only the latest seq is kept: a catch-up
+ * reads status changes from the seq sent on, and the seq sent is at least every finish shown (but
+ * for a finish read back with events from before it, which only makes an earlier one forgotten:
+ * at worst sent twice, as before).
+ */
+class FinishesShown {
+  private at = -1;
+  private readonly responses = new Set<string>();
+
+  onSent(delta: DeltaPayload | HistoryDeltaView) {
+    if (delta.status == null || delta.status === "IN_PROGRESS" || delta.responseId == null) return;
+    // Read back, a delta's status is its response's now: it finished at its own seq, or later.
+    const at = "response" in delta && delta.response?.finishedAtSeq != null ? delta.response.finishedAtSeq : delta.seq;
+    if (at < this.at) return;
+    if (at > this.at) this.responses.clear();
+    this.at = at;
+    this.responses.add(delta.responseId);
+  }
+
+  /** Status-only `delta` is the finish of a response shown final at its seq. */
+  has(delta: DeltaPayload) {
+    return delta.seq === this.at && delta.status !== "IN_PROGRESS" && this.responses.has(delta.responseId);
+  }
 }
