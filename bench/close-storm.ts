@@ -17,11 +17,29 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 const now = () => performance.now();
 
 await applyMigrations(database);
-const server = await startServer({ store, config, port: Number(process.env.PORT ?? 0), redisUrl: process.env.REDIS_URL || null });
+const server = await startServer({
+  store,
+  config,
+  port: Number(process.env.PORT ?? 0),
+  redisUrl: process.env.REDIS_URL || null,
+});
 const url = `${server.url}/graphql`;
 const dialogIds: string[] = [];
 for (let i = 0; i < DIALOGS; i++) {
-  const data = await graphql(url, `mutation { createResponse(input: { input: [{ human: { content: "q" } }] }) { ... on Response { dialog { id } } } }`);
+  const data = await graphql(
+    url,
+    `
+      mutation {
+        createResponse(input: { input: [{ human: { content: "q" } }] }) {
+          ... on Response {
+            dialog {
+              id
+            }
+          }
+        }
+      }
+    `,
+  );
   dialogIds.push(data.createResponse.dialog.id);
 }
 const listeners = () => dialogIds.reduce((sum, id) => sum + server.live.listenerCount("historyDelta", id), 0);

@@ -71,8 +71,6 @@ describe("statements per generated turn", () => {
     const heldWrites = sent.filter((sql) => sql.trimStart().startsWith("WITH held0 AS"));
     expect([locks.length, heldWrites.length]).toEqual([2, 2]);
     // No read of the response's status, usage or events apart from the lock.
-    expect(sent.filter((sql) => /^SELECT (status|model, "apiKeyId"|type, content)/.test(sql.trim()))).toEqual(
-      [],
-    );
+    expect(sent.filter((sql) => /^SELECT (status|model, "apiKeyId"|type, content)/.test(sql.trim()))).toEqual([]);
   });
 });

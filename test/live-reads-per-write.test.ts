@@ -150,7 +150,9 @@ describe.skipIf(unavailable)(title, () => {
       { wholeProcess: true },
     );
     for (const seen of received) {
-      expect(seen.map(({ historyDelta: d }) => d.text?.delta)).toEqual(Array.from({ length: deltas }, (_, i) => `${i + 1},`));
+      expect(seen.map(({ historyDelta: d }) => d.text?.delta)).toEqual(
+        Array.from({ length: deltas }, (_, i) => `${i + 1},`),
+      );
       for (const { historyDelta: d } of seen) expect(d.response).toEqual({ id: started.id, status: "IN_PROGRESS" });
     }
     await Promise.all(watchers.map((watcher) => watcher.return?.()));

@@ -49,39 +49,42 @@ describe("interruptResponse: the partial answer kept, marked or dropped", () => 
     { behavior: "DISCARD", status: "CANCELLED", append: [] },
   ];
 
-  it.each(cases)("$behavior keeps its share of the partial answer, ends $status, and its delta says so", async (expected) => {
-    const { responseId, dialogId } = await turnInProgress();
-    const deltas = subscribe(wsClient(server), HISTORY_DELTA, { dialogId, afterSeq: 2 });
-    const interrupted = await write.interruptResponse({
-      responseId,
-      behavior: expected.behavior,
-      partialText: "Rain on the",
-    });
-    expect(interrupted).toMatchObject({ __typename: "Response", status: expected.status });
+  it.each(cases)(
+    "$behavior keeps its share of the partial answer, ends $status, and its delta says so",
+    async (expected) => {
+      const { responseId, dialogId } = await turnInProgress();
+      const deltas = subscribe(wsClient(server), HISTORY_DELTA, { dialogId, afterSeq: 2 });
+      const interrupted = await write.interruptResponse({
+        responseId,
+        behavior: expected.behavior,
+        partialText: "Rain on the",
+      });
+      expect(interrupted).toMatchObject({ __typename: "Response", status: expected.status });
 
-    const [delta] = await take(deltas, 1);
-    const seq = 2 + expected.append.length;
-    expect(delta!.historyDelta).toMatchObject({ responseId, previousSeq: 2, seq, status: expected.status });
-    expect(
-      delta!.historyDelta.append.map((event) => ({
-        __typename: event.__typename,
-        seq: event.seq,
-        content: "content" in event ? event.content : undefined,
-        metadata: event.metadata,
-      })),
-    ).toEqual(expected.append);
-    await deltas.return?.();
+      const [delta] = await take(deltas, 1);
+      const seq = 2 + expected.append.length;
+      expect(delta!.historyDelta).toMatchObject({ responseId, previousSeq: 2, seq, status: expected.status });
+      expect(
+        delta!.historyDelta.append.map((event) => ({
+          __typename: event.__typename,
+          seq: event.seq,
+          content: "content" in event ? event.content : undefined,
+          metadata: event.metadata,
+        })),
+      ).toEqual(expected.append);
+      await deltas.return?.();
 
-    const stored = await storedResponse(responseId);
-    expect(stored.status).toBe(expected.status);
-    expect(stored.completedAt).toBeInstanceOf(Date);
-    expect(stored.events.map((e) => [e.seq, e.type, e.content, e.metadata])).toEqual([
-      [1, "HUMAN", "Write a poem", {}],
-      [2, "REASONING", "Rhymes about rain.", {}],
-      ...expected.append.map((e) => [e.seq, "AI", e.content, e.metadata]),
-    ]);
-    expect((await prisma.dialog.findUniqueOrThrow({ where: { id: dialogId } })).lastSeq).toBe(seq);
-  });
+      const stored = await storedResponse(responseId);
+      expect(stored.status).toBe(expected.status);
+      expect(stored.completedAt).toBeInstanceOf(Date);
+      expect(stored.events.map((e) => [e.seq, e.type, e.content, e.metadata])).toEqual([
+        [1, "HUMAN", "Write a poem", {}],
+        [2, "REASONING", "Rhymes about rain.", {}],
+        ...expected.append.map((e) => [e.seq, "AI", e.content, e.metadata]),
+      ]);
+      expect((await prisma.dialog.findUniqueOrThrow({ where: { id: dialogId } })).lastSeq).toBe(seq);
+    },
+  );
 
   it("a save without partialText is a ValidationError and stores nothing", async () => {
     const { responseId } = await turnInProgress();

@@ -74,8 +74,7 @@ export function createAuthenticator({ mode, store, live, revocationPollMs = 1_00
      * The caller of a request whose credential is `authorization` ("Bearer <key>", or null when
      * none was sent). Throws UNAUTHENTICATED (401) for a missing, malformed, unknown or revoked key.
      */
-    authenticate: (authorization: string | null | undefined): Promise<Viewer> =>
-      viewerOf(mode, keys, authorization),
+    authenticate: (authorization: string | null | undefined): Promise<Viewer> => viewerOf(mode, keys, authorization),
 
     /** Registers how to close a long-lived connection made with `keyId`; returns the unregistration. */
     trackConnection: connections.track,
@@ -92,11 +91,7 @@ export function createAuthenticator({ mode, store, live, revocationPollMs = 1_00
 const DEVELOPMENT_VIEWER: Viewer = { tenantId: DEVELOPMENT_TENANT, keyId: null, admin: true };
 
 /** The caller named by an Authorization header, through the verified keys kept in memory. */
-async function viewerOf(
-  mode: AuthMode,
-  keys: KnownKeys,
-  authorization: string | null | undefined,
-): Promise<Viewer> {
+async function viewerOf(mode: AuthMode, keys: KnownKeys, authorization: string | null | undefined): Promise<Viewer> {
   if (!authorization) {
     if (mode === "required") throw authError("An API key is required: send Authorization: Bearer <key>");
     if (await keys.anyKeys()) throw authError("An API key is required: send Authorization: Bearer <key>");

@@ -26,7 +26,11 @@ const MessageEventInput = builder.inputType("MessageEventInput", {
 });
 
 const ReasoningEventInput = builder.inputType("ReasoningEventInput", {
-  fields: (t) => ({ content: t.string({ description: "Required." }), modelName: t.string(inputLimit(INPUT_LIMITS.name)), ...common(t) }),
+  fields: (t) => ({
+    content: t.string({ description: "Required." }),
+    modelName: t.string(inputLimit(INPUT_LIMITS.name)),
+    ...common(t),
+  }),
 });
 
 const ToolCallEventInput = builder.inputType("ToolCallEventInput", {

@@ -8,7 +8,7 @@ import { streamIsLive } from "../live/stream-started.js";
 import type { TextPayload } from "../live/live-bus.js";
 import type { TextDeltaView } from "../live/text-positions.js";
 import { eventCountOf } from "../vocabulary/event-counts.js";
-import { type Context, renewLoaders } from "./context.js";
+import { renewLoaders } from "./context.js";
 import { builder } from "./builder.js";
 import { HistoryEvent, HistoryEventTypeEnum } from "./history-event.js";
 import { Response, ResponseStatusEnum } from "./response.js";

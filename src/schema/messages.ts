@@ -128,7 +128,10 @@ const ImportMessagesInput = builder.inputType("ImportMessagesInput", {
       description:
         "Chat messages (OPENAI_CHAT), Responses input items (OPENAI_RESPONSES), an Anthropic `{system, messages}` body or a list of its messages (ANTHROPIC_MESSAGES), UIMessages (AI_SDK_UI).",
     }),
-    model: t.string({ description: "Recorded on every response the import creates.", ...inputLimit(INPUT_LIMITS.name) }),
+    model: t.string({
+      description: "Recorded on every response the import creates.",
+      ...inputLimit(INPUT_LIMITS.name),
+    }),
   }),
 });
 

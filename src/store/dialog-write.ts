@@ -329,7 +329,10 @@ export class DialogWrite {
     // Read once: this change makes it stale.
     const [row] = known?.usage
       ? [known.usage]
-      : await run<UsageRow>(Prisma.sql`SELECT ${usageRowColumns} FROM "Response" WHERE id = ${responseId}`, this.session);
+      : await run<UsageRow>(
+          Prisma.sql`SELECT ${usageRowColumns} FROM "Response" WHERE id = ${responseId}`,
+          this.session,
+        );
     if (known) delete known.usage;
     if (!row) return Prisma.sql`cost = cost`;
     const before = { ...pricedUsage(this.prices, row.model, row).sums, cost: row.cost };
