@@ -226,6 +226,7 @@ function takeDirectly(
     if (signal.aborted || isResync(update) || isDeleted(update) || isCleared(update)) return false;
     if (isResponseDeleted(update)) return false;
     if (isText(update)) {
+      if (!texts.followsSent(update.text)) return false;
       const view = texts.viewOfText(update.text, sentNow());
       if (view === null || view === "gap") return false;
       delivery.payload = view;

@@ -95,6 +95,19 @@ export class TextPositions {
     return viewOf({ ...text, offset: length, delta: text.delta.slice(length - text.offset) }, sent);
   }
 
+  /**
+   * Whether `text` may be written before anything queued: it continues the part the subscriber is
+   * being sent, or opens the part right after the response's events it was sent. A later part
+   * follows a committed write (the earlier part's) that may still be on its way through the
+   * subscriber's loop; it waits there behind it, so no one sees a part typed before the one it
+   * follows is committed.
+   */
+  followsSent(text: TextPayload) {
+    const has = this.#has.get(text.responseId);
+    if (has) return has.part === text.part;
+    return text.part === (this.#endedBelow.get(text.responseId) ?? 0);
+  }
+
   /** The subscriber was sent `text` (as viewOfText showed it): it has its part up to its end. */
   took(text: TextPayload) {
     this.#has.set(text.responseId, { part: text.part, length: text.offset + text.delta.length });
