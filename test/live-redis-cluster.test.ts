@@ -20,6 +20,7 @@ import {
   wsClient,
 } from "./support/live.js";
 import { type OwnRedisCluster, redisClusterUnavailable, startOwnRedisCluster } from "./support/redis-cluster.js";
+import { until } from "./support/until.js";
 
 const unavailable = redisClusterUnavailable();
 const title = unavailable
@@ -188,9 +189,9 @@ describe.skipIf(unavailable)(title, () => {
     await master.kill();
     await master.restart();
     // The channel is subscribed again on the master that came back: its resync is under way.
-    while (((await onNode(master.port, "PUBSUB", "SHARDNUMSUB", channel)) as [string, number])[1] !== 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const shardSubscribers = async () =>
+      ((await onNode(master.port, "PUBSUB", "SHARDNUMSUB", channel)) as [string, number])[1];
+    await until(async () => (await shardSubscribers()) === 1, "the channel subscribed again", 20_000);
     await viaA.createResponse({
       dialogId,
       input: [{ human: { content: "q2" } }],
