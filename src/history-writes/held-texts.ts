@@ -3,12 +3,8 @@
 // in the checkpoint on the response row. These functions find, open and forget it; what a write
 // does with it is in text-writes.ts and lifecycle-writes.ts.
 import { ConflictError, NotFoundError } from "../errors.js";
-import {
-  type InFlightStore,
-  memoryInFlightStore,
-  redisInFlightStore,
-  withLocalFallback,
-} from "../live/in-flight-store.js";
+import { withLocalFallback } from "../live/in-flight-fallback.js";
+import { type InFlightStore, memoryInFlightStore, redisInFlightStore } from "../live/in-flight-store.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
 import type { LiveBus } from "../live/live-bus.js";
 import { logger } from "../logger.js";
@@ -41,6 +37,8 @@ export interface HeldTexts {
   /** Milliseconds now (options.clock, or Date.now). */
   clock: () => number;
   texts: InFlightStore;
+  /** At shutdown: hands the texts held in this process during a Redis stall back to Redis. */
+  handBack: () => Promise<void>;
   /** responseId → when and at what length this instance last checkpointed it. */
   checkpoints: Map<string, { at: number; length: number }>;
   /**
@@ -59,7 +57,7 @@ export interface HeldTexts {
 }
 
 export function createHeldTexts(store: Store, live: LiveBus, options: InFlightOptions): HeldTexts {
-  const texts: InFlightStore = live.redis
+  const texts = live.redis
     ? withLocalFallback(redisInFlightStore(live.redis), memoryInFlightStore(), (error) =>
         logger.warn(`[live] in-flight text held in this process: Redis did not answer (${error.message})`),
       )
@@ -70,6 +68,9 @@ export function createHeldTexts(store: Store, live: LiveBus, options: InFlightOp
     options,
     clock: options.clock ?? Date.now,
     texts,
+    handBack: async () => {
+      if ("handBack" in texts) await texts.handBack();
+    },
     checkpoints: new Map(),
     stored: new Map(),
     queue: new KeyedQueue(),

@@ -136,5 +136,7 @@ export function createHistoryWrites(
     close() {
       if (sweeper) clearInterval(sweeper);
     },
+    /** Before the live bus closes: texts held in this process during a Redis stall go back to Redis. */
+    handBackTexts: () => held.handBack(),
   };
 }

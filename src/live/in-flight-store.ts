@@ -39,9 +39,22 @@ export const headOf = ({ text, ...head }: InFlightState): InFlightHead => ({
   bytes: Buffer.byteLength(text),
 });
 
-export function memoryInFlightStore(): InFlightStore {
+/** The process's own store; it also says what it holds (for the fallback's hand-back). */
+export interface MemoryInFlightStore extends InFlightStore {
+  responseIds(): string[];
+  /** Forgets a response's text only while it is still `part` and `length` long, in one step. */
+  deleteIfUnchanged(responseId: string, part: number, length: number): boolean;
+}
+
+export function memoryInFlightStore(): MemoryInFlightStore {
   const states = new Map<string, InFlightState & { bytes: number }>();
   return {
+    responseIds: () => [...states.keys()],
+    deleteIfUnchanged(responseId, part, length) {
+      const state = states.get(responseId);
+      if (state?.part !== part || state.text.length !== length) return false;
+      return states.delete(responseId);
+    },
     async get(responseId) {
       const state = states.get(responseId);
       if (!state) return null;
@@ -224,40 +237,6 @@ export function redisInFlightStore(redis: RedisCommands): InFlightStore {
     },
     async delete(responseId, part) {
       await run(DELETE_SCRIPT, responseId, String(part));
-    },
-  };
-}
-
-/**
- * The Redis store, with this process's memory as the fallback while Redis cannot answer (down, or
- * stalled past REDIS_COMMAND_TIMEOUT_MS): in-flight text is then held by the instance that takes
- * the deltas, as it is without Redis, instead of failing the writes and subscriptions that look at
- * it. Committed history never depends on it; text held only here is lost with the process, as
- * in-flight text is.
- */
-export function withLocalFallback(
-  primary: InFlightStore,
-  local: InFlightStore,
-  onFallback: (error: Error) => void,
-): InFlightStore {
-  const either = <T>(run: (store: InFlightStore) => Promise<T>): Promise<T> =>
-    run(primary).catch((error: Error) => {
-      onFallback(error);
-      return run(local);
-    });
-  return {
-    get: async (responseId) => (await local.get(responseId)) ?? either((store) => store.get(responseId)),
-    head: async (responseId) => (await local.head(responseId)) ?? either((store) => store.head(responseId)),
-    tail: async (responseId, part, since) =>
-      (await local.tail(responseId, part, since)) ?? either((store) => store.tail(responseId, part, since)),
-    append: async (responseId, at, delta, now) =>
-      (await local.get(responseId))
-        ? local.append(responseId, at, delta, now)
-        : either((store) => store.append(responseId, at, delta, now)),
-    put: (state) => either((store) => store.put(state)),
-    async delete(responseId, part) {
-      await local.delete(responseId, part);
-      await primary.delete(responseId, part).catch(onFallback);
     },
   };
 }

@@ -13,7 +13,7 @@ import { PayloadQueue } from "./payload-queue.js";
 import { createClusterFanout } from "./redis-cluster-fanout.js";
 import { orderedSends } from "./ordered-sends.js";
 import { createRedisFanout } from "./redis-fanout.js";
-import { type RedisFanout, type RedisFanoutHandlers, withTimeout } from "./redis-messages.js";
+import { type RedisFanout, type RedisFanoutHandlers, readyWithin, withTimeout } from "./redis-messages.js";
 
 /** What one committed write changed, as published. */
 export interface DeltaPayload {
@@ -122,6 +122,11 @@ export interface LiveBus {
   endListeners(): void;
   /** The Redis command connection when there is one (fails fast while Redis is down). */
   redis: RedisFanout["commands"] | null;
+  /**
+   * Resolves once the Redis command connection is ready (at once without Redis), or after the
+   * connect timeout: a command sent before it would fail fast and fall back as if Redis were away.
+   */
+  connected(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -224,6 +229,10 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
     },
 
     redis: redis?.commands ?? null,
+
+    connected: async () => {
+      if (redis) await readyWithin(redis.commands, Math.max(options.redisCommandTimeoutMs ?? 1_000, 1_000));
+    },
 
     async close() {
       // Release every listener first: with Redis each release sends UNSUBSCRIBE, which must go

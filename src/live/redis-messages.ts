@@ -43,6 +43,23 @@ export const connectionOptions = (commandTimeoutMs: number) => ({
   connectTimeout: Math.max(commandTimeoutMs, 1_000),
 });
 
+/**
+ * Resolves once `client` is ready, or after `ms` when it is not (Redis away at start: the instance
+ * starts degraded and falls back as it does when Redis goes away later). Never rejects.
+ */
+export function readyWithin(client: RedisCommands, ms: number): Promise<void> {
+  if (client.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off("ready", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    client.once("ready", done);
+  });
+}
+
 export const TIMED_OUT = "Command timed out";
 export const timedOut = (error: Error) => error.message === TIMED_OUT;
 

@@ -77,6 +77,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     redisCommandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
     carriage: deltaCarriage(options.store),
   });
+  // Commands sent before Redis is connected would fail fast and fall back to this process (the
+  // in-flight text of a turn resumed right after a restart among them).
+  await live.connected();
   // The server ends idle streaming responses; a bare app (tests) does not unless asked.
   const app = buildApp({ ...options, live, inFlight: { sweep: true, ...options.inFlight } });
   const { writes } = app.services;
@@ -137,6 +140,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         app.stop();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await writes.handBackTexts();
         await live.close();
         // The MCP connections kept between turns (the turns are over).
         await app.services.generator.mcp.pool.close();
