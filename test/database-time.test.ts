@@ -5,13 +5,11 @@
 // transaction left idle holding a dialog's lock (an instance cut off mid-write) is ended by the
 // server, and the dialog's writers proceed. PostgreSQL only (PGlite has one connection and no locks
 // to wait for).
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { graphql } from "../src/client/generated/index.js";
 import { lockDialog } from "../src/store/locked-dialog.js";
-import { openStore, type Store } from "../src/store/store.js";
-import { configWith } from "./support/database.js";
 import { startTestServer } from "./support/live.js";
+import { createdDialogId, ownPoolPerFile } from "./support/own-pool.js";
 import { asCaller, tenantKey } from "./support/tenants.js";
 
 const runs = Boolean(process.env.TEST_DATABASE_URL);
@@ -32,34 +30,19 @@ const WRITE = graphql(`
 
 const LOCK_TIMEOUT_MS = 1_000;
 const POOL_SIZE = 6;
+const APP = "dialogql-database-time";
 
 describe.runIf(runs)(title, () => {
-  let store: Store;
-  let admin: pg.Client;
-  const APP = "dialogql-database-time";
-  beforeAll(async () => {
-    const url = new URL(process.env.DATABASE_URL!);
-    url.searchParams.set("application_name", APP);
-    store = await openStore(
-      configWith({
-        DATABASE_URL: url.toString(),
-        DATABASE_POOL_SIZE: String(POOL_SIZE),
-        DATABASE_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS),
-        DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: "1000",
-        DATABASE_STATEMENT_TIMEOUT_MS: "20000",
-        DIALOG_WRITERS_AT_ONCE: "2",
-      }),
-    );
-    admin = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: "database-time-admin" });
-    await admin.connect();
-  });
-  afterAll(async () => {
-    await admin?.end();
-    await store?.close();
+  const pool = ownPoolPerFile(APP, {
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    DATABASE_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS),
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: "1000",
+    DATABASE_STATEMENT_TIMEOUT_MS: "20000",
+    DIALOG_WRITERS_AT_ONCE: "2",
   });
 
   it("every pooled connection carries the server-side time limits", async () => {
-    const shown = await store.database.query<Record<string, string>>(
+    const shown = await pool.store.database.query<Record<string, string>>(
       `SELECT current_setting('statement_timeout') AS statement, current_setting('lock_timeout') AS lock,
               current_setting('idle_in_transaction_session_timeout') AS idle`,
     );
@@ -67,17 +50,17 @@ describe.runIf(runs)(title, () => {
   });
 
   it("a locked dialog: its writers fail UNAVAILABLE within the bound, hold at most 2 connections, and other tenants do not wait", async () => {
-    const server = await startTestServer({ store, limits: { rateLimitRequests: 0 } });
+    const server = await startTestServer({ store: pool.store, limits: { rateLimitRequests: 0 } });
     const owner = asCaller(server, (await tenantKey("locked-owner")).key);
     const neighbour = asCaller(server, (await tenantKey("locked-neighbour")).key);
     const created = await owner(WRITE, { input: { input: [{ human: { content: "first" } }] } });
-    const dialogId = (created.body.data!.createResponse as { dialog: { id: string } }).dialog.id;
+    const dialogId = createdDialogId(created);
     const mine = await neighbour(WRITE, { input: { input: [{ human: { content: "mine" } }] } });
-    const myDialog = (mine.body.data!.createResponse as { dialog: { id: string } }).dialog.id;
+    const myDialog = createdDialogId(mine);
 
     // Someone holds the dialog's row lock for longer than any writer may wait.
-    await admin.query("BEGIN");
-    await admin.query(`SELECT id FROM "Dialog" WHERE id = $1 FOR UPDATE`, [dialogId]);
+    await pool.admin.query("BEGIN");
+    await pool.admin.query(`SELECT id FROM "Dialog" WHERE id = $1 FOR UPDATE`, [dialogId]);
     try {
       const began = Date.now();
       const writers = Array.from({ length: 12 }, (_, i) =>
@@ -91,11 +74,7 @@ describe.runIf(runs)(title, () => {
       const neighbourMs: number[] = [];
       const watching = (async () => {
         while (Date.now() - began < LOCK_TIMEOUT_MS * 2) {
-          const { rows } = await admin.query<{ waiting: number }>(
-            `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
-            [APP],
-          );
-          mostWaiting = Math.max(mostWaiting, rows[0]!.waiting);
+          mostWaiting = Math.max(mostWaiting, await pool.waitingOnLock());
           const started = Date.now();
           const read = await neighbour(`{ dialog(id: "${myDialog}") { id } }`);
           const write = await neighbour(WRITE, { input: { dialogId: myDialog, input: [{ human: { content: "n" } }] } });
@@ -116,7 +95,7 @@ describe.runIf(runs)(title, () => {
       // The neighbour's read and write each took well under a lock timeout throughout.
       expect(Math.max(...neighbourMs)).toBeLessThan(LOCK_TIMEOUT_MS);
     } finally {
-      await admin.query("ROLLBACK");
+      await pool.admin.query("ROLLBACK");
     }
     // Unlocked, the dialog takes writes again.
     const after = await owner(WRITE, { input: { dialogId, input: [{ human: { content: "after" } }] } });
@@ -124,17 +103,17 @@ describe.runIf(runs)(title, () => {
   });
 
   it("a transaction left idle holding a dialog's lock is ended by the server, and the dialog's next writer proceeds", async () => {
-    const server = await startTestServer({ store, limits: { rateLimitRequests: 0 } });
+    const server = await startTestServer({ store: pool.store, limits: { rateLimitRequests: 0 } });
     const owner = asCaller(server, (await tenantKey("idle-owner")).key);
     const created = await owner(WRITE, { input: { input: [{ human: { content: "first" } }] } });
-    const dialogId = (created.body.data!.createResponse as { dialog: { id: string } }).dialog.id;
+    const dialogId = createdDialogId(created);
 
     // A write that locks the dialog and then hangs (its instance cut off mid-transaction).
     let wakeUp!: () => void;
     const hung = new Promise<void>((resolve) => (wakeUp = resolve));
     let locked!: () => void;
     const lockHeld = new Promise<void>((resolve) => (locked = resolve));
-    const stalled = store.database
+    const stalled = pool.store.database
       .transaction(async (session) => {
         await lockDialog(session, { id: dialogId }, new Date(), null);
         locked();

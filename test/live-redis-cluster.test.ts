@@ -21,6 +21,7 @@ import {
 } from "./support/live.js";
 import { type OwnRedisCluster, redisClusterUnavailable, startOwnRedisCluster } from "./support/redis-cluster.js";
 import { until } from "./support/until.js";
+import { deltaSummary, subscribersOfWholeTurn } from "./support/whole-turn-subscribers.js";
 
 const unavailable = redisClusterUnavailable();
 const title = unavailable
@@ -62,12 +63,6 @@ describe.skipIf(unavailable)(title, () => {
     deltas.forEach(({ historyDelta: d }, i) => expect(d.previousSeq).toBe(i ? deltas[i - 1]!.historyDelta.seq : 0));
     return deltas.flatMap(({ historyDelta: d }) => d.append.map((e) => ("content" in e ? e.content : null)));
   };
-  const summary = (deltas: DeltaData[]) =>
-    deltas.map(({ historyDelta: d }) => [
-      d.previousSeq,
-      d.seq,
-      d.append.map((e) => ("content" in e ? e.content : null)),
-    ]);
 
   it("carries each dialog's deltas on a sharded channel of its slot's master, to the other instance", async () => {
     const viaB = writer(httpExecutor(b));
@@ -87,7 +82,7 @@ describe.skipIf(unavailable)(title, () => {
     await viaB.appendEvents({ responseId: started.id, events: [{ ai: { content: "from B" } }] });
     await viaB.completeResponse({ responseId: started.id });
     seen.push(...(await take(onA, 2)));
-    expect(summary(seen)).toEqual([
+    expect(deltaSummary(seen)).toEqual([
       [0, 1, ["q"]],
       [1, 2, ["from B"]],
       [2, 2, []],
@@ -166,7 +161,7 @@ describe.skipIf(unavailable)(title, () => {
 
     // And the channel is live again on its master: a later write arrives as a delta.
     await viaB.appendEvents({ responseId: started.id, events: [{ ai: { content: "after" } }] });
-    expect(summary(await take(onA, 1))).toEqual([[3, 4, ["after"]]]);
+    expect(deltaSummary(await take(onA, 1))).toEqual([[3, 4, ["after"]]]);
     await onA.return?.();
   }, 60_000);
 
@@ -174,15 +169,7 @@ describe.skipIf(unavailable)(title, () => {
     // One instance, as in `npm run bench:cluster` at N = 1: subscribers and writer on A. A turn
     // written whole (its response finished by the write that added its events) before the master
     // dies: the resync after it comes back must not send that finish again as a status-only delta.
-    const viaA = writer(httpExecutor(a));
-    const first = await viaA.createResponse({
-      input: [{ human: { content: "q1" } }],
-      output: [{ ai: { content: "a1" } }],
-    });
-    expect(first.status).toBe("COMPLETED");
-    const dialogId = first.dialog.id;
-    const subscribers = [0, 1, 2].map(() => subscribe(wsClient(a), HISTORY_DELTA, { dialogId, afterSeq: 0 }));
-    const seen = await Promise.all(subscribers.map((subscriber) => take(subscriber, 1)));
+    const { dialogId, expectEachDeltaOnce } = await subscribersOfWholeTurn(a);
     const channel = `historyDelta:{${dialogId}}`;
     const master = await masterOf(channel);
 
@@ -192,19 +179,6 @@ describe.skipIf(unavailable)(title, () => {
     const shardSubscribers = async () =>
       ((await onNode(master.port, "PUBSUB", "SHARDNUMSUB", channel)) as [string, number])[1];
     await until(async () => (await shardSubscribers()) === 1, "the channel subscribed again", 20_000);
-    await viaA.createResponse({
-      dialogId,
-      input: [{ human: { content: "q2" } }],
-      output: [{ ai: { content: "a2" } }],
-    });
-    for (const [i, subscriber] of subscribers.entries()) {
-      while (seen[i]!.at(-1)!.historyDelta.seq < 4) seen[i]!.push(...(await take(subscriber, 1)));
-      // Every delta once, each previousSeq the seq sent before it.
-      expect(summary(seen[i]!)).toEqual([
-        [0, 2, ["q1", "a1"]],
-        [2, 4, ["q2", "a2"]],
-      ]);
-      await subscriber.return?.();
-    }
+    await expectEachDeltaOnce();
   }, 60_000);
 });

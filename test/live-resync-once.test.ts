@@ -6,22 +6,11 @@
 // not send the seq again (it did: every subscriber of the dialog got it twice, in the bench).
 // The cluster's per-shard resync is the same in test/live-redis-cluster.test.ts.
 import { Redis } from "ioredis";
-import { describe, expect, it } from "vitest";
-import { writer } from "./support/dialogs.js";
-import {
-  type DeltaData,
-  HISTORY_DELTA,
-  httpExecutor,
-  startTestServer,
-  subscribe,
-  take,
-  wsClient,
-} from "./support/live.js";
+import { describe, it } from "vitest";
+import { startTestServer } from "./support/live.js";
 import { startOwnRedis } from "./support/redis-server.js";
 import { until } from "./support/until.js";
-
-const summary = (deltas: DeltaData[]) =>
-  deltas.map(({ historyDelta: d }) => [d.previousSeq, d.seq, d.append.map((e) => ("content" in e ? e.content : null))]);
+import { subscribersOfWholeTurn } from "./support/whole-turn-subscribers.js";
 
 /** How many connections of the Redis server at `url` are subscribed to `channel`. */
 async function subscribersOf(url: string, channel: string) {
@@ -39,30 +28,13 @@ describe("a dialog's subscribers through a Redis restart", () => {
   it("get each delta once, each previousSeq the seq they were sent before", async () => {
     const redis = await startOwnRedis();
     const server = await startTestServer({ redisUrl: redis.url });
-    const via = writer(httpExecutor(server));
-    const first = await via.createResponse({
-      input: [{ human: { content: "q1" } }],
-      output: [{ ai: { content: "a1" } }],
-    });
-    expect(first.status).toBe("COMPLETED");
-    const dialogId = first.dialog.id;
-    const subscribers = [0, 1, 2].map(() => subscribe(wsClient(server), HISTORY_DELTA, { dialogId, afterSeq: 0 }));
-    const seen = await Promise.all(subscribers.map((subscriber) => take(subscriber, 1)));
+    const { dialogId, expectEachDeltaOnce } = await subscribersOfWholeTurn(server);
 
     await redis.kill();
     await redis.restart();
     // Subscribed again once the instance reconnected: the resync of every listener follows at once.
     const channel = `historyDelta:{${dialogId}}`;
     await until(async () => (await subscribersOf(redis.url, channel)) === 1, "the channel subscribed again", 20_000);
-    await via.createResponse({ dialogId, input: [{ human: { content: "q2" } }], output: [{ ai: { content: "a2" } }] });
-
-    for (const [i, subscriber] of subscribers.entries()) {
-      while (seen[i]!.at(-1)!.historyDelta.seq < 4) seen[i]!.push(...(await take(subscriber, 1)));
-      expect(summary(seen[i]!)).toEqual([
-        [0, 2, ["q1", "a1"]],
-        [2, 4, ["q2", "a2"]],
-      ]);
-      await subscriber.return?.();
-    }
+    await expectEachDeltaOnce();
   }, 60_000);
 });

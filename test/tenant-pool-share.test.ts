@@ -5,12 +5,10 @@
 // exactly its share of the connections and its other subscriptions wait in A's own queue, while
 // tenant B's query answers at once. Released, every one of A's subscriptions starts with its
 // history. PostgreSQL + Redis through a real SSE client (PGlite has one connection and no locks).
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { graphql } from "../src/client/generated/index.js";
-import { openStore, type Store } from "../src/store/store.js";
-import { configWith } from "./support/database.js";
 import { HISTORY_DELTA, type DeltaData, startTestServer, subscribe, take } from "./support/live.js";
+import { createdDialogId, ownPoolPerFile } from "./support/own-pool.js";
 import { asCaller, sseAs, tenantKey } from "./support/tenants.js";
 import { until } from "./support/until.js";
 
@@ -43,44 +41,16 @@ const SHARE = 2;
 const FLOOD = 8; // more subscriptions than the pool has connections
 
 describe.runIf(runs)(title, () => {
-  let store: Store;
-  let admin: pg.Client;
-  const APP = "dialogql-pool-share";
-  beforeAll(async () => {
-    const url = new URL(process.env.DATABASE_URL!);
-    url.searchParams.set("application_name", APP);
-    store = await openStore(
-      configWith({
-        DATABASE_URL: url.toString(),
-        DATABASE_POOL_SIZE: String(POOL_SIZE),
-        // The flood's reads wait on the test's lock for as long as the test holds it.
-        DATABASE_LOCK_TIMEOUT_MS: "0",
-        DATABASE_CONNECT_TIMEOUT_MS: "3000",
-      }),
-    );
-    admin = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: "pool-share-admin" });
-    await admin.connect();
+  const pool = ownPoolPerFile("dialogql-pool-share", {
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    // The flood's reads wait on the test's lock for as long as the test holds it.
+    DATABASE_LOCK_TIMEOUT_MS: "0",
+    DATABASE_CONNECT_TIMEOUT_MS: "3000",
   });
-  afterAll(async () => {
-    await admin?.query("ROLLBACK").catch(() => undefined);
-    await admin?.end();
-    await store?.close();
-  });
-
-  /** The app's connections waiting on a lock in PostgreSQL: its in-flight database work that is held. */
-  const heldInDatabase = async () =>
-    Number(
-      (
-        await admin.query<{ n: string }>(
-          `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
-          [APP],
-        )
-      ).rows[0]!.n,
-    );
 
   it("tenant A's SSE flood waits in A's own queue holding TENANT_DB_CONCURRENCY connections; tenant B's query answers meanwhile", async () => {
     const server = await startTestServer({
-      store,
+      store: pool.store,
       limits: { rateLimitRequests: 0, tenantDbConcurrency: SHARE },
     });
     const keyA = (await tenantKey("flooding-a")).key;
@@ -88,15 +58,15 @@ describe.runIf(runs)(title, () => {
     const dialogsA: string[] = [];
     for (let i = 0; i < FLOOD; i++) {
       const created = await asCaller(server, keyA)(WRITE, { input: { input: [{ human: { content: `A ${i}` } }] } });
-      dialogsA.push((created.body.data!.createResponse as { dialog: { id: string } }).dialog.id);
+      dialogsA.push(createdDialogId(created));
     }
     const created = await asCaller(server, keyB)(WRITE, { input: { input: [{ human: { content: "B" } }] } });
-    const dialogB = (created.body.data!.createResponse as { dialog: { id: string } }).dialog.id;
+    const dialogB = createdDialogId(created);
 
     // Another session holds the event table: A's catch-up reads (afterSeq 0) wait on it in
     // PostgreSQL, each on the connection it took; B's query reads only its dialog row.
-    await admin.query("BEGIN");
-    await admin.query(`LOCK TABLE "Event" IN ACCESS EXCLUSIVE MODE`);
+    await pool.admin.query("BEGIN");
+    await pool.admin.query(`LOCK TABLE "Event" IN ACCESS EXCLUSIVE MODE`);
     let released = false;
     try {
       const sse = sseAs(server, keyA);
@@ -105,20 +75,20 @@ describe.runIf(runs)(title, () => {
       // A's flood has arrived: its reads hold its share of the pool in PostgreSQL, and the rest of
       // its subscriptions wait in A's own queue (before, they went on taking connections: more than
       // its share held, up to the whole pool).
-      await until(async () => (await heldInDatabase()) >= SHARE, "tenant A's reads holding its share");
+      await until(async () => (await pool.waitingOnLock()) >= SHARE, "tenant A's reads holding its share");
       await until(
-        async () => server.tenantReads.waiting("flooding-a") === FLOOD - SHARE || (await heldInDatabase()) > SHARE,
+        async () => server.tenantReads.waiting("flooding-a") === FLOOD - SHARE || (await pool.waitingOnLock()) > SHARE,
         "the rest of tenant A's flood waiting",
       );
       const answer = await asCaller(server, keyB)(DIALOG, { id: dialogB });
       expect(answer.body.errors).toBeUndefined();
       expect(answer.body.data!.dialog).toEqual({ id: dialogB });
       // While B was answered, A's reads still held exactly its share and the rest still waited.
-      expect(await heldInDatabase()).toBe(SHARE);
+      expect(await pool.waitingOnLock()).toBe(SHARE);
       expect(server.tenantReads.active("flooding-a")).toBe(SHARE);
       expect(server.tenantReads.waiting("flooding-a")).toBe(FLOOD - SHARE);
 
-      await admin.query("COMMIT");
+      await pool.admin.query("COMMIT");
       released = true;
       // Released, each of A's subscriptions starts with its dialog's first write.
       const started = await Promise.all(firsts);
@@ -126,7 +96,7 @@ describe.runIf(runs)(title, () => {
       expect(server.tenantReads.waiting("flooding-a")).toBe(0);
       for (const results of flood) void results.return?.();
     } finally {
-      if (!released) await admin.query("ROLLBACK");
+      if (!released) await pool.admin.query("ROLLBACK");
     }
   });
 });

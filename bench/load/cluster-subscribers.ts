@@ -12,10 +12,9 @@
 // ones; `resumed` reports (and
 // forgets) the resubscriptions since the last one; `finish` with the committed deltas reports, per
 // delta, the subscribers of its dialog that missed it or got it twice, and latencies.
-import WebSocket from "ws";
 import { summarize } from "../lib/stats.js";
+import { createSubscriberStorm } from "../lib/subscriber-storm.js";
 
-const urls = process.env.WS_URLS!.split(",");
 const subscribers = Number(process.env.SUBSCRIBERS);
 const dialogIds = process.env.DIALOG_IDS!.split(",");
 const seedSeq = Number(process.env.SEED_SEQ);
@@ -55,57 +54,39 @@ const instanceOf = new Array<string>(subscribers).fill("");
 const generationOf = new Array<number>(subscribers).fill(-1);
 /** The seq whose replay says a (re)subscription is live; null once it came. */
 const liveSign = new Array<number | null>(subscribers).fill(null);
-const live = new Array<boolean>(subscribers).fill(false);
-let liveCount = 0;
-let stormStarted = 0;
-let refusedBusy = 0;
-let failedOther = 0;
-let closedBeforeLive = 0;
-let reconnects = 0;
-let stopping = false;
-const sockets: (WebSocket | null)[] = new Array(subscribers).fill(null);
-const lostAt = new Map<number, number>();
-let resumeMs: number[] = [];
+
+const storm = createSubscriberStorm({
+  subscribers,
+  urls: process.env.WS_URLS!.split(","),
+  query: SUBSCRIPTION,
+  variables: (index) => ({ dialogId: dialogIds[dialogOf(index)]!, afterSeq: lastPreviousSeq[index] }),
+  onUpgrade: (index, response) => (instanceOf[index] = String(response.headers["x-served-by"] ?? "?")),
+  onAck(index, subscribe) {
+    liveSign[index] = lastSeq[index]!;
+    generationOf[index]!++;
+    subscribe();
+  },
+  onDelta: (index, delta) => received(index, delta.seq),
+  readyExtras: () => ({ perInstance: perInstance() }),
+});
+const { state } = storm;
+const { live } = state;
+
 const perInstance = () => {
   const counts: Record<string, number> = {};
   for (let i = 0; i < subscribers; i++) if (live[i]) counts[instanceOf[i]!] = (counts[instanceOf[i]!] ?? 0) + 1;
   return counts;
 };
 
-const retryDelay = (attempt: number) => Math.min(250 * 2 ** attempt, 5_000) * (0.5 + Math.random());
-
-function becameLive(index: number) {
-  if (live[index]) return;
-  live[index] = true;
-  const since = lostAt.get(index);
-  if (since !== undefined) {
-    lostAt.delete(index);
-    resumeMs.push(now() - since);
-  }
-  if (++liveCount === subscribers && stormStarted) {
-    const stormMs = now() - stormStarted;
-    stormStarted = 0;
-    process.send!({ type: "ready", stormMs, refusedBusy, failedOther, closedBeforeLive, perInstance: perInstance() });
-  }
-}
-
-function lost(index: number) {
-  if (!live[index]) return;
-  live[index] = false;
-  liveCount--;
-  lostAt.set(index, now());
-}
-
+/** A delta arrived (the subscription is live: the storm module counts it so after this). */
 function received(index: number, seq: number) {
   if (liveSign[index] !== null && seq === liveSign[index]) {
     liveSign[index] = null;
-    becameLive(index);
     return;
   }
   // A delta before the sign would mean the replay is not in order: count it, and the
   // subscription is live all the same.
   liveSign[index] = null;
-  becameLive(index);
   let times = arrivals[index]!.get(seq);
   if (!times) arrivals[index]!.set(seq, (times = []));
   times.push({ at: now(), instance: instanceOf[index]!, generation: generationOf[index]! });
@@ -115,61 +96,6 @@ function received(index: number, seq: number) {
     // previousSeq is the last seq sent to this subscriber, which may be further back).
     lastPreviousSeq[index] = seq - 2;
   }
-}
-
-function connect(index: number, attempt = 0) {
-  if (stopping) return;
-  const dialogId = dialogIds[dialogOf(index)]!;
-  const socket = new WebSocket(urls[index % urls.length]!, "graphql-transport-ws");
-  sockets[index] = socket;
-  let retried = false;
-  const retry = () => {
-    if (retried || stopping) return;
-    retried = true;
-    socket.removeAllListeners();
-    socket.on("error", () => undefined);
-    socket.terminate();
-    lost(index);
-    reconnects++;
-    setTimeout(() => connect(index, attempt + 1), retryDelay(attempt));
-  };
-  socket.on("upgrade", (response) => (instanceOf[index] = String(response.headers["x-served-by"] ?? "?")));
-  socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init" })));
-  socket.on("message", (data) => {
-    const message = JSON.parse(data.toString()) as { type: string; payload?: any };
-    if (message.type === "connection_ack") {
-      liveSign[index] = lastSeq[index]!;
-      generationOf[index]!++;
-      socket.send(
-        JSON.stringify({
-          id: "1",
-          type: "subscribe",
-          payload: { query: SUBSCRIPTION, variables: { dialogId, afterSeq: lastPreviousSeq[index] } },
-        }),
-      );
-    } else if (message.type === "next") {
-      const delta = message.payload.data?.historyDelta;
-      if (!delta) {
-        const code = message.payload.errors?.[0]?.extensions?.code;
-        if (code === "SUBSCRIPTIONS_BUSY") refusedBusy++;
-        else failedOther++;
-        return retry();
-      }
-      attempt = 0;
-      received(index, delta.seq);
-    } else if (message.type === "error") {
-      if (message.payload?.[0]?.extensions?.code === "SUBSCRIPTIONS_BUSY") refusedBusy++;
-      else failedOther++;
-      retry();
-    } else if (message.type === "complete") {
-      retry();
-    } else if (message.type === "ping") socket.send(JSON.stringify({ type: "pong" }));
-  });
-  socket.on("close", () => {
-    if (!live[index]) closedBeforeLive++;
-    retry();
-  });
-  socket.on("error", () => retry());
 }
 
 function report(committed: Committed[]) {
@@ -218,23 +144,22 @@ function report(committed: Committed[]) {
 
 process.on("message", (message: { type: string; committed?: Committed[] }) => {
   if (message.type === "storm") {
-    stormStarted = now();
-    for (let i = 0; i < subscribers; i++) connect(i);
+    storm.storm();
   } else if (message.type === "status") {
-    process.send!({ type: "status", live: liveCount, stillOut: lostAt.size });
+    process.send!({ type: "status", live: state.liveCount, stillOut: state.lostAt.size });
   } else if (message.type === "resumed") {
     process.send!({
       type: "resumed",
-      resubscribed: resumeMs.length,
-      stillOut: lostAt.size,
-      live: liveCount,
-      ...summarize(resumeMs),
+      resubscribed: state.resumeMs.length,
+      stillOut: state.lostAt.size,
+      live: state.liveCount,
+      ...summarize(state.resumeMs),
       perInstance: perInstance(),
     });
-    resumeMs = [];
+    state.resumeMs = [];
   } else if (message.type === "finish") {
-    stopping = true;
-    for (const socket of sockets) socket?.terminate();
+    storm.stop();
+    const { liveCount, reconnects, refusedBusy, failedOther } = state;
     process.send!({
       type: "result",
       live: liveCount,

@@ -15,14 +15,9 @@ import {
   readEarlierEvents,
   readHistorySnapshot,
 } from "./read-history-snapshot.js";
+import { asError, defaultRetryDelay, HEALTHY_SUBSCRIPTION_MS, isRefusalClose } from "./reconnect-policy.js";
 import { DialogqlError, dataOf, errorCode, type ExecutionResult, type Transport } from "./transport.js";
-
-/** A delta of a write (not of a clear): it names its response. */
-type WrittenDelta = HistoryDelta & { responseId: string; response: NonNullable<HistoryDelta["response"]> };
-
-const defaultRetryDelay = (attempt: number) => Math.min(250 * 2 ** (attempt - 1), 5_000);
-// A subscription that lived this long before dropping was healthy: start the backoff again.
-const HEALTHY_SUBSCRIPTION_MS = 10_000;
+import { placeWrite, type WrittenDelta } from "./write-placement.js";
 
 export function followHistory(
   transport: Transport,
@@ -256,19 +251,12 @@ class HistoryFollower implements HistoryWatcher {
     // By id too: a snapshot may already hold events of deltas after its lastSeq.
     const fresh = (seen.slice(1) as HistoryEvent[]).filter((event) => !this.eventIds.has(event.id));
 
-    if (write.responseId === tip) return this.extend(write, fresh, position);
-    const parentId = write.response.previousResponse?.id ?? null;
-    // A new turn on the head's branch: it is the new head, and its events follow ours.
-    if (!this.pinned && parentId === tip) return this.extend(write, fresh, position);
-    if (this.chain.has(write.responseId)) {
-      // Events written to an earlier response of the context sit before later responses' events.
-      if (fresh.length) return this.resync();
+    const held = { tip, pinned: Boolean(this.pinned), chain: this.chain, responses: this.state.responses };
+    const placement = placeWrite(held, write, fresh.length > 0);
+    if (placement === "extend") return this.extend(write, fresh, position);
+    if (placement === "reread") return this.resync();
+    if (placement === "response")
       return this.update({ ...position, responses: { ...this.state.responses, [write.responseId]: write.response } });
-    }
-    // Another branch. Following the head, it may have become the head; pinned, it matters only if
-    // it could be an ancestor the list has no event of yet.
-    const tipDepth = tip ? (this.state.responses[tip]?.depth ?? 0) : 0;
-    if (!this.pinned || (fresh.length && write.response.depth < tipDepth)) return this.resync();
     this.update(position);
   }
 
@@ -338,19 +326,4 @@ class HistoryFollower implements HistoryWatcher {
     this.state = { ...this.state, ...patch };
     for (const listener of [...this.listeners]) listener(this.state);
   }
-}
-
-/** graphql-ws sockets the server closed because of the key: 4401 (none or invalid), 4403 (revoked). */
-const isRefusalClose = (error: unknown) => [4401, 4403].includes((error as { code?: unknown } | null)?.code as number);
-
-function asError(error: unknown): Error {
-  if (error instanceof Error) return error;
-  if (typeof error === "string") return new Error(error);
-  // graphql-ws ends a subscription on a closed socket with the CloseEvent itself, and on a failed
-  // one with an ErrorEvent; neither is an Error.
-  const event = error as { code?: number; reason?: string; message?: string; type?: string };
-  if (typeof event?.code === "number")
-    return new Error(`connection closed (${event.code} ${event.reason ?? ""})`.trim());
-  if (typeof event?.message === "string" && event.message) return new Error(event.message);
-  return new Error(event?.type ? `connection ${event.type}` : String(error));
 }

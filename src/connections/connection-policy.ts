@@ -44,7 +44,7 @@ export function createConnectionPolicy(limits: Limits, authenticator: Authentica
     timeoutMs: limits.slowSubscriberTimeoutMs,
     maxQueuedBytes: limits.queuedBytesPerConnection,
   });
-  const lastLogged = new Map<string, { at: number; suppressed: number }>();
+  const logRefusal = refusalLog();
 
   const refusalFor = (viewer: Viewer): ConnectionRefusal | null => {
     if (viewer.keyId && byKey.of(viewer.keyId) >= limits.connectionsPerKey)
@@ -57,23 +57,6 @@ export function createConnectionPolicy(limits: Limits, authenticator: Authentica
     if (open >= perInstance)
       return { limit: "instance", message: `Too many connections to this instance (at most ${perInstance})` };
     return null;
-  };
-
-  const logRefusal = (viewer: Viewer, transport: LongLivedTransport, refusal: ConnectionRefusal) => {
-    metrics.connectionsRefused.inc({ transport, limit: refusal.limit });
-    const who = `${viewer.keyId ?? "no key"}/${refusal.limit}`;
-    const now = Date.now();
-    const last = lastLogged.get(who);
-    if (last && now - last.at < REFUSAL_LOG_INTERVAL_MS) {
-      last.suppressed++;
-      return;
-    }
-    const more = last?.suppressed ? ` (and ${last.suppressed} more since the last such line)` : "";
-    logger.warn(
-      `refused a ${transport} connection of tenant ${viewer.tenantId}, API key ${viewer.keyId ?? "none"}: ${refusal.message}${more}`,
-    );
-    lastLogged.set(who, { at: now, suppressed: 0 });
-    if (lastLogged.size > 10_000) lastLogged.clear();
   };
 
   return {
@@ -130,6 +113,27 @@ export function createConnectionPolicy(limits: Limits, authenticator: Authentica
 }
 
 export type ConnectionPolicy = ReturnType<typeof createConnectionPolicy>;
+
+/** Counts each refusal, and logs it: one line per key and cap every REFUSAL_LOG_INTERVAL_MS, saying how many it stood for. */
+function refusalLog() {
+  const lastLogged = new Map<string, { at: number; suppressed: number }>();
+  return (viewer: Viewer, transport: LongLivedTransport, refusal: ConnectionRefusal) => {
+    metrics.connectionsRefused.inc({ transport, limit: refusal.limit });
+    const who = `${viewer.keyId ?? "no key"}/${refusal.limit}`;
+    const now = Date.now();
+    const last = lastLogged.get(who);
+    if (last && now - last.at < REFUSAL_LOG_INTERVAL_MS) {
+      last.suppressed++;
+      return;
+    }
+    const more = last?.suppressed ? ` (and ${last.suppressed} more since the last such line)` : "";
+    logger.warn(
+      `refused a ${transport} connection of tenant ${viewer.tenantId}, API key ${viewer.keyId ?? "none"}: ${refusal.message}${more}`,
+    );
+    lastLogged.set(who, { at: now, suppressed: 0 });
+    if (lastLogged.size > 10_000) lastLogged.clear();
+  };
+}
 
 class Counts {
   private readonly counts = new Map<string, number>();

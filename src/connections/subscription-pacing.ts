@@ -46,59 +46,94 @@ interface Group {
   head: number;
 }
 
+/** The subscriptions starting now: in all, and of each tenant. */
+class StartingCounts {
+  total = 0;
+  private readonly byTenant = new Map<string, number>();
+
+  of(tenantId: string) {
+    return this.byTenant.get(tenantId) ?? 0;
+  }
+
+  add(tenantId: string) {
+    this.total++;
+    this.byTenant.set(tenantId, this.of(tenantId) + 1);
+  }
+
+  remove(tenantId: string) {
+    this.total--;
+    const left = this.of(tenantId) - 1;
+    if (left) this.byTenant.set(tenantId, left);
+    else this.byTenant.delete(tenantId);
+  }
+}
+
+/**
+ * The subscriptions waiting for a turn. Subscriptions of one kind (same document and variables:
+ * the subscribers of one dialog from one seq) wait together and start one after the other, so
+ * their start-up reads are shared (src/live/catch-up-reads.ts); kinds take turns in the order
+ * their first one arrived.
+ */
+class WaitingRoom {
+  count = 0;
+  private readonly groups = new Map<string, Group>();
+
+  enter(key: string, tenantId: string, waiter: Waiter) {
+    const groupKey = `${tenantId}\u0000${key}`;
+    let group = this.groups.get(groupKey);
+    if (!group) this.groups.set(groupKey, (group = { tenantId, waiters: [], head: 0 }));
+    group.waiters.push(waiter);
+    this.count++;
+  }
+
+  /** The next waiter whose tenant `mayStart` (undefined: none may), out of the room. */
+  leave(mayStart: (tenantId: string) => boolean): { waiter: Waiter; tenantId: string } | undefined {
+    for (const [key, group] of this.groups) {
+      if (!mayStart(group.tenantId)) continue;
+      const waiter = group.waiters[group.head++];
+      if (group.head >= group.waiters.length) this.groups.delete(key);
+      if (waiter) {
+        this.count--;
+        return { waiter, tenantId: group.tenantId };
+      }
+    }
+    return undefined;
+  }
+}
+
 export function createSubscriptionPacing(
   limits: PacingLimits,
   nextTick: (pump: () => void) => void = (pump) => void setImmediate(pump),
 ) {
-  let starting = 0;
-  let waitingCount = 0;
-  const startingByTenant = new Map<string, number>();
-  const startingOf = (tenantId: string) => startingByTenant.get(tenantId) ?? 0;
-  // Subscriptions of one kind (same document and variables: the subscribers of one dialog from
-  // one seq) wait together and start one after the other, so their start-up reads are shared
-  // (src/live/catch-up-reads.ts); kinds take turns in the order their first one arrived.
-  const groups = new Map<string, Group>();
+  const starting = new StartingCounts();
+  const waiting = new WaitingRoom();
   let pumpScheduled = false;
 
   const schedulePump = () => {
-    if (pumpScheduled || !waitingCount || starting >= limits.maxStarting) return;
+    if (pumpScheduled || !waiting.count || starting.total >= limits.maxStarting) return;
     pumpScheduled = true;
     nextTick(pump);
   };
   const turn = (tenantId: string): Turn => {
     let given = true;
-    starting++;
-    startingByTenant.set(tenantId, startingOf(tenantId) + 1);
+    starting.add(tenantId);
     return {
       done() {
         if (!given) return;
         given = false;
-        starting--;
-        const left = startingOf(tenantId) - 1;
-        if (left) startingByTenant.set(tenantId, left);
-        else startingByTenant.delete(tenantId);
+        starting.remove(tenantId);
         schedulePump();
       },
     };
   };
-  /** The next waiter whose tenant has a start-up left in its share (undefined: none has). */
-  function nextWaiter(): { waiter: Waiter; tenantId: string } | undefined {
-    for (const [key, group] of groups) {
-      if (startingOf(group.tenantId) >= limits.maxStartingPerTenant) continue;
-      const waiter = group.waiters[group.head++];
-      if (group.head >= group.waiters.length) groups.delete(key);
-      if (waiter) return { waiter, tenantId: group.tenantId };
-    }
-    return undefined;
-  }
+  const hasShareLeft = (tenantId: string) => starting.of(tenantId) < limits.maxStartingPerTenant;
   function pump() {
     pumpScheduled = false;
     let given = 0;
-    while (given < limits.perTick && starting < limits.maxStarting && waitingCount) {
-      const next = nextWaiter();
+    while (given < limits.perTick && starting.total < limits.maxStarting && waiting.count) {
+      const next = waiting.leave(hasShareLeft);
       // Every waiting tenant has its share starting: the next turn given back pumps again.
       if (!next) break;
-      waitingCount--;
       // Its client left while it waited: no work for it, and no turn used.
       if (next.waiter.gone()) {
         next.waiter.resolve(null);
@@ -107,7 +142,7 @@ export function createSubscriptionPacing(
       given++;
       next.waiter.resolve(turn(next.tenantId));
     }
-    metrics.subscriptionsWaiting.set(waitingCount);
+    metrics.subscriptionsWaiting.set(waiting.count);
     // Another pump only when this one stopped at its per-tick count (otherwise a turn given back
     // or a new waiter schedules it), so waiters of tenants at their share never spin the loop.
     if (given >= limits.perTick) schedulePump();
@@ -120,27 +155,23 @@ export function createSubscriptionPacing(
      * subscription (subscriptionsBusyError()).
      */
     enter(key: string, tenantId: string, gone: () => boolean): Promise<Turn | null> | null {
-      if (waitingCount >= limits.maxWaiting) {
+      if (waiting.count >= limits.maxWaiting) {
         metrics.subscriptionsRefusedBusy.inc();
         return null;
       }
-      const groupKey = `${tenantId}\u0000${key}`;
-      let group = groups.get(groupKey);
-      if (!group) groups.set(groupKey, (group = { tenantId, waiters: [], head: 0 }));
-      const entered = new Promise<Turn | null>((resolve) => group.waiters.push({ gone, resolve }));
-      waitingCount++;
-      metrics.subscriptionsWaiting.set(waitingCount);
+      const entered = new Promise<Turn | null>((resolve) => waiting.enter(key, tenantId, { gone, resolve }));
+      metrics.subscriptionsWaiting.set(waiting.count);
       schedulePump();
       return entered;
     },
     get waiting() {
-      return waitingCount;
+      return waiting.count;
     },
     get starting() {
-      return starting;
+      return starting.total;
     },
     /** The subscriptions of `tenantId` starting now. */
-    startingOf,
+    startingOf: (tenantId: string) => starting.of(tenantId),
   };
 }
 

@@ -59,12 +59,29 @@ export const clearedDelta = (dialogId: string, seq: number): ClearedDeltaView =>
 const SHARE_READ_MS = 10_000;
 const MAX_SHARED_READS = 5_000;
 type SharedReads = Map<string, { readAt: number; view: Promise<WriteDeltaView> }>;
-/** Per database: two stores in one process never answer from each other's reads. */
-const sharedReadsOf = new WeakMap<PrismaClient, SharedReads>();
+
+/** What this module keeps of one database's rows: the shared reads and the streaming responses' rows (below). */
+interface DeltaCaches {
+  sharedReads: SharedReads;
+  streamingRows: StreamingRows;
+}
+
+// Kept per Prisma client, in a WeakMap, because that is the lifetime of what they cache: rows of
+// one database, valid for every app and subscriber on that store (so two stores in one process
+// never answer from each other's reads), and gone with the store once it is closed and dropped.
+// The store (src/store/, a layer below this one) knows nothing of deltas, so it cannot own them;
+// and every reader (the schema's resolve, the Redis carriage) reaches them through the store it
+// already has, with nothing more to pass around.
+const cachesOf = new WeakMap<PrismaClient, DeltaCaches>();
+
+function cachesFor(prisma: PrismaClient): DeltaCaches {
+  let caches = cachesOf.get(prisma);
+  if (!caches) cachesOf.set(prisma, (caches = { sharedReads: new Map(), streamingRows: new Map() }));
+  return caches;
+}
 
 function sharedReadsFor(prisma: PrismaClient, now: number): SharedReads {
-  const sharedReads = sharedReadsOf.get(prisma) ?? new Map();
-  sharedReadsOf.set(prisma, sharedReads);
+  const { sharedReads } = cachesFor(prisma);
   forgetOldReads(sharedReads, now);
   return sharedReads;
 }
@@ -124,13 +141,8 @@ export function rememberDelta(
 const STREAMING_ROW_MS = 30_000;
 const MAX_STREAMING_ROWS = 10_000;
 type StreamingRows = Map<string, { seq: number; readAt: number; row: Promise<Response> }>;
-const streamingRowsOf = new WeakMap<PrismaClient, StreamingRows>();
 
-function streamingRowsFor(prisma: PrismaClient): StreamingRows {
-  let rows = streamingRowsOf.get(prisma);
-  if (!rows) streamingRowsOf.set(prisma, (rows = new Map()));
-  return rows;
-}
+const streamingRowsFor = (prisma: PrismaClient): StreamingRows => cachesFor(prisma).streamingRows;
 
 function keepRow(rows: StreamingRows, id: string, entry: { seq: number; readAt: number; row: Promise<Response> }) {
   // Re-inserted, so the Map's order stays oldest first, and the oldest goes past the bound.

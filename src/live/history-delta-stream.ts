@@ -18,10 +18,11 @@ import {
   responseDeletedDelta,
   type WriteDeltaView,
 } from "./delta-reads.js";
-import { readCatchUp, type ReadThrough } from "./catch-up-reads.js";
+import { type CatchUpRead, readCatchUp, type ReadThrough } from "./catch-up-reads.js";
 import type { Store } from "../store/store.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
 import {
+  type ClearedPayload,
   type DeltaPayload,
   isCleared,
   isDeleted,
@@ -31,6 +32,7 @@ import {
   type Listener,
   type LiveBus,
   type LiveMessage,
+  type ResponseDeletedPayload,
 } from "./live-bus.js";
 import { onAbort, type StopSignal, stoppableStream } from "./stoppable-stream.js";
 import type { DirectDelivery, DirectLane } from "./direct-delivery.js";
@@ -70,126 +72,169 @@ export function historyDeltaStream(
     const updates = await live.listen("historyDelta", dialogId);
     onAbort(signal, () => updates.return?.());
     try {
-      let sent = afterSeq ?? 0;
-      // A status change read from the database may also arrive live: send each one once.
-      const statusChangesSent = new Set<string>();
-      const finishes = new FinishesShown();
-      /** Whether status-only `delta` shows nothing new: sent already, or its finish shown with the write. */
-      const shownAlready = (delta: DeltaPayload) => statusChangesSent.has(statusKey(delta)) || finishes.has(delta);
-      const texts = new TextPositions(textOffsets);
-      const clearsSent = new Set<number>();
-      const clearAt = (seq: number) => {
-        clearsSent.add(seq);
-        texts.onCleared();
-        sent = Math.max(sent, seq);
-        return clearedDelta(dialogId, seq);
-      };
-      // Reads what was committed after `sent` up to `upTo`, with the status changes from
-      // `statusChangesFrom` on (status-only writes move no seq, so they are found by their own),
-      // and, when `clearedAtSeq` falls in that span, the clear first (the events before it are gone).
-      async function* catchUp(
-        upTo: number,
-        statusChangesFrom: number | undefined = sent + 1,
-        clearedAtSeq: number | null | undefined = undefined,
-        /** The deltas of that span, read already (shared by the subscribers of a resync). */
-        readAlready?: WriteDeltaView[],
-      ) {
-        const cleared = clearedAtSeq === undefined ? (await readDialog())?.clearedAtSeq : clearedAtSeq;
-        if (cleared != null && cleared >= sent && cleared <= upTo && !clearsSent.has(cleared)) {
-          yield clearAt(cleared);
-        }
-        for await (const delta of readAlready ?? readDeltasBetween(store, dialogId, sent, upTo, statusChangesFrom)) {
-          if (signal.aborted) return;
-          if (delta.seq === delta.previousSeq) {
-            if (shownAlready(delta)) continue;
-            statusChangesSent.add(statusKey(delta));
-          }
-          texts.onCommitted(delta);
-          yield delta;
-          finishes.onSent(delta);
-          sent = Math.max(sent, delta.seq);
-        }
-      }
-
-      const readDialog = () =>
-        store.prisma.dialog.findUnique({ where: { id: dialogId }, select: { lastSeq: true, clearedAtSeq: true } });
+      const history = new SentHistory(store, dialogId, afterSeq ?? 0, new TextPositions(textOffsets), signal);
       const textsOfDialog = (id: string) => inFlight.textsOfDialog(id);
       // Read after the listener is in place, so it misses nothing: text it shows that a write
       // committed meanwhile is dropped by that write (onCommitted).
       const start = await readCatchUp(store, dialogId, afterSeq, textsOfDialog, undefined, startUpReads);
       if (!start.dialog) return;
-      if (afterSeq == null) {
-        sent = start.dialog.lastSeq;
-        // Starting live: a clear from before is not news.
-        if (start.dialog.clearedAtSeq != null) clearsSent.add(start.dialog.clearedAtSeq);
-      }
+      if (afterSeq == null) history.startsLiveAt(start.dialog);
       // A client resuming at n may have missed a status change or a clear made at n itself:
       // include them. A client starting live has nothing from before to clear.
-      const { lastSeq, clearedAtSeq } = start.dialog;
-      yield* catchUp(lastSeq, afterSeq ?? undefined, clearedAtSeq, start.deltas ?? undefined);
-      if (!signal.aborted) yield* texts.fromSnapshot(start.texts, sent);
+      yield* history.catchUpWith(start, afterSeq ?? undefined);
       // Caught up (waiting in the loop below with nothing queued): the next write in order, and
       // text that continues what the subscriber has, can go straight to the socket with every
       // other caught-up subscriber's (src/live/direct-delivery.ts). Anything else (a gap, a
       // duplicate, a status-only write, text after a gap or seen already, a clear) takes the loop.
-      if (lane) {
-        const shown = (delta: DeltaPayload) => {
-          finishes.onSent(delta);
-          sent = delta.seq;
-        };
-        takeDirectly(updates, lane, signal, texts, () => sent, shown);
-      }
+      if (lane) takeDirectly(updates, lane, signal, history);
       onLive?.();
 
       for await (const update of updates) {
         if (isResync(update)) {
-          const shared = await readCatchUp(store, dialogId, sent, textsOfDialog, update, resyncReads);
+          const shared = await readCatchUp(store, dialogId, history.sent, textsOfDialog, update, resyncReads);
           if (!shared.dialog) break; // the dialog was deleted
-          yield* catchUp(shared.dialog.lastSeq, sent, shared.dialog.clearedAtSeq, shared.deltas ?? undefined);
-          if (!signal.aborted) yield* texts.fromSnapshot(shared.texts, sent);
+          yield* history.catchUpWith(shared, history.sent);
           continue;
         }
         if (isDeleted(update)) break;
-        if (isCleared(update)) {
-          // The events between what was sent and the clear are gone: nothing to repair.
-          if (!clearsSent.has(update.seq)) yield clearAt(update.seq);
-          continue;
-        }
-        if (isResponseDeleted(update)) {
-          // Sent as it comes (a deletion moves no seq, so there is no gap to read before it); a
-          // subscriber that was away when it happened re-reads a page of history to notice it.
-          texts.onResponseDeleted(update.responseId);
-          yield responseDeletedDelta(update);
-          continue;
-        }
         if (isText(update)) {
-          const view = texts.onText(update.text, sent);
+          const view = history.texts.onText(update.text, history.sent);
           if (view === "gap") {
             const state = await inFlight.textOf(update.text.responseId);
-            if (state && !signal.aborted) yield* texts.fromSnapshot([state], sent);
+            if (state && !signal.aborted) yield* history.texts.fromSnapshot([state], history.sent);
           } else if (view) yield view;
           continue;
         }
-        texts.onCommitted(update);
-        const statusOnly = update.seq === update.previousSeq;
-        if (update.seq <= sent && !statusOnly) continue; // already sent
-        // A gap before this write: read it from the database first.
-        if (update.previousSeq > sent) yield* catchUp(update.previousSeq);
-        if (statusOnly && shownAlready(update)) continue;
-        if (update.previousSeq === sent || (statusOnly && update.seq <= sent)) {
-          if (statusOnly) statusChangesSent.add(statusKey(update));
-          yield update;
-          finishes.onSent(update);
-          sent = Math.max(sent, update.seq);
-        } else {
-          // It overlaps what was sent (or the gap could not be read): read the part not yet sent.
-          yield* catchUp(update.seq);
-        }
+        yield* history.onPublished(update);
       }
     } finally {
       await updates.return?.();
     }
   });
+}
+
+/**
+ * What one subscriber of a dialog was sent so far (the seq, the status changes, the clears, the
+ * finishes shown, the in-flight texts' positions), and sending it what it lacks of a catch-up read
+ * or of a payload published on the bus.
+ */
+class SentHistory {
+  /** The seq the subscriber has everything up to. */
+  sent: number;
+  // A status change read from the database may also arrive live: send each one once.
+  readonly #statusChangesSent = new Set<string>();
+  readonly #finishes = new FinishesShown();
+  readonly #clearsSent = new Set<number>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly dialogId: string,
+    sent: number,
+    readonly texts: TextPositions,
+    private readonly signal: StopSignal,
+  ) {
+    this.sent = sent;
+  }
+
+  /** Starting live, at the dialog's seq: a clear from before is not news. */
+  startsLiveAt(dialog: { lastSeq: number; clearedAtSeq: number | null }) {
+    this.sent = dialog.lastSeq;
+    if (dialog.clearedAtSeq != null) this.#clearsSent.add(dialog.clearedAtSeq);
+  }
+
+  /** Whether status-only `delta` shows nothing new: sent already, or its finish shown with the write. */
+  shownAlready(delta: DeltaPayload) {
+    return this.#statusChangesSent.has(statusKey(delta)) || this.#finishes.has(delta);
+  }
+
+  /** A write sent by the direct lane (takeDirectly), counted once written. */
+  shownDirectly(delta: DeltaPayload) {
+    this.texts.onCommitted(delta);
+    this.#finishes.onSent(delta);
+    this.sent = delta.seq;
+  }
+
+  /** A catch-up read (the start's or a resync's): its writes from `statusChangesFrom` on, then its open texts. */
+  async *catchUpWith(read: CatchUpRead, statusChangesFrom: number | undefined) {
+    const { lastSeq, clearedAtSeq } = read.dialog!;
+    yield* this.catchUp(lastSeq, statusChangesFrom, clearedAtSeq, read.deltas ?? undefined);
+    if (!this.signal.aborted) yield* this.texts.fromSnapshot(read.texts, this.sent);
+  }
+
+  /**
+   * Reads what was committed after `sent` up to `upTo`, with the status changes from
+   * `statusChangesFrom` on (status-only writes move no seq, so they are found by their own), and,
+   * when `clearedAtSeq` falls in that span, the clear first (the events before it are gone).
+   */
+  async *catchUp(
+    upTo: number,
+    statusChangesFrom: number | undefined = this.sent + 1,
+    clearedAtSeq: number | null | undefined = undefined,
+    /** The deltas of that span, read already (shared by the subscribers of a resync). */
+    readAlready?: WriteDeltaView[],
+  ): AsyncGenerator<DeltaItem> {
+    const cleared = clearedAtSeq === undefined ? (await this.#readDialog())?.clearedAtSeq : clearedAtSeq;
+    if (cleared != null && cleared >= this.sent && cleared <= upTo && !this.#clearsSent.has(cleared)) {
+      yield this.#clearAt(cleared);
+    }
+    const deltas = readAlready ?? readDeltasBetween(this.store, this.dialogId, this.sent, upTo, statusChangesFrom);
+    for await (const delta of deltas) {
+      if (this.signal.aborted) return;
+      if (delta.seq === delta.previousSeq) {
+        if (this.shownAlready(delta)) continue;
+        this.#statusChangesSent.add(statusKey(delta));
+      }
+      this.texts.onCommitted(delta);
+      yield delta;
+      this.#finishes.onSent(delta);
+      this.sent = Math.max(this.sent, delta.seq);
+    }
+  }
+
+  /** A payload published on the bus for a write, a clear or a response's deletion (not text, not a resync). */
+  async *onPublished(update: DeltaPayload | ClearedPayload | ResponseDeletedPayload): AsyncGenerator<DeltaItem> {
+    if (isCleared(update)) {
+      // The events between what was sent and the clear are gone: nothing to repair.
+      if (!this.#clearsSent.has(update.seq)) yield this.#clearAt(update.seq);
+      return;
+    }
+    if (isResponseDeleted(update)) {
+      // Sent as it comes (a deletion moves no seq, so there is no gap to read before it); a
+      // subscriber that was away when it happened re-reads a page of history to notice it.
+      this.texts.onResponseDeleted(update.responseId);
+      yield responseDeletedDelta(update);
+      return;
+    }
+    this.texts.onCommitted(update);
+    const statusOnly = update.seq === update.previousSeq;
+    if (update.seq <= this.sent && !statusOnly) return; // already sent
+    // A gap before this write: read it from the database first.
+    if (update.previousSeq > this.sent) yield* this.catchUp(update.previousSeq);
+    if (statusOnly && this.shownAlready(update)) return;
+    if (update.previousSeq === this.sent || (statusOnly && update.seq <= this.sent)) {
+      if (statusOnly) this.#statusChangesSent.add(statusKey(update));
+      yield update;
+      this.#finishes.onSent(update);
+      this.sent = Math.max(this.sent, update.seq);
+    } else {
+      // It overlaps what was sent (or the gap could not be read): read the part not yet sent.
+      yield* this.catchUp(update.seq);
+    }
+  }
+
+  #clearAt(seq: number) {
+    this.#clearsSent.add(seq);
+    this.texts.onCleared();
+    this.sent = Math.max(this.sent, seq);
+    return clearedDelta(this.dialogId, seq);
+  }
+
+  #readDialog() {
+    return this.store.prisma.dialog.findUnique({
+      where: { id: this.dialogId },
+      select: { lastSeq: true, clearedAtSeq: true },
+    });
+  }
 }
 
 const statusKey = (delta: DeltaPayload) => `${delta.responseId}@${delta.seq}`;
@@ -200,14 +245,8 @@ const statusKey = (delta: DeltaPayload) => `${delta.responseId}@${delta.seq}`;
  * for every subscriber at the same seq, so still one execution for all of them). Either is counted
  * as sent only once written; one handed back returns to the queue as it was published.
  */
-function takeDirectly(
-  updates: Listener,
-  lane: DirectLane,
-  signal: StopSignal,
-  texts: TextPositions,
-  sentNow: () => number,
-  shown: (delta: DeltaPayload) => void,
-) {
+function takeDirectly(updates: Listener, lane: DirectLane, signal: StopSignal, history: SentHistory) {
+  const { texts } = history;
   // One delivery object per subscription, reused: the lane holds at most one payload at a time.
   let published: LiveMessage;
   let release: (handBack?: LiveMessage) => void = () => undefined;
@@ -216,8 +255,7 @@ function takeDirectly(
     wanted: () => !signal.aborted,
     accepted: () => {
       if (isText(published)) return texts.took(published.text);
-      texts.onCommitted(published as DeltaPayload);
-      shown(published as DeltaPayload);
+      history.shownDirectly(published as DeltaPayload);
     },
     // What goes back to the queue is the published message (for text, not the view executed).
     release: (handBack) => release(handBack === undefined ? undefined : published),
@@ -227,11 +265,11 @@ function takeDirectly(
     if (isResponseDeleted(update)) return false;
     if (isText(update)) {
       if (!texts.followsSent(update.text)) return false;
-      const view = texts.viewOfText(update.text, sentNow());
+      const view = texts.viewOfText(update.text, history.sent);
       if (view === null || view === "gap") return false;
       delivery.payload = view;
     } else {
-      if (update.previousSeq !== sentNow() || update.seq === update.previousSeq) return false;
+      if (update.previousSeq !== history.sent || update.seq === update.previousSeq) return false;
       delivery.payload = update;
     }
     published = update;

@@ -23,10 +23,10 @@ import {
   connectionOptions,
   frame,
   publishOutcomes,
+  startHeartbeat,
   type RedisFanout,
   type RedisFanoutHandlers,
   type RedisFanoutOptions,
-  timedOut,
   unframe,
   withTimeout,
 } from "./redis-messages.js";
@@ -40,13 +40,49 @@ export function createRedisFanout(
   const publisher = new Redis(url, connectionOptions(commandTimeoutMs));
   const subscriber = new Redis(url, connectionOptions(commandTimeoutMs));
   const unreport = reportRedisConnection(() => publisher.status === "ready" && subscriber.status === "ready");
-  // A subscription Redis does not acknowledge within the command timeout is treated like one made
-  // while Redis is down: it is made again, followed by a resync, when the connection is ready again.
-  const acknowledged = <T>(promise: Promise<T>) => withTimeout(promise, commandTimeoutMs);
+  for (const [name, client] of [
+    ["publisher", publisher],
+    ["subscriber", subscriber],
+  ] as const) {
+    client.on("error", (error: Error) => logger.warn(`[live] Redis ${name}: ${error.message}`));
+  }
+  const stalled = reconnectWhenStalled(publisher, subscriber, commandTimeoutMs);
+  const stopHeartbeat = startHeartbeat(
+    () => [publisher, subscriber],
+    commandTimeoutMs,
+    () => stalled("a heartbeat"),
+  );
+  const outcomes = publishOutcomes(() => stalled("a publish"));
+  const channels = subscriberChannels(subscriber, origin, handlers, commandTimeoutMs);
 
+  return {
+    publish(channel, payload) {
+      publisher.publish(channel, frame(origin, payload)).then(outcomes.sent, outcomes.failed);
+    },
+    subscribe: channels.subscribe,
+    unsubscribe: channels.unsubscribe,
+    commands: publisher,
+
+    async close() {
+      stopHeartbeat();
+      unreport();
+      await Promise.all(
+        [publisher, subscriber].map((client) =>
+          client.status === "ready" ? client.quit().catch(() => client.disconnect()) : client.disconnect(),
+        ),
+      );
+    },
+  };
+}
+
+/**
+ * What to call when Redis stopped answering on a connection that is still open: drop both
+ * connections and reconnect (once, until the publisher is ready again).
+ */
+function reconnectWhenStalled(publisher: Redis, subscriber: Redis, commandTimeoutMs: number) {
   let reconnecting = false;
-  /** Redis stopped answering on a connection that is still open: drop both and reconnect. */
-  const stalled = (what: string) => {
+  publisher.on("ready", () => (reconnecting = false));
+  return (what: string) => {
     if (reconnecting) return;
     reconnecting = true;
     logger.warn(
@@ -55,27 +91,29 @@ export function createRedisFanout(
     publisher.disconnect(true);
     subscriber.disconnect(true);
   };
-  publisher.on("ready", () => (reconnecting = false));
-  // Silence on a ready connection is only noticed by asking: a PING on each, now and then.
-  const heartbeat = setInterval(
-    () => {
-      for (const client of [publisher, subscriber]) {
-        if (client.status === "ready")
-          acknowledged(client.ping()).catch((error: Error) => timedOut(error) && stalled("a heartbeat"));
-      }
-    },
-    Math.max(commandTimeoutMs, 500),
-  );
-  heartbeat.unref();
+}
+
+/**
+ * The channels of the subscriber connection, each with how many listeners it has: the first
+ * listener subscribes it, the last one unsubscribes it, and after a reconnect every one is
+ * subscribed again and then every listener told to resync.
+ */
+function subscriberChannels(
+  subscriber: Redis,
+  origin: string,
+  handlers: RedisFanoutHandlers,
+  commandTimeoutMs: number,
+): Pick<RedisFanout, "subscribe" | "unsubscribe"> {
+  // A subscription Redis does not acknowledge within the command timeout is treated like one made
+  // while Redis is down: it is made again, followed by a resync, when the connection is ready again.
+  const acknowledged = <T>(promise: Promise<T>) => withTimeout(promise, commandTimeoutMs);
   /** channel → how many listeners, and when its SUBSCRIBE was acknowledged. */
   const channels = new Map<string, { listeners: number; subscribed: Promise<void> }>();
-  const outcomes = publishOutcomes(() => stalled("a publish"));
 
-  for (const [name, client] of [
-    ["publisher", publisher],
-    ["subscriber", subscriber],
-  ] as const) {
-    client.on("error", (error: Error) => logger.warn(`[live] Redis ${name}: ${error.message}`));
+  /** SUBSCRIBE, then a PING: Redis answers in order, so the PONG means the channels are live. */
+  async function confirmSubscription(names: string[]) {
+    await acknowledged(subscriber.subscribe(...names));
+    await acknowledged(subscriber.ping());
   }
 
   subscriber.on("message", (channel: string, raw: string) => {
@@ -93,17 +131,7 @@ export function createRedisFanout(
       .catch((error: Error) => logger.warn(`[live] resubscribing after a Redis reconnect failed: ${error.message}`));
   });
 
-  /** SUBSCRIBE, then a PING: Redis answers in order, so the PONG means the channels are live. */
-  async function confirmSubscription(names: string[]) {
-    await acknowledged(subscriber.subscribe(...names));
-    await acknowledged(subscriber.ping());
-  }
-
   return {
-    publish(channel, payload) {
-      publisher.publish(channel, frame(origin, payload)).then(outcomes.sent, outcomes.failed);
-    },
-
     async subscribe(channel) {
       const known = channels.get(channel);
       if (known) {
@@ -122,18 +150,6 @@ export function createRedisFanout(
       if (!entry || --entry.listeners > 0) return;
       channels.delete(channel);
       if (subscriber.status === "ready") subscriber.unsubscribe(channel).catch(() => undefined);
-    },
-
-    commands: publisher,
-
-    async close() {
-      clearInterval(heartbeat);
-      unreport();
-      await Promise.all(
-        [publisher, subscriber].map((client) =>
-          client.status === "ready" ? client.quit().catch(() => client.disconnect()) : client.disconnect(),
-        ),
-      );
     },
   };
 }

@@ -101,3 +101,28 @@ export function publishOutcomes(onTimeout: () => void) {
     },
   };
 }
+
+/**
+ * Silence on a ready connection is only noticed by asking: a PING on each of `connections()` now
+ * and then; `onSilent` is told of one that did not answer within the command timeout. Returns the
+ * stop.
+ */
+export function startHeartbeat(
+  connections: () => Iterable<Redis>,
+  commandTimeoutMs: number,
+  onSilent: (connection: Redis) => void,
+) {
+  const heartbeat = setInterval(
+    () => {
+      for (const connection of connections()) {
+        if (connection.status !== "ready") continue;
+        withTimeout(connection.ping(), commandTimeoutMs).catch(
+          (error: Error) => timedOut(error) && onSilent(connection),
+        );
+      }
+    },
+    Math.max(commandTimeoutMs, 500),
+  );
+  heartbeat.unref();
+  return () => clearInterval(heartbeat);
+}

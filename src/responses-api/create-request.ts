@@ -126,6 +126,40 @@ export { InvalidRequest };
 
 /** `allowedMcpServers`: MCP_ALLOWED_SERVERS; an `mcp` tool naming any other server is refused. */
 export function parseCreateBody(raw: unknown, allowedMcpServers: AllowedServers = []): ParsedCreate {
+  const { body, mcp } = validatedBody(raw, allowedMcpServers);
+  const choice = body.tool_choice;
+  const reasoning = body.reasoning && {
+    effort: body.reasoning.effort ?? null,
+    summary: body.reasoning.summary ?? body.reasoning.generate_summary ?? null,
+  };
+  return {
+    body,
+    store: body.store ?? true,
+    stream: body.stream ?? false,
+    background: body.background ?? false,
+    conversation: typeof body.conversation === "string" ? body.conversation : (body.conversation?.id ?? null),
+    input: [...inputEventsOf(body), ...mcp.approvals.map((answer) => approvalResponseEvent(answer, null))],
+    mcp,
+    tools: (body.tools ?? []).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      strict: tool.strict ?? true,
+    })),
+    toolChoice: choice == null ? null : typeof choice === "string" ? choice : { name: choice.name },
+    responseFormat: responseFormatOf(body.text),
+    upstream: upstreamParamsOf({ ...body, reasoning }),
+    truncate: body.truncation === "auto",
+    obfuscate: body.stream_options?.include_obfuscation ?? true,
+    echoed: echoedParamsOf(body, mcp, reasoning ?? null),
+  };
+}
+
+/**
+ * The body checked against the schema, its `mcp` tools and approvals taken out (src/mcp/mcp-request.ts);
+ * anything refused is an InvalidRequest naming its parameter.
+ */
+function validatedBody(raw: unknown, allowedMcpServers: AllowedServers): { body: CreateBody; mcp: McpRequest } {
   // Text PostgreSQL cannot store (a NUL, an unpaired surrogate) anywhere in the body is the
   // caller's mistake, named like any other bad parameter, before anything is stored.
   const unstorable = findUnstorable(raw);
@@ -147,75 +181,56 @@ export function parseCreateBody(raw: unknown, allowedMcpServers: AllowedServers 
     const param = paramName(issue.path);
     throw new InvalidRequest(param ? `Invalid '${param}': ${issue.message}` : issue.message, param || null);
   }
-  const body = parsed.data;
+  return { body: parsed.data, mcp };
+}
+
+/** `input` (a string is one user message) as the events it stores. */
+function inputEventsOf(body: CreateBody): HistoryEventInput[] {
   const items =
     typeof body.input === "string" ? [{ role: "user", content: body.input }] : (body.input ?? []).map(withImageDetail);
-  let input: HistoryEventInput[];
+  if (!items.length) return [];
   try {
-    input = items.length
-      ? importEvents("OPENAI_RESPONSES", items, ["input"]).map(({ event }) => toEventInput(event))
-      : [];
+    return importEvents("OPENAI_RESPONSES", items, ["input"]).map(({ event }) => toEventInput(event));
   } catch (error) {
     if (error instanceof ValidationError) throw fromValidation(error);
     throw error;
   }
-  const choice = body.tool_choice;
-  const reasoning = body.reasoning && {
-    effort: body.reasoning.effort ?? null,
-    summary: body.reasoning.summary ?? body.reasoning.generate_summary ?? null,
-  };
+}
+
+/** The request's parameters as the response object echoes them, each with the API's default. */
+function echoedParamsOf(body: CreateBody, mcp: McpRequest, reasoning: EchoedParams["reasoning"]): EchoedParams {
   return {
-    body,
-    store: body.store ?? true,
-    stream: body.stream ?? false,
+    instructions: body.instructions ?? null,
+    // The spec's default for a function tool is strict, and that is what the model is given.
+    tools: [
+      ...(body.tools ?? []).map((tool) => ({
+        description: null,
+        parameters: null,
+        ...tool,
+        strict: tool.strict ?? true,
+      })),
+      ...mcp.servers.map(echoedMcpTool),
+    ],
+    tool_choice: body.tool_choice ?? "auto",
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
+    temperature: body.temperature ?? null,
+    top_p: body.top_p ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    max_tool_calls: body.max_tool_calls ?? null,
+    top_logprobs: body.top_logprobs ?? 0,
+    frequency_penalty: body.frequency_penalty ?? 0,
+    presence_penalty: body.presence_penalty ?? 0,
+    service_tier: body.service_tier ?? "default",
+    prompt_cache_retention: body.prompt_cache_retention ?? null,
+    reasoning,
+    text: body.text
+      ? { format: body.text.format ?? { type: "text" }, verbosity: body.text.verbosity ?? "medium" }
+      : null,
+    truncation: body.truncation ?? "disabled",
+    user: body.user ?? null,
+    safety_identifier: body.safety_identifier ?? null,
+    prompt_cache_key: body.prompt_cache_key ?? null,
     background: body.background ?? false,
-    conversation: typeof body.conversation === "string" ? body.conversation : (body.conversation?.id ?? null),
-    input: [...input, ...mcp.approvals.map((answer) => approvalResponseEvent(answer, null))],
-    mcp,
-    tools: (body.tools ?? []).map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-      strict: tool.strict ?? true,
-    })),
-    toolChoice: choice == null ? null : typeof choice === "string" ? choice : { name: choice.name },
-    responseFormat: responseFormatOf(body.text),
-    upstream: upstreamParamsOf({ ...body, reasoning }),
-    truncate: body.truncation === "auto",
-    obfuscate: body.stream_options?.include_obfuscation ?? true,
-    echoed: {
-      instructions: body.instructions ?? null,
-      // The spec's default for a function tool is strict, and that is what the model is given.
-      tools: [
-        ...(body.tools ?? []).map((tool) => ({
-          description: null,
-          parameters: null,
-          ...tool,
-          strict: tool.strict ?? true,
-        })),
-        ...mcp.servers.map(echoedMcpTool),
-      ],
-      tool_choice: choice ?? "auto",
-      parallel_tool_calls: body.parallel_tool_calls ?? true,
-      temperature: body.temperature ?? null,
-      top_p: body.top_p ?? null,
-      max_output_tokens: body.max_output_tokens ?? null,
-      max_tool_calls: body.max_tool_calls ?? null,
-      top_logprobs: body.top_logprobs ?? 0,
-      frequency_penalty: body.frequency_penalty ?? 0,
-      presence_penalty: body.presence_penalty ?? 0,
-      service_tier: body.service_tier ?? "default",
-      prompt_cache_retention: body.prompt_cache_retention ?? null,
-      reasoning: reasoning ?? null,
-      text: body.text
-        ? { format: body.text.format ?? { type: "text" }, verbosity: body.text.verbosity ?? "medium" }
-        : null,
-      truncation: body.truncation ?? "disabled",
-      user: body.user ?? null,
-      safety_identifier: body.safety_identifier ?? null,
-      prompt_cache_key: body.prompt_cache_key ?? null,
-      background: body.background ?? false,
-    },
   };
 }
 

@@ -22,7 +22,6 @@ export interface TurnEventStream extends TurnObserver {
   end(response: ResponseObject): void;
 }
 
-/** An item as its output_item.added event shows it: nothing written into it yet. */
 /** An item as `response.output_item.added` announces it, before its arguments or results. */
 export function emptied(item: OutputItem): OutputItem {
   if (item.type === "function_call") return { ...item, arguments: "" };
@@ -50,14 +49,58 @@ export function turnEventStream(sink: ResponseEventSink, options: TurnStreamOpti
   const { summary = false, obfuscate = false } = options;
   let sequence = 0;
   let pending: (() => void)[] | null = [];
-  const emit = (type: string, fields: object) => {
+  const emit: Emit = (type, fields) => {
     const numbered = { type, sequence_number: sequence++, ...fields };
     const event = obfuscate ? obfuscated(numbered) : numbered;
     sink.write(sseFrame(event), event);
   };
   const whenBegun = (send: () => void) => (pending ? pending.push(send) : send());
+  const itemEvents = itemEventsOf(emit, summary);
 
-  const itemEvents = {
+  // Items are copied when their event is queued: a queued event must show the item as it was.
+  const snapshot = (item: OutputItem): OutputItem => ({ ...item });
+  return {
+    begin(response) {
+      emit("response.created", { response });
+      emit("response.in_progress", { response });
+      const queued = pending ?? [];
+      pending = null;
+      for (const send of queued) send();
+    },
+    onItemAdded: (item, index) => {
+      const copy = snapshot(item);
+      whenBegun(() => itemEvents.added(copy, index));
+    },
+    onDelta: (item, index, delta, logprobs) => {
+      const copy = snapshot(item);
+      whenBegun(() => itemEvents.delta(copy, index, delta, logprobs));
+    },
+    onArgumentsDone: (item, index) => {
+      const copy = snapshot(item);
+      whenBegun(() => itemEvents.argumentsDone(copy, index));
+    },
+    onItemDone: (item, index) => {
+      const copy = snapshot(item);
+      whenBegun(() => itemEvents.done(copy, index));
+    },
+    end(response) {
+      const type =
+        response.status === "completed"
+          ? "response.completed"
+          : response.status === "incomplete"
+            ? "response.incomplete"
+            : "response.failed";
+      emit(type, { response });
+    },
+  };
+}
+
+/** Sends one event: numbered, and padded when the request asked for it. */
+type Emit = (type: string, fields: object) => void;
+
+/** The events an output item gives as it is added, grows and ends (`summary`: reasoning also streamed as its summary). */
+function itemEventsOf(emit: Emit, summary: boolean) {
+  return {
     added(item: OutputItem, index: number) {
       // An item starts empty, as the API announces it: content parts follow, then deltas.
       const shell = toOutputItem(emptied(item), "in_progress");
@@ -129,43 +172,6 @@ export function turnEventStream(sink: ResponseEventSink, options: TurnStreamOpti
       if (item.type === "mcp_list_tools") emit(`response.mcp_list_tools.${item.error ? "failed" : "completed"}`, at);
       if (item.type === "mcp_call") emit(`response.mcp_call.${item.error ? "failed" : "completed"}`, at);
       emit("response.output_item.done", { output_index: index, item: toOutputItem(item, "completed", summary) });
-    },
-  };
-
-  // Items are copied when their event is queued: a queued event must show the item as it was.
-  const snapshot = (item: OutputItem): OutputItem => ({ ...item });
-  return {
-    begin(response) {
-      emit("response.created", { response });
-      emit("response.in_progress", { response });
-      const queued = pending ?? [];
-      pending = null;
-      for (const send of queued) send();
-    },
-    onItemAdded: (item, index) => {
-      const copy = snapshot(item);
-      whenBegun(() => itemEvents.added(copy, index));
-    },
-    onDelta: (item, index, delta, logprobs) => {
-      const copy = snapshot(item);
-      whenBegun(() => itemEvents.delta(copy, index, delta, logprobs));
-    },
-    onArgumentsDone: (item, index) => {
-      const copy = snapshot(item);
-      whenBegun(() => itemEvents.argumentsDone(copy, index));
-    },
-    onItemDone: (item, index) => {
-      const copy = snapshot(item);
-      whenBegun(() => itemEvents.done(copy, index));
-    },
-    end(response) {
-      const type =
-        response.status === "completed"
-          ? "response.completed"
-          : response.status === "incomplete"
-            ? "response.incomplete"
-            : "response.failed";
-      emit(type, { response });
     },
   };
 }

@@ -5,6 +5,7 @@ import "./errors.js";
 import "./history-event.js";
 import "./history-connection.js";
 import "./dialog.js";
+import "./dialog-context.js";
 import "./response.js";
 import "./response-lifecycle.js";
 import "./history-delta.js";

@@ -13,10 +13,12 @@ import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { rowFromJson } from "../db/json-rows.js";
 import { extendChatHash, normalMessageTexts } from "../formats/chat-context-hash.js";
 import type { ChatHashedEvent } from "../formats/chat-context-hash.js";
-import { chatHashAfter, chatHashedEventsOf, finalChatHash } from "./chat-hash.js";
+import { chatHashAfter, finalChatHash } from "./chat-hash.js";
+import type { LockedDialog } from "./dialog-target.js";
+import { HeldChanges } from "./held-changes.js";
+import { responseForWrite, type ResponseForWrite, type UsageRow, usageRowColumns } from "./response-for-write.js";
 import type { NewEvent } from "../vocabulary/events.js";
 import {
-  eventCounts,
   eventJson,
   type EventPlace,
   eventValueColumns,
@@ -26,7 +28,7 @@ import {
   segmentCountIncrements,
   type Usage,
 } from "./rows.js";
-import { insertResponseRows } from "./response-rows.js";
+import { insertResponseRows, responseRow, type ResponseRow } from "./response-rows.js";
 import { run, type SqlRunner } from "./sql.js";
 import {
   addToLedger,
@@ -42,57 +44,6 @@ import {
   type UsageSums,
 } from "./usage.js";
 import type { PriceBook } from "../usage/prices.js";
-
-export interface LockedDialog {
-  id: string;
-  tenantId: string;
-  lastSeq: number;
-  headId: string | null;
-  headDepth: number | null;
-  updatedAt: Date;
-  /**
-   * The response the target asked for (`withResponse`), read by the statement that took the lock
-   * and as it is under the lock; absent when it could not be (see lockDialog).
-   */
-  peeked?: { id: string; row: ResponseForWrite | null };
-}
-
-/** What a write to an IN_PROGRESS response reads of it under the lock (readResponse). */
-export type ResponseForWrite = { status: ResponseStatus; dialogId: string } & Partial<UsageRow> & {
-    events?: ChatHashedEvent[];
-  };
-
-/**
- * The statement reading a response for a write to it: its status and dialog, and with `forEnd`
- * what its final status needs (its usage, its events for the chat hash).
- */
-export const responseForWrite = (responseId: string, forEnd: boolean) =>
-  Prisma.sql`SELECT status, "dialogId"${forEnd ? Prisma.sql`, ${usageRowColumns}, ${chatHashedEventsOf} AS events` : Prisma.empty}
-    FROM "Response" r WHERE id = ${responseId}`;
-
-export type DialogTarget =
-  /**
-   * An existing dialog, locked; `whenMissing`/`whenExpired` say what the caller asked for;
-   * `withResponse`: the response of it the write will read first (readResponse), read with the lock.
-   */
-  | {
-      id: string;
-      whenMissing?: () => Error;
-      whenExpired?: () => Error;
-      withResponse?: { id: string; forEnd: boolean };
-    }
-  /** A new, empty dialog. */
-  | { create: NewDialog };
-
-export interface NewDialog {
-  id: string;
-  tenantId: string;
-  title?: string | null;
-  metadata?: Record<string, unknown>;
-  forkedFromId?: string | null;
-  /** An imported dialog's source ("chatgpt:<id>"), unique per tenant. */
-  importKey?: string | null;
-}
 
 export interface ResponseChange {
   status?: ResponseStatus;
@@ -114,7 +65,7 @@ export class DialogWrite {
   /** What `readResponse(…, { forEnd: true })` read of a response for its end, while it still holds. */
   #forEnd = new Map<string, { usage?: UsageRow; events?: ChatHashedEvent[] }>();
   /** Changes held back to go with the next statement (#later). */
-  #pending: HeldChange[] = [];
+  readonly #held: HeldChanges;
   /** The transaction: reads that must see this write, or the history as of the lock. */
   readonly session: SqlRunner;
 
@@ -128,40 +79,18 @@ export class DialogWrite {
     this.#seq = dialog.lastSeq;
     this.#head = dialog.headId == null ? null : { id: dialog.headId, depth: dialog.headDepth ?? 0 };
     // Whatever reads through the session sees every change made so far: the held-back ones go first.
+    this.#held = new HeldChanges(transaction);
     this.session = {
       query: async <T>(sql: string, params?: unknown[]) => {
-        await this.#flush();
+        await this.#held.flush();
         return transaction.query<T>(sql, params);
       },
     };
   }
 
-  /**
-   * Holds back a change that nothing in this write reads before the next statement: it goes to
-   * the database as a data-modifying CTE of that statement (most often the dialog row's update in
-   * `finish`), so a step's commit or a turn's end is one round trip instead of four. The parts of
-   * one statement all see the database as it was before it and must not change the same row
-   * twice: `rows` names what a change touches, and one that may touch what a held-back one
-   * touches first sends those on their own.
-   */
-  async #later(rows: string, change: Prisma.Sql) {
-    if (this.#pending.some((held) => mayTouchSame(held.rows, rows))) await this.#flush();
-    this.#pending.push({ rows, sql: change });
-  }
-
-  /** Sends the held-back changes now, as one statement. */
-  async #flush() {
-    const last = this.#pending.pop();
-    if (!last) return;
-    await run(Prisma.sql`${this.#withHeld()}${last.sql}`, this.transaction);
-  }
-
-  /** A WITH clause holding every held-back change, for the statement that goes next (empty when none). */
-  #withHeld() {
-    const held = this.#pending.splice(0);
-    if (!held.length) return Prisma.empty;
-    const parts = held.map((change, i) => Prisma.sql`${Prisma.raw(`held${i}`)} AS (${change.sql})`);
-    return Prisma.sql`WITH ${Prisma.join(parts)} `;
+  /** Holds back a change for the next statement (HeldChanges.hold: `rows` names what it touches). */
+  #later(rows: string, change: Prisma.Sql) {
+    return this.#held.hold(rows, change);
   }
 
   /** The dialog's last seq so far in this write. */
@@ -180,7 +109,7 @@ export class DialogWrite {
   async addTurns(turns: NewTurn[], parent: { id: string; depth: number } | null = this.#head): Promise<Response[]> {
     if (!turns.length) return [];
     const now = this.now.toISOString();
-    const responses: Array<{ id: string } & Record<string, unknown>> = [];
+    const responses: ResponseRow[] = [];
     const events: EventPlace[] = [];
     const charges: LedgerEntry[] = [];
     let previous = parent;
@@ -189,13 +118,8 @@ export class DialogWrite {
     for (const turn of turns) {
       const priced = pricedUsage(this.prices, turn.model, turn.usage);
       if (!isNoUsage(priced.sums)) {
-        charges.push({
-          tenantId: this.dialog.tenantId,
-          apiKeyId: turn.apiKeyId,
-          model: turn.model,
-          responses: 1,
-          ...priced,
-        });
+        const { tenantId } = this.dialog;
+        charges.push({ tenantId, apiKeyId: turn.apiKeyId, model: turn.model, responses: 1, ...priced });
         this.#usage = addUsage(this.#usage, priced.sums);
       }
       const depth = previous ? previous.depth + 1 : 0;
@@ -209,25 +133,7 @@ export class DialogWrite {
       // A turn still in progress has no hash yet, so neither have the turns continuing it.
       chatHash =
         final && chatHash ? normalMessageTexts([...turn.input, ...turn.output]).reduce(extendChatHash, chatHash) : null;
-      responses.push({
-        ...turn.usage,
-        ...eventCounts([...turn.input, ...turn.output]),
-        cost: priced.sums.cost,
-        apiKeyId: turn.apiKeyId,
-        id: turn.id,
-        previousResponseId: previous?.id ?? null,
-        depth,
-        model: turn.model,
-        status: turn.status,
-        error: turn.error ?? null,
-        metadata: turn.metadata,
-        idempotencyKey: turn.idempotencyKey,
-        requestHash: turn.requestHash,
-        chatHash: chatHash?.toString("hex") ?? null,
-        completedAt: final ? now : null,
-        // A finished response records the seq its status became final at.
-        finishedAtSeq: final ? this.#seq : null,
-      });
+      responses.push(responseRow(turn, { previous, depth, cost: priced.sums.cost, chatHash, now, seq: this.#seq }));
       previous = { id: turn.id, depth };
     }
     const stored = await insertResponseRows(this.session, this.dialog.id, parent?.id ?? null, responses, now);
@@ -460,7 +366,7 @@ export class DialogWrite {
   async finish(): Promise<Dialog> {
     const head = this.#head;
     const [row] = await run<{ row: unknown }>(
-      Prisma.sql`${this.#withHeld()}UPDATE "Dialog" SET "lastSeq" = ${this.#seq}::int, "updatedAt" = ${this.now.toISOString()}::timestamp
+      Prisma.sql`${this.#held.withHeld()}UPDATE "Dialog" SET "lastSeq" = ${this.#seq}::int, "updatedAt" = ${this.now.toISOString()}::timestamp
         ${this.#headMoved ? Prisma.sql`, "headId" = ${head?.id ?? null}, "headDepth" = ${head?.depth ?? null}::int` : Prisma.empty}
         ${this.#cleared ? Prisma.sql`, "clearedAtSeq" = ${this.#seq}::int` : Prisma.empty}
         ${this.#cleared || !isNoUsage(this.#usage) ? Prisma.sql`, ${dialogUsageSets(this.#usage, this.#cleared)}` : Prisma.empty}
@@ -470,36 +376,3 @@ export class DialogWrite {
     return rowFromJson("Dialog", row!.row) as Dialog;
   }
 }
-
-/** A change held back by DialogWrite#later: its statement, and what it touches. */
-interface HeldChange {
-  /** "Event" (inserts), "UsageDaily", "InFlightChunk:<response>", "Response:<id>" (that row),
-   * "Response:after:<id>" (the rows after it in its segment), "Response:from:<id>" (both). */
-  rows: string;
-  sql: Prisma.Sql;
-}
-
-/**
- * Whether two held-back changes may touch the same row. Inserts into "Event" never do (new ids);
- * two ledger upserts may (the same day, key and model), and so may two changes of "Response"
- * rows, except one response's own row beside the rows after it in its segment.
- */
-function mayTouchSame(a: string, b: string) {
-  if (a === "Event" && b === "Event") return false;
-  const ownAndAfter = (own: string, after: string) =>
-    /^Response:[^:]+$/.test(own) && after === `Response:after:${own.slice("Response:".length)}`;
-  if (ownAndAfter(a, b) || ownAndAfter(b, a)) return false;
-  return a === b || (a.startsWith("Response:") && b.startsWith("Response:"));
-}
-
-/** A response's usage as its change is priced from (DialogWrite#changeUsage). */
-interface UsageRow extends Usage {
-  model: string | null;
-  apiKeyId: string | null;
-  cost: number;
-  segmentId: string;
-  depth: number;
-}
-
-const usageRowColumns = Prisma.sql`model, "apiKeyId", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", cost,
-  "segmentId", depth`;

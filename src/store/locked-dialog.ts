@@ -4,14 +4,9 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { Dialog } from "../generated/prisma/client.js";
 import { NotFoundError } from "../errors.js";
-import {
-  DialogWrite,
-  type DialogTarget,
-  type LockedDialog,
-  type NewDialog,
-  responseForWrite,
-  type ResponseForWrite,
-} from "./dialog-write.js";
+import type { DialogTarget, LockedDialog, NewDialog } from "./dialog-target.js";
+import { DialogWrite } from "./dialog-write.js";
+import { responseForWrite, type ResponseForWrite } from "./response-for-write.js";
 import { dialogExpired, isExpired } from "./retention-window.js";
 import { run, type SqlRunner } from "./sql.js";
 import type { Store } from "./store.js";

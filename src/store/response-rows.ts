@@ -4,16 +4,56 @@ import { Prisma } from "../generated/prisma/client.js";
 import type { Response } from "../generated/prisma/client.js";
 import { rowFromJson } from "../db/json-rows.js";
 import { countColumns } from "../vocabulary/event-counts.js";
-import { segmentCountColumnList, segmentUsageColumnList } from "./rows.js";
+import { eventCounts, type NewTurn, segmentCountColumnList, segmentUsageColumnList } from "./rows.js";
 import { run, type SqlRunner } from "./sql.js";
 import { usageKinds } from "./usage.js";
+
+/** One response of the chain, as insertResponseRows takes it. */
+export type ResponseRow = { id: string } & Record<string, unknown>;
+
+/**
+ * `turn`'s row, continuing `previous` at `depth`: `cost` its usage priced, `chatHash` its chat
+ * hash (null while it, or a turn before it, is in progress), `seq` the dialog's seq after its events.
+ */
+export function responseRow(
+  turn: NewTurn,
+  at: {
+    previous: { id: string } | null;
+    depth: number;
+    cost: number;
+    chatHash: Buffer | null;
+    now: string;
+    seq: number;
+  },
+): ResponseRow {
+  const final = turn.status !== "IN_PROGRESS";
+  return {
+    ...turn.usage,
+    ...eventCounts([...turn.input, ...turn.output]),
+    cost: at.cost,
+    apiKeyId: turn.apiKeyId,
+    id: turn.id,
+    previousResponseId: at.previous?.id ?? null,
+    depth: at.depth,
+    model: turn.model,
+    status: turn.status,
+    error: turn.error ?? null,
+    metadata: turn.metadata,
+    idempotencyKey: turn.idempotencyKey,
+    requestHash: turn.requestHash,
+    chatHash: at.chatHash?.toString("hex") ?? null,
+    completedAt: final ? at.now : null,
+    // A finished response records the seq its status became final at.
+    finishedAtSeq: final ? at.seq : null,
+  };
+}
 
 /** Inserts `responses` (a chain, oldest first, continuing `parentId`) and returns them as stored. */
 export async function insertResponseRows(
   session: SqlRunner,
   dialogId: string,
   parentId: string | null,
-  responses: Array<{ id: string }>,
+  responses: ResponseRow[],
   now: string,
 ): Promise<Response[]> {
   const firstId = responses[0]!.id;

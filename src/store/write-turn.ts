@@ -31,11 +31,20 @@ import {
 } from "./rows.js";
 import { run } from "./sql.js";
 import type { Store } from "./store.js";
-import { countCharges, dialogUsageSets, isNoUsage, ledgerUpsert, ledgerValues, pricedUsage } from "./usage.js";
+import {
+  countCharges,
+  dialogUsageSets,
+  isNoUsage,
+  ledgerUpsert,
+  ledgerValues,
+  pricedUsage,
+  type UsageSums,
+} from "./usage.js";
+
+type PricedUsage = ReturnType<typeof pricedUsage>;
 
 export interface TurnToInsert extends NewTurn {
-  /** An existing dialog to lock and continue, or a new one to create with this turn as root. */
-  /** `tenantId` is stamped on a new dialog. */
+  /** An existing dialog to lock and continue, or a new one to create with this turn as root (`tenantId` is stamped on it). */
   dialog: { id: string; isNew: boolean; tenantId: string };
   /** The explicit parent; absent means the dialog's head (or none, for a new dialog). */
   parent: { id: string; depth: number } | null;
@@ -66,14 +75,7 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
   // this same statement (src/store/usage.ts); a turn without usage sends none of that.
   const priced = pricedUsage(store.prices, turn.model, usage);
   const charged = !isNoUsage(priced.sums);
-  const dialog = turn.dialog.isNew
-    ? Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", "lastSeq", "headId", "headDepth", "createdAt", "updatedAt",
-          "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", cost)
-        VALUES (${turn.dialog.id}, ${turn.dialog.tenantId}, ${events.length}, ${turn.id}, 0, ${now}::timestamp, ${now}::timestamp,
-          ${priced.sums.inputTokens}::int, ${priced.sums.outputTokens}::int, ${priced.sums.cachedTokens}::int,
-          ${priced.sums.reasoningTokens}::int, ${priced.sums.cost}::float8)
-        RETURNING id, "tenantId", 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth", "updatedAt", to_jsonb("Dialog") AS after`
-    : Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt", NULL::jsonb AS after FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
+  const dialog = lockedOrNewDialog(turn, events.length, priced.sums);
   // Past its retention a dialog takes no more writes, even before the sweeper deletes it.
   const cutoff = expiryCutoff(turn.now, store.retentionMs);
   const alive =
@@ -86,20 +88,7 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
           "updatedAt" = ${now}::timestamp ${totals}
         FROM d, r WHERE "Dialog".id = d.id
         RETURNING to_jsonb("Dialog") AS after)`;
-  const ledger = charged
-    ? Prisma.sql`, l AS (${ledgerValues(
-        {
-          apiKeyId: turn.apiKeyId,
-          model: turn.model,
-          responses: 1,
-          sums: priced.sums,
-          unpricedTokens: priced.unpricedTokens,
-        },
-        Prisma.sql`d."tenantId"`,
-        turn.dialog.id,
-        turn.now,
-      )} FROM d, r ${ledgerUpsert})`
-    : Prisma.empty;
+  const ledger = charged ? ledgerOfTurn(turn, priced) : Prisma.empty;
   const final = turn.status !== "IN_PROGRESS";
   const all = [...turn.input, ...turn.output];
   const parentId = Prisma.sql`COALESCE(${parent?.id ?? null}::text, d."headId")`;
@@ -148,6 +137,34 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
     response: rowFromJson("Response", row.response) as Response,
     dialog: rowFromJson("Dialog", row.dialog) as Dialog,
   };
+}
+
+/**
+ * The statement `d` of the turn's write: the existing dialog's row locked, or the new dialog
+ * inserted with the turn as its head and the turn's usage as its totals.
+ */
+function lockedOrNewDialog(turn: TurnToInsert, eventCount: number, sums: UsageSums) {
+  const now = turn.now.toISOString();
+  return turn.dialog.isNew
+    ? Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", "lastSeq", "headId", "headDepth", "createdAt", "updatedAt",
+          "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", cost)
+        VALUES (${turn.dialog.id}, ${turn.dialog.tenantId}, ${eventCount}, ${turn.id}, 0, ${now}::timestamp, ${now}::timestamp,
+          ${sums.inputTokens}::int, ${sums.outputTokens}::int, ${sums.cachedTokens}::int,
+          ${sums.reasoningTokens}::int, ${sums.cost}::float8)
+        RETURNING id, "tenantId", 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth", "updatedAt", to_jsonb("Dialog") AS after`
+    : Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt", NULL::jsonb AS after FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
+}
+
+/** The CTE `l` that charges the turn's priced usage to the ledger (src/store/usage.ts). */
+function ledgerOfTurn(turn: TurnToInsert, priced: PricedUsage) {
+  const entry = {
+    apiKeyId: turn.apiKeyId,
+    model: turn.model,
+    responses: 1,
+    sums: priced.sums,
+    unpricedTokens: priced.unpricedTokens,
+  };
+  return Prisma.sql`, l AS (${ledgerValues(entry, Prisma.sql`d."tenantId"`, turn.dialog.id, turn.now)} FROM d, r ${ledgerUpsert})`;
 }
 
 /** SQLSTATE 23505: from the drivers directly, or wrapped by Prisma (whose two adapters put it in different fields). */
