@@ -103,7 +103,7 @@ export function createModelCatalog(settings: ProviderSettings): ModelCatalog {
     defaultModel,
     maxRetries: settings.UPSTREAM_MAX_RETRIES,
     contextTokens: settings.MODEL_CONTEXT_TOKENS ?? 128_000,
-    resolve: (name) => factories[providerOf(name)]!(name),
+    resolve: keptModels((name) => factories[providerOf(name)]!(name)),
     upstreamOf(name) {
       if (providerOf(name) === "anthropic") return "anthropic";
       return settings.UPSTREAM_API === "responses" ? "openai-responses" : "openai-chat";
@@ -113,6 +113,26 @@ export function createModelCatalog(settings: ProviderSettings): ModelCatalog {
 }
 
 type Factory = (model: string) => LanguageModel;
+
+/** How many models a catalog keeps made (names are the requests' own, so the map is bounded). */
+const KEPT_MODELS = 256;
+
+/**
+ * The model for a name, made once: a provider's model holds its settings only, and making one
+ * builds its stream's chunk schema anew, which zod then compiles again on its first chunk (about
+ * 1 ms of CPU a turn, and a fresh schema for every turn's chunks: docs/performance.md, issue 27).
+ */
+function keptModels(make: Factory): Factory {
+  const made = new Map<string, LanguageModel>();
+  return (name) => {
+    const kept = made.get(name);
+    if (kept) return kept;
+    const model = make(name);
+    if (made.size >= KEPT_MODELS) made.delete(made.keys().next().value!);
+    made.set(name, model);
+    return model;
+  };
+}
 
 function providerFactories(settings: ProviderSettings): Partial<Record<ProviderName, Factory>> {
   const factories: Partial<Record<ProviderName, Factory>> = {};

@@ -5,7 +5,7 @@
 import { ConflictError, NotFoundError } from "../errors.js";
 import { withLocalFallback } from "../live/in-flight-fallback.js";
 import { type InFlightStore, memoryInFlightStore, redisInFlightStore } from "../live/in-flight-store.js";
-import type { InFlightState } from "../vocabulary/in-flight.js";
+import type { InFlightHead, InFlightState } from "../vocabulary/in-flight.js";
 import type { LiveBus } from "../live/live-bus.js";
 import { logger } from "../logger.js";
 import {
@@ -46,6 +46,12 @@ export interface HeldTexts {
    * it: the next checkpoint sends the text from there on (unknown, it asks the database first).
    */
   stored: Map<string, StoredEnd>;
+  /**
+   * responseId → the head of its text as this instance's last append left it: the next delta
+   * appends on it without reading it first (the append itself checks part, type and length, and a
+   * refused one reads the head again: text-writes.ts). Dropped when the text is forgotten.
+   */
+  heads: Map<string, InFlightHead>;
   /** One operation per response at a time in this instance. */
   queue: KeyedQueue;
   /**
@@ -73,6 +79,7 @@ export function createHeldTexts(store: Store, live: LiveBus, options: InFlightOp
     },
     checkpoints: new Map(),
     stored: new Map(),
+    heads: new Map(),
     queue: new KeyedQueue(),
     recoverable: null,
   };
@@ -116,6 +123,7 @@ export async function forget(
   (await held.recoverable)?.delete(text.responseId);
   held.checkpoints.delete(text.responseId);
   held.stored.delete(text.responseId);
+  held.heads.delete(text.responseId);
   if (!erased) await clearCheckpoint(held.store, text.responseId, held.clock());
 }
 
@@ -126,6 +134,7 @@ export async function dropText(held: HeldTexts, responseId: string) {
   (await held.recoverable)?.delete(responseId);
   held.checkpoints.delete(responseId);
   held.stored.delete(responseId);
+  held.heads.delete(responseId);
 }
 
 /** A response that was finished meanwhile keeps no open text. */

@@ -2,7 +2,8 @@
 // published at once (no seq moves), and checkpointed to the database at most `checkpointMs` or
 // `checkpointChars` after the text grew, before the delta that crossed the bound is acknowledged;
 // a checkpoint reads from `texts` and sends only the text added since the one before, and a delta
-// reads the text's head (part, type, lengths), never the text before it. After a restart without Redis the text so far is the checkpoint: at most
+// reads the text's head (part, type, lengths), never the text before it — nor the head when this
+// instance's last append left it (the append checks it as it applies). After a restart without Redis the text so far is the checkpoint: at most
 // checkpointMs of deltas, and fewer than checkpointChars characters, are lost, and the agent's
 // next delta gets a TextOffsetError telling it where to resend from.
 import { NotFoundError, TextOffsetError } from "../errors.js";
@@ -13,26 +14,49 @@ import { forget, type HeldTexts, notInProgress, openText } from "./held-texts.js
 import { checkDelta, checkSize, type TextDeltaInput, type TextPosition } from "./in-flight-input.js";
 import { commitAndPublish } from "./lifecycle-writes.js";
 
+/** How many texts' heads an instance remembers from its own appends (text-writes below). */
+const KNOWN_HEADS = 10_000;
+
 export function appendTextDelta(held: HeldTexts, input: TextDeltaInput, tenantId?: string): Promise<TextPosition> {
   checkDelta(input, held.options.maxDeltaChars);
   return held.queue.run(input.responseId, async () => {
-    const { text, opened } = await textTakingDelta(held, input, tenantId);
-    const offset = input.offset ?? text.length;
-    checkSize(text, input.delta, held.store.writeLimits.eventBytes);
-    const now = held.clock();
-    const due = checkpointDue(held, text, text.length + input.delta.length, now);
-    // A text opened by this delta was just read IN_PROGRESS from its row: no need to ask again.
-    if (due && !opened) await checkStillInProgress(held, text);
-    const at = { part: text.part, type: text.type, offset };
-    const outcome = await held.texts.append(input.responseId, at, input.delta, now);
-    if (!outcome.appended) {
-      throw new TextOffsetError(outcome.held?.length ?? 0, outcome.held?.part ?? null, offset);
+    // The head this instance's last append left, when the delta goes on the same text: the append
+    // checks it (part, type, length) as it applies; refused, the delta is taken again from the head held.
+    const known = held.heads.get(input.responseId);
+    if (known?.type === input.type && (tenantId == null || known.tenantId === tenantId)) {
+      const position = await appendAt(held, input, { text: known, opened: false });
+      if ("responseId" in position) return position;
+      held.heads.delete(input.responseId);
     }
-    const { dialogId, responseId, part, type } = text;
-    held.live.publishText({ dialogId, responseId, part, type, offset, delta: input.delta });
-    if (due) await checkpoint(held, text, outcome.length, now);
-    return { responseId, part, type, offset, length: outcome.length };
+    const taking = await textTakingDelta(held, input, tenantId);
+    const position = await appendAt(held, input, taking);
+    if ("responseId" in position) return position;
+    throw new TextOffsetError(position.held?.length ?? 0, position.held?.part ?? null, position.offset);
   });
+}
+
+/** Appends the delta to `text` (the head it was read or known as); refused, what is held instead. */
+async function appendAt(
+  held: HeldTexts,
+  input: TextDeltaInput,
+  { text, opened }: { text: InFlightHead; opened: boolean },
+): Promise<TextPosition | { held: InFlightHead | null; offset: number }> {
+  const offset = input.offset ?? text.length;
+  checkSize(text, input.delta, held.store.writeLimits.eventBytes);
+  const now = held.clock();
+  const due = checkpointDue(held, text, text.length + input.delta.length, now);
+  // A text opened by this delta was just read IN_PROGRESS from its row: no need to ask again.
+  if (due && !opened) await checkStillInProgress(held, text);
+  const at = { part: text.part, type: text.type, offset };
+  const outcome = await held.texts.append(input.responseId, at, input.delta, now);
+  if (!outcome.appended) return { held: outcome.held, offset };
+  const { dialogId, responseId, part, type } = text;
+  // Texts another instance ends are not forgotten here: the map is emptied when it grows this large.
+  if (held.heads.size >= KNOWN_HEADS && !held.heads.has(responseId)) held.heads.clear();
+  held.heads.set(responseId, { ...text, length: outcome.length, bytes: outcome.bytes, at: now });
+  held.live.publishText({ dialogId, responseId, part, type, offset, delta: input.delta });
+  if (due) await checkpoint(held, text, outcome.length, now);
+  return { responseId, part, type, offset, length: outcome.length };
 }
 
 /**

@@ -13,6 +13,7 @@ import { followResponse } from "./background-stream.js";
 import { idempotentTurns } from "./idempotent-turns.js";
 import { resolveItemReferences } from "./item-references.js";
 import { ECHOED_PARAMS_KEY, type ResponseView, toResponseObject } from "./response-object.js";
+import { sseBody } from "./sse-body.js";
 import { type ResponseEventSink, turnEventStream } from "./stream-events.js";
 
 export type { CreateDeps, ResponsesDeps } from "./responses-deps.js";
@@ -150,32 +151,11 @@ async function streamTurn(
   generator: TurnStarter,
   obfuscate: boolean,
 ) {
-  const encoder = new TextEncoder();
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let open = true;
-  const body = new ReadableStream<Uint8Array>({
-    start: (c) => void (controller = c),
-    // The client went away: stop writing to it; the turn goes on and is stored.
-    cancel: () => void (open = false),
-  });
   // Errors before the turn is open (bad ids, no provider) are answered as JSON, not as a stream.
-  const sse = {
-    write: (frame: string) => {
-      if (open) controller.enqueue(encoder.encode(frame));
-    },
-  };
+  const sse = sseBody();
   const started = await startStreamedTurn(generate, store, sink, generator, sse, obfuscate);
-  void started.done.then(() => {
-    if (open) controller.close();
-    open = false;
-  });
-  return new Response(body, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-    },
-  });
+  void started.done.then(() => sse.close());
+  return sse.response();
 }
 
 /** Starts a turn whose events go to `events` (SSE frames, or WebSocket messages); the closing event is sent before `done` settles. */
