@@ -54,6 +54,17 @@ export class ConflictError extends AppError {
   }
 }
 
+/** A write to a response that is no longer IN_PROGRESS (it ended: here, elsewhere, or was cancelled). */
+export class NotInProgressError extends ConflictError {
+  constructor(
+    responseId: string,
+    readonly status: string,
+    what: string,
+  ) {
+    super(`Response ${responseId} is ${status}; only an IN_PROGRESS response ${what}`);
+  }
+}
+
 /**
  * A text delta whose offset is not where the in-flight text ends (src/history-writes/):
  * a repeat, a gap, or a delta after the server restarted and kept only its last checkpoint. The

@@ -174,11 +174,7 @@ describe("budget while executing", () => {
 
   it("time: a read that would start after MAX_REQUEST_MS does not (injected clock)", async () => {
     let now = 0;
-    const budget = createRequestBudget(
-      "t-time",
-      { requestRows: 100, requestBytes: 1_000, requestMs: 50, tenantDbConcurrency: 1 },
-      { tenantReads: createTenantReads(), now: () => now },
-    );
+    const budget = createRequestBudget({ requestRows: 100, requestBytes: 1_000, requestMs: 50 }, { now: () => now });
     expect(await budget.read(1, async () => ["x"])).toEqual(["x"]);
     now = 51;
     let ran = false;
@@ -189,13 +185,10 @@ describe("budget while executing", () => {
     expect(ran).toBe(false);
   });
 
-  it("one tenant's reads share TENANT_DB_CONCURRENCY connections; another tenant's read does not wait for them", async () => {
-    const limits = { requestRows: 1_000, requestBytes: 1_000_000, requestMs: 60_000, tenantDbConcurrency: 2 };
+  it("one tenant's calls share TENANT_DB_CONCURRENCY connections; another tenant's call does not wait for them", async () => {
     const tenantReads = createTenantReads(); // one app's
-    const hog = createRequestBudget("hog", limits, { tenantReads });
-    const other = createRequestBudget("other", limits, { tenantReads });
     // Another app in this process has slots of its own for the same tenant.
-    const hogInOtherApp = createRequestBudget("hog", limits, { tenantReads: createTenantReads() });
+    const otherApp = createTenantReads();
     const release: (() => void)[] = [];
     let running = 0;
     let mostAtOnce = 0;
@@ -208,12 +201,12 @@ describe("budget while executing", () => {
           resolve(["row"]);
         });
       });
-    const hogReads = Array.from({ length: 10 }, () => hog.read(1, slowRead));
+    const hogReads = Array.from({ length: 10 }, () => tenantReads.run("hog", 2, slowRead));
     await new Promise((resolve) => setImmediate(resolve));
     expect(running).toBe(2);
-    // The other tenant's read runs at once although the hog has 8 more queued.
-    expect(await other.read(1, async () => ["mine"])).toEqual(["mine"]);
-    expect(await hogInOtherApp.read(1, async () => ["its own"])).toEqual(["its own"]);
+    // The other tenant's call runs at once although the hog has 8 more queued.
+    expect(await tenantReads.run("other", 2, async () => ["mine"])).toEqual(["mine"]);
+    expect(await otherApp.run("hog", 2, async () => ["its own"])).toEqual(["its own"]);
     while (release.length) {
       release.shift()!();
       await new Promise((resolve) => setImmediate(resolve));
@@ -223,19 +216,19 @@ describe("budget while executing", () => {
   });
 
   it("a tenant whose own queue is full (TENANT_DB_QUEUE) is refused with TENANT_BUSY and one log line; another tenant is not", async () => {
-    const limits = { requestRows: 1_000, requestBytes: 1_000_000, requestMs: 60_000, tenantDbConcurrency: 1 };
     const tenantReads = createTenantReads({ maxWaiting: 2 });
-    const hog = createRequestBudget("hog", limits, { tenantReads });
-    const other = createRequestBudget("other", limits, { tenantReads });
     const warned = vi.spyOn(logger, "warn");
     try {
       const release: (() => void)[] = [];
       const heldRead = () => new Promise<string[]>((resolve) => release.push(() => resolve(["row"])));
-      // One running (its share), two waiting (its queue): the start-up reads of subscriptions count too.
-      const admitted = [hog.read(1, heldRead), hog.startUp(heldRead), hog.read(1, heldRead)];
+      // One running (its share), two waiting (its queue).
+      const admitted = [1, 2, 3].map(() => tenantReads.run("hog", 1, heldRead));
       await new Promise((resolve) => setImmediate(resolve));
       expect([tenantReads.active("hog"), tenantReads.waiting("hog")]).toEqual([1, 2]);
-      const refusals = await Promise.allSettled([hog.read(1, heldRead), hog.startUp(heldRead)]);
+      const refusals = await Promise.allSettled([
+        tenantReads.run("hog", 1, heldRead),
+        tenantReads.run("hog", 1, heldRead),
+      ]);
       for (const refusal of refusals) {
         expect(refusal).toMatchObject({ status: "rejected", reason: { extensions: { code: "TENANT_BUSY" } } });
         const { retryAfterMs } = (refusal as PromiseRejectedResult).reason.extensions as { retryAfterMs: number };
@@ -246,8 +239,8 @@ describe("budget while executing", () => {
       expect(String(warned.mock.calls.find(([line]) => String(line).includes("tenant hog"))![0])).toContain(
         "TENANT_BUSY",
       );
-      // The other tenant's read is neither queued nor refused.
-      expect(await other.read(1, async () => ["mine"])).toEqual(["mine"]);
+      // The other tenant's call is neither queued nor refused.
+      expect(await tenantReads.run("other", 1, async () => ["mine"])).toEqual(["mine"]);
       while (release.length || tenantReads.active("hog")) {
         release.shift()?.();
         await new Promise((resolve) => setImmediate(resolve));

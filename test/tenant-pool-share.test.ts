@@ -4,12 +4,19 @@
 // with the reads of tenant A's flood held (the event table locked by another session), A holds
 // exactly its share of the connections and its other subscriptions wait in A's own queue, while
 // tenant B's query answers at once. Released, every one of A's subscriptions starts with its
-// history. PostgreSQL + Redis through a real SSE client (PGlite has one connection and no locks).
-import { describe, expect, it } from "vitest";
+// history. And the same for its writes, which went around the share: GraphQL writes over HTTP and
+// graphql-ws and /v1 turns (the pool's checkout is the one door, src/db/tenant-work.ts), so eight
+// writes of tenant A held on a table lock hold two connections of six, not the whole pool, and
+// tenant B's read answers. PostgreSQL + Redis through real clients (PGlite has one connection and
+// no locks).
+import { print } from "graphql";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphql } from "../src/client/generated/index.js";
+import { createModelCatalog } from "../src/generation/providers.js";
 import { HISTORY_DELTA, type DeltaData, startTestServer, subscribe, take } from "./support/live.js";
 import { createdDialogId, ownPoolPerFile } from "./support/own-pool.js";
-import { asCaller, sseAs, tenantKey } from "./support/tenants.js";
+import { asCaller, sseAs, tenantKey, wsAs } from "./support/tenants.js";
+import { startUpstreamStandIn, type UpstreamStandIn } from "./support/upstream-stand-in.js";
 import { until } from "./support/until.js";
 
 const runs = Boolean(process.env.TEST_DATABASE_URL);
@@ -36,6 +43,10 @@ const DIALOG = graphql(`
   }
 `);
 
+const HISTORY = `query PoolShareHistory($id: ID!) {
+  dialog(id: $id) { history(first: 20) { edges { node { ... on BaseHistoryEvent { seq } } } } }
+}`;
+
 const POOL_SIZE = 6;
 const SHARE = 2;
 const FLOOD = 8; // more subscriptions than the pool has connections
@@ -46,6 +57,13 @@ describe.runIf(runs)(title, () => {
     // The flood's reads wait on the test's lock for as long as the test holds it.
     DATABASE_LOCK_TIMEOUT_MS: "0",
     DATABASE_CONNECT_TIMEOUT_MS: "3000",
+  });
+  let upstream: UpstreamStandIn;
+  beforeAll(async () => {
+    upstream = await startUpstreamStandIn();
+  });
+  afterAll(async () => {
+    await upstream?.close();
   });
 
   it("tenant A's SSE flood waits in A's own queue holding TENANT_DB_CONCURRENCY connections; tenant B's query answers meanwhile", async () => {
@@ -95,6 +113,88 @@ describe.runIf(runs)(title, () => {
       expect(started.map(([first]) => first!.historyDelta.seq)).toEqual(dialogsA.map(() => 1));
       expect(server.tenantReads.waiting("flooding-a")).toBe(0);
       for (const results of flood) void results.return?.();
+    } finally {
+      if (!released) await pool.admin.query("ROLLBACK");
+    }
+  });
+  it("tenant A's writes — GraphQL over HTTP and graphql-ws, /v1 turns — held on a lock hold its share, not the pool; tenant B's read answers", async () => {
+    const models = createModelCatalog({
+      OPENAI_BASE_URL: upstream.url,
+      OPENAI_API_KEY: "sk-stand-in",
+      UPSTREAM_API: "chat",
+      UPSTREAM_MAX_RETRIES: 0,
+      DEFAULT_MODEL: "stand-in-1",
+    });
+    const server = await startTestServer({
+      store: pool.store,
+      models,
+      limits: { rateLimitRequests: 0, tenantDbConcurrency: SHARE },
+    });
+    const keyA = (await tenantKey("writing-a")).key;
+    const keyB = (await tenantKey("reading-b")).key;
+    const write = (content: string, dialogId?: string) => ({
+      input: { ...(dialogId && { dialogId }), input: [{ human: { content } }], output: [{ ai: { content: "ok" } }] },
+    });
+    const dialogsA: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const created = await asCaller(server, keyA)(WRITE, write(`A ${i}`));
+      dialogsA.push(createdDialogId(created));
+    }
+    const created = await asCaller(server, keyB)(WRITE, write("B"));
+    const dialogB = createdDialogId(created);
+
+    // Another session holds the event table against writes (reads still pass): every write of A
+    // waits on it in PostgreSQL, in its transaction, on the connection it took.
+    await pool.admin.query("BEGIN");
+    await pool.admin.query(`LOCK TABLE "Event" IN EXCLUSIVE MODE`);
+    let released = false;
+    try {
+      const overHttp = dialogsA.map((dialogId) => asCaller(server, keyA)(WRITE, write("held", dialogId)));
+      const ws = wsAs(server, keyA);
+      const overWs = [0, 1].map(async () => {
+        for await (const result of ws.iterate({ query: print(WRITE), variables: write("held over ws") })) return result;
+      });
+      const turns = [0, 1, 2].map(() =>
+        fetch(`${server.url}/v1/responses`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${keyA}` },
+          body: JSON.stringify({ model: "stand-in-1", input: "Go on." }),
+        }),
+      );
+      const writes = overHttp.length + overWs.length + turns.length; // 8, more than the pool's 6
+      await until(async () => (await pool.waitingOnLock()) >= SHARE, "tenant A's writes holding its share");
+      await until(
+        async () => server.tenantReads.waiting("writing-a") === writes - SHARE || (await pool.waitingOnLock()) > SHARE,
+        "the rest of tenant A's writes waiting",
+      );
+      // Before, A's writes took every connection of the pool and B's read failed as UNAVAILABLE
+      // after the connect timeout.
+      const answer = await asCaller(server, keyB)(HISTORY, { id: dialogB });
+      expect(answer.body.errors).toBeUndefined();
+      const { dialog } = answer.body.data as { dialog: { history: { edges: unknown[] } } };
+      expect(dialog.history.edges).toHaveLength(2);
+      expect(await pool.waitingOnLock()).toBe(SHARE);
+      expect(server.tenantReads.active("writing-a")).toBe(SHARE);
+      expect(server.tenantReads.waiting("writing-a")).toBe(writes - SHARE);
+
+      await pool.admin.query("COMMIT");
+      released = true;
+      // Released, every write of A is stored.
+      for (const written of await Promise.all(overHttp)) {
+        expect(written.body.errors).toBeUndefined();
+        expect(written.body.data!.createResponse.__typename).toBe("Response");
+      }
+      for (const written of await Promise.all(overWs))
+        expect(written).toMatchObject({ data: { createResponse: { __typename: "Response" } } });
+      for (const turn of await Promise.all(turns)) {
+        expect(turn.status).toBe(200);
+        expect(((await turn.json()) as { status: string }).status).toBe("completed");
+      }
+      // What the turns do after answering (their usage, the dialog's title) drains too.
+      await until(
+        () => server.tenantReads.waiting("writing-a") + server.tenantReads.active("writing-a") === 0,
+        "tenant A's queue emptied",
+      );
     } finally {
       if (!released) await pool.admin.query("ROLLBACK");
     }

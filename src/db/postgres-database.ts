@@ -6,6 +6,7 @@ import pg from "pg";
 import { logger } from "../logger.js";
 import type { Database } from "./database.js";
 import { timed } from "../statement-log.js";
+import { connectInShare, onHeldConnection } from "./tenant-work.js";
 import { parseUtcTimestamp, TIMESTAMP_OID } from "./utc-timestamps.js";
 
 const utcTimestamps = {
@@ -118,6 +119,17 @@ export function openPostgres(url: string, options: PostgresOptions) {
   pool.on("connect", (client) =>
     client.on("error", (error) => logger.warn(`[db] PostgreSQL connection lost while in use: ${error.message}`)),
   );
+  // The one door to the pool: a connection taken on behalf of a tenant is taken in its share
+  // (src/db/tenant-work.ts); Prisma's queries and transactions and the raw ones all come here.
+  const checkout = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  pool.connect = ((callback?: (error: Error | undefined, client?: pg.PoolClient, done?: () => void) => void) => {
+    const taken = connectInShare(checkout);
+    if (!callback) return taken;
+    taken.then(
+      (client) => callback(undefined, client, client.release),
+      (error: Error) => callback(error),
+    );
+  }) as typeof pool.connect;
   const host = new URL(url);
   const named = !options.transactionPooler;
   // Inside a transaction a refused statement has aborted it, so it is not sent again (the names
@@ -137,7 +149,7 @@ export function openPostgres(url: string, options: PostgresOptions) {
     async withSession(work) {
       const client = await pool.connect();
       try {
-        return await work(sessionOn(client, { inTransaction: false }));
+        return await onHeldConnection(() => work(sessionOn(client, { inTransaction: false })));
       } finally {
         client.release();
       }
@@ -148,7 +160,7 @@ export function openPostgres(url: string, options: PostgresOptions) {
       try {
         await session.runScript("BEGIN");
         try {
-          const result = await work(session);
+          const result = await onHeldConnection(() => work(session));
           await session.runScript("COMMIT");
           return result;
         } catch (error) {

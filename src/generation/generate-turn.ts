@@ -89,6 +89,8 @@ interface Caller {
 
 /** Why a turn's abort signal was raised: a cancel, or the server shutting down (stopAll). */
 const SHUTDOWN = "server_shutdown";
+/** …or a write that found the response ended by someone else: a cancel this instance did not hear. */
+const ENDED_ELSEWHERE = "ended_elsewhere";
 
 export interface GeneratorOptions {
   models: ModelCatalog;
@@ -128,6 +130,13 @@ export function createGenerator(options: GeneratorOptions): Generator {
         sink,
         observer,
         abort: abort.signal,
+        endedElsewhere: () => {
+          if (abort.signal.aborted) return;
+          logger.info(
+            `response ${begun.responseId}: ended elsewhere (a cancel through another instance); stopping the turn`,
+          );
+          abort.abort(ENDED_ELSEWHERE);
+        },
         model,
         providerOptions,
         maxRetries: options.models.maxRetries,
@@ -196,6 +205,8 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
     error: outcome.status === "FAILED" ? (outcome.error?.message ?? "failed") : null,
     output: writtenText(items),
   });
+  // Ended by someone else (a cancel elsewhere): they stored its end, with the text checkpointed.
+  if (turn.abort.reason === ENDED_ELSEWHERE) return { ...outcome, stored: true };
   const stored = await storeTheEnd(responseId, async () => {
     await finalSave();
     await turn.sink.finish(turn.begun, outcome.status, outcome.usage, outcome.error, outcome.completedAt);

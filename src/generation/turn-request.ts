@@ -65,6 +65,11 @@ export interface Turn {
   sink: TurnSink;
   observer: TurnObserver;
   abort: AbortSignal;
+  /**
+   * Stops the turn as a cancel does, for a write that found its response ended by someone else
+   * (a cancel that reached another instance while this one had no Redis to hear it).
+   */
+  endedElsewhere: () => void;
   model: ReturnType<ModelCatalog["resolve"]>;
   /** The upstream's options with the ones the request gives as they are (generate-turn.ts). */
   providerOptions: Record<string, Record<string, JSONValue>> | undefined;

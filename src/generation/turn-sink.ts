@@ -10,7 +10,7 @@ import { newResponseId } from "../ids.js";
 import type { HistoryWrites, InFlightType } from "../history-writes/history-writes.js";
 import { logger } from "../logger.js";
 import type { TenantScopes } from "../auth/tenant-scope.js";
-import { NotFoundError } from "../errors.js";
+import { NotFoundError, NotInProgressError } from "../errors.js";
 import type { StoredEvent } from "../formats/stored-event.js";
 import { readModelContext, readResponseModelEvents } from "../services/context.js";
 import { parseEventInputs } from "../services/event-input.js";
@@ -60,7 +60,8 @@ export type FinalStatus = Extract<ResponseStatus, "COMPLETED" | "FAILED" | "INCO
 export interface TurnSink {
   begin(start: TurnStart): Promise<BegunTurn>;
   /** One delta of the text or reasoning the model is typing; called in order, not awaited. */
-  textDelta(responseId: string, type: InFlightType, delta: string): void;
+  /** `onEnded`: the response turned out to be no longer IN_PROGRESS (ended elsewhere: a cancel). */
+  textDelta(responseId: string, type: InFlightType, delta: string, onEnded?: () => void): void;
   /** The end of a model step: its events (text and reasoning ones included, as the model gave them). */
   append(responseId: string, events: HistoryEventInput[]): Promise<void>;
   /** `at` is the turn's end as its answer states it, so the stored completedAt is the same instant. */
@@ -137,13 +138,18 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
         continued: earlier.length,
       };
     },
-    textDelta(responseId, type, delta) {
+    textDelta(responseId, type, delta, onEnded) {
       // The history writes serialise calls per response, so deltas, commits and the completion
       // keep their order without being awaited here.
       for (let at = 0; at < delta.length; at += writes.maxDeltaChars) {
         writes
           .streamText({ responseId, type, delta: delta.slice(at, at + writes.maxDeltaChars) })
-          .catch((error: Error) => logger.warn(`response ${responseId}: a text delta was refused: ${error.message}`));
+          .catch((error: Error) => {
+            // Ended by someone else (a cancel through an instance this one did not hear, its Redis
+            // gone): the turn stops as a local cancel does.
+            if (error instanceof NotInProgressError) return onEnded?.();
+            logger.warn(`response ${responseId}: a text delta was refused: ${error.message}`);
+          });
       }
     },
     async append(responseId, events) {

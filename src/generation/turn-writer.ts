@@ -3,6 +3,7 @@
 // every step is committed and published on its own, so a watcher sees each one. What it has written is kept, as
 // the next model call's messages are made from the context and it.
 import type { LanguageModelUsage } from "ai";
+import { NotInProgressError } from "../errors.js";
 import type { StoredEvent } from "../formats/stored-event.js";
 import { approvalRequestEvent, callEvent, listToolsEvents } from "../mcp/mcp-events.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
@@ -28,13 +29,15 @@ export class StorageFailure extends Error {
   }
 }
 
-export function turnWriter({ request, begun, observer, sink }: Turn): TurnWriter {
+export function turnWriter({ request, begun, observer, sink, endedElsewhere }: Turn): TurnWriter {
   const responseId = begun.responseId;
   const items: OutputItem[] = [];
   const produced: StoredEvent[] = [];
   let saved = 0;
   const write = async (events: HistoryEventInput[]) => {
     await sink.append(responseId, events).catch((error: unknown) => {
+      // Ended by someone else meanwhile: the turn stops as cancelled; the end is theirs.
+      if (error instanceof NotInProgressError) endedElsewhere();
       throw new StorageFailure(error);
     });
     produced.push(...events.map(asStored));
@@ -53,7 +56,7 @@ export function turnWriter({ request, begun, observer, sink }: Turn): TurnWriter
       observer.onItemAdded?.(item, items.length - 1);
     },
     newId: (type) => outputItemId(type, responseId, items.length),
-    textDelta: (type, delta) => sink.textDelta(responseId, type, delta),
+    textDelta: (type, delta) => sink.textDelta(responseId, type, delta, endedElsewhere),
     delta: (item, delta, logprobs) => observer.onDelta?.(item, at(item), delta, logprobs),
     argumentsDone: (item) => observer.onArgumentsDone?.(item, at(item)),
     done: (item) => observer.onItemDone?.(item, at(item)),

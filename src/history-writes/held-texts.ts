@@ -2,7 +2,7 @@
 // with REDIS_URL, where it survives a restart of any instance), or after a restart without Redis
 // in the checkpoint on the response row. These functions find, open and forget it; what a write
 // does with it is in text-writes.ts and lifecycle-writes.ts.
-import { ConflictError, NotFoundError } from "../errors.js";
+import { ConflictError, NotFoundError, NotInProgressError } from "../errors.js";
 import { withLocalFallback } from "../live/in-flight-fallback.js";
 import { type InFlightStore, memoryInFlightStore, redisInFlightStore } from "../live/in-flight-store.js";
 import type { InFlightHead, InFlightState } from "../vocabulary/in-flight.js";
@@ -148,7 +148,7 @@ export const ending = (write: WriteResult, part: number | undefined): EndingWrit
   part == null ? write : { ...write, endsTextPart: part };
 
 export const notInProgress = (responseId: string, status: string) =>
-  new ConflictError(`Response ${responseId} is ${status}; only an IN_PROGRESS response takes text`);
+  new NotInProgressError(responseId, status, "takes text");
 
 /** Opens a text for the response's next event (or takes up its checkpoint). */
 export async function openText(

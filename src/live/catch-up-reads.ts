@@ -16,7 +16,7 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Store } from "../store/store.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
-import { readDeltasBetween, type WriteDeltaView } from "./delta-reads.js";
+import { readDeltasBetween, readDialogPosition, type WriteDeltaView } from "./delta-reads.js";
 import type { Resync } from "./live-bus.js";
 
 // A longer catch-up is read by each subscriber as it goes, not held whole in memory to be shared.
@@ -75,10 +75,7 @@ async function readAll(
   sent: number | null,
   textsOfDialog: (dialogId: string) => Promise<InFlightState[]>,
 ): Promise<CatchUpRead> {
-  const dialog = await store.prisma.dialog.findUnique({
-    where: { id: dialogId },
-    select: { lastSeq: true, clearedAtSeq: true },
-  });
+  const dialog = (await readDialogPosition(store, dialogId)) ?? null;
   if (!dialog) return { dialog, deltas: null, texts: [] };
   let deltas: WriteDeltaView[] | null = null;
   if (sent == null || dialog.lastSeq - sent <= SHARED_CATCH_UP_SEQS) {

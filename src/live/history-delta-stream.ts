@@ -15,6 +15,7 @@ import {
   clearedDelta,
   type HistoryDeltaView,
   readDeltasBetween,
+  readDialogPosition,
   responseDeletedDelta,
   type WriteDeltaView,
 } from "./delta-reads.js";
@@ -230,10 +231,7 @@ class SentHistory {
   }
 
   #readDialog() {
-    return this.store.prisma.dialog.findUnique({
-      where: { id: this.dialogId },
-      select: { lastSeq: true, clearedAtSeq: true },
-    });
+    return readDialogPosition(this.store, this.dialogId);
   }
 }
 

@@ -6,6 +6,7 @@ import calculateSlot from "cluster-key-slot";
 import { type Cluster, Redis, type RedisOptions } from "ioredis";
 import { logger } from "../logger.js";
 import { type RedisFanout, type RedisFanoutHandlers, timedOut, unframe, withTimeout } from "./redis-messages.js";
+import { runAsNobody } from "../db/tenant-work.js";
 
 interface Shard {
   node: string;
@@ -148,7 +149,8 @@ export class ShardSubscribers implements Pick<RedisFanout, "subscribe" | "unsubs
     client.on("error", (error: Error) => logger.warn(`[live] Redis Cluster subscriber ${node}: ${error.message}`));
     client.on("smessage", (channel: string, raw: string) => {
       const message = unframe(origin, channel, raw);
-      if (message) handlers.deliver(channel, message.payload);
+      // Nobody's work: whichever request opened this connection, its messages serve every tenant.
+      if (message) runAsNobody(() => handlers.deliver(channel, message.payload));
     });
     // A MOVED answer to SSUBSCRIBE: the slot has another master now.
     client.on("moved", () => this.commands.refreshSlotsCache());

@@ -30,6 +30,7 @@ import {
   unframe,
   withTimeout,
 } from "./redis-messages.js";
+import { runAsNobody } from "../db/tenant-work.js";
 
 export function createRedisFanout(
   url: string,
@@ -118,7 +119,9 @@ function subscriberChannels(
 
   subscriber.on("message", (channel: string, raw: string) => {
     const message = unframe(origin, channel, raw);
-    if (message) handlers.deliver(channel, message.payload);
+    // Nobody's work (src/db/tenant-work.ts): whichever request opened this connection, its
+    // messages serve every tenant.
+    if (message) runAsNobody(() => handlers.deliver(channel, message.payload));
   });
 
   subscriber.on("ready", () => {

@@ -14,6 +14,7 @@ import { refusal } from "../auth/access-control.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
 import type { RateLimiter } from "../auth/rate-limit.js";
 import { type ConnectionPolicy, KEY_REVOKED } from "../connections/connection-policy.js";
+import { emitsAsTenantWork, type TenantShare } from "../db/tenant-work.js";
 import type { Limits } from "../limits.js";
 import { logger } from "../logger.js";
 import { ApiError, errorBody, toApiError } from "./api-errors.js";
@@ -28,6 +29,8 @@ export interface WebSocketModeDeps extends ResponsesDeps {
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
   connections: ConnectionPolicy;
+  /** Each tenant's share of the database pool. */
+  tenantReads: TenantShare;
 }
 
 export function createResponsesWebSocket(deps: WebSocketModeDeps) {
@@ -76,6 +79,12 @@ export function createResponsesWebSocket(deps: WebSocketModeDeps) {
     const refuse = (error: ApiError) => send({ type: "error", ...errorBody(error) });
     const atOnce = deps.limits.subscriptionsPerConnection;
     let running = 0;
+    // Its turns' database calls are its tenant's, in the tenant's share of the pool.
+    emitsAsTenantWork(ws, {
+      tenantId: viewer.tenantId,
+      share: deps.tenantReads,
+      concurrency: deps.limits.tenantDbConcurrency,
+    });
     ws.on("message", async (data) => {
       if (running >= atOnce) {
         const message = `At most ${atOnce} responses may run at once on one connection`;

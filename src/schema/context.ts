@@ -72,6 +72,6 @@ export function createLoaders({ prisma }: Store, budget: RequestBudget) {
 export function renewLoaders(context: Context) {
   // Each delivered event is a new answer, with a budget of its own (which never waits for a turn
   // for large answers: a subscription would keep it for its whole life).
-  context.budget = createRequestBudget(context.viewer.tenantId, context.limits, { tenantReads: context.tenantReads });
+  context.budget = createRequestBudget(context.limits);
   context.loaders = createLoaders(context.store, context.budget);
 }

@@ -107,7 +107,8 @@ builder.subscriptionField("historyDelta", (t) =>
     subscribe: async (_root, { dialogId, afterSeq, textOffsets }, ctx) => {
       const id = String(dialogId);
       // Shared with the dialog's other subscribers starting now (a connect storm reads it once).
-      // Start-up reads go through the request's budget: the tenant's share of the pool, its time.
+      // Start-up reads go through the request's budget (its time); like every database call of the
+      // request, they take their connections in the tenant's share of the pool.
       const startUpReads = ctx.budget.startUp;
       const dialog = await readDialogOwner(ctx.store, id, startUpReads);
       if (!dialog || dialog.tenantId !== ctx.scope.tenantId) throw NotFoundError.dialog(id);
@@ -123,8 +124,6 @@ builder.subscriptionField("historyDelta", (t) =>
         lane: directLaneOf(ctx),
         onLive: () => streamIsLive(ctx),
         startUpReads,
-        // Later (a resync after a Redis reconnect) the tenant's share still holds, the request's time not.
-        resyncReads: (read) => ctx.tenantReads.run(ctx.viewer.tenantId, ctx.limits.tenantDbConcurrency, read),
       });
     },
     // Live payloads carry ids and seqs only; replayed deltas were read in batches already.

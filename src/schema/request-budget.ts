@@ -4,27 +4,30 @@
 // start after the deadline does not). The cost limit bounds the shape of a query; this bounds the
 // data, which a dialog of large events can make far bigger than the shape suggests.
 //
-// All of one tenant's reads — event reads and its subscriptions' start-up reads — also share a few
-// database connections (`tenantReads`), so one tenant's hundred parallel context reads, or its
-// flood of subscriptions starting, wait in that tenant's own queue instead of taking the whole pool
-// while other tenants' requests go through. That queue is bounded too: past it, the tenant's read
-// is refused with TENANT_BUSY (and a log line), never queued without end.
-import { GraphQLError } from "graphql";
+// Each tenant's share of the database pool (`createTenantReads`) is here too: the pool's door
+// (src/db/tenant-work.ts) takes every connection used on behalf of a tenant — its reads, writes,
+// tenant checks, turns, subscriptions' start-up and resync reads — in that tenant's share, so one
+// tenant's hundred parallel context reads, its flood of subscriptions starting or its turns'
+// writes wait in its own queue instead of taking the whole pool while other tenants' requests go
+// through. That queue is bounded too: past it, the tenant's call is refused with TENANT_BUSY (and a
+// log line), never queued without end.
+import { GraphQLError, type GraphQLErrorOptions } from "graphql";
 import pLimit, { type LimitFunction } from "p-limit";
+import { runInShare, type TenantShare } from "../db/tenant-work.js";
 import type { Limits } from "../limits.js";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
 
 export interface RequestBudget {
   /**
-   * Runs `read` within the request's budget and the tenant's share of the pool; throws
+   * Runs `read` within the request's budget; throws
    * QUERY_TOO_COMPLEX (limit rows, bytes or time) once it is spent. `rows` (what the read may
    * return at most) is reserved before it starts; what it did return is counted after.
    */
   read<T extends readonly unknown[]>(rows: number, read: () => Promise<T>): Promise<T>;
   /**
-   * Runs a subscription's start-up read (whose dialog it is, what it catches up on) in the
-   * tenant's share of the pool, like an event read, and not after the deadline. Its rows are not
+   * Runs a subscription's start-up read (whose dialog it is, what it catches up on), not after
+   * the deadline. Its rows are not
    * counted: a catch-up reads in batches of its own and keeps none of them for an answer.
    */
   startUp<T>(read: () => Promise<T>): Promise<T>;
@@ -35,13 +38,16 @@ export interface RequestBudget {
 const refusal = (limit: "rows" | "bytes" | "time", message: string) =>
   new GraphQLError(message, { extensions: { code: "QUERY_TOO_COMPLEX", limit } });
 
-/** Each tenant's share of the database pool, per app (one queue per tenant with reads in flight). */
-export interface TenantReads {
-  /** Runs `read` once fewer than `concurrency` of the tenant's reads run; refuses with TENANT_BUSY when its queue is full. */
+/** Each tenant's share of the database pool, per app (one queue per tenant with calls in flight). */
+export interface TenantReads extends TenantShare {
+  /**
+   * Runs `read` once fewer than `concurrency` of the tenant's calls run; refuses with TENANT_BUSY
+   * when its queue is full. The connections `read` takes are its slot's (src/db/tenant-work.ts).
+   */
   run<T>(tenantId: string, concurrency: number, read: () => Promise<T>): Promise<T>;
-  /** The tenant's reads running now (holding, or about to hold, a pool connection). */
+  /** The tenant's calls holding (or about to hold) a pool connection now. */
   active(tenantId: string): number;
-  /** The tenant's reads waiting for one of its connections. */
+  /** The tenant's calls waiting for one of its connections. */
   waiting(tenantId: string): number;
 }
 
@@ -51,12 +57,12 @@ export interface TenantReadsOptions {
 }
 
 /** The refusal of a read when its tenant's own queue is full: retry later, other tenants are not affected. */
-export function tenantBusyError(tenantWaiting: number, random = Math.random) {
+export function tenantBusyError(located: Pick<GraphQLErrorOptions, "nodes" | "path"> = {}, random = Math.random) {
   const retryAfterMs = Math.round(500 + random() * 1_500);
-  return new GraphQLError(
-    `Too many database reads of this tenant are waiting (${tenantWaiting}); retry in ${retryAfterMs} ms`,
-    { extensions: { code: "TENANT_BUSY", retryAfterMs } },
-  );
+  return new GraphQLError(`Too many database calls of this tenant are waiting; retry in ${retryAfterMs} ms`, {
+    ...located,
+    extensions: { code: "TENANT_BUSY", retryAfterMs },
+  });
 }
 
 export function createTenantReads({ maxWaiting = Infinity }: TenantReadsOptions = {}): TenantReads {
@@ -87,44 +93,46 @@ export function createTenantReads({ maxWaiting = Infinity }: TenantReadsOptions 
         `[db] tenant ${tenantId}: ${slots.pendingCount} reads wait for its ${slots.concurrency} connections (TENANT_DB_QUEUE); refusing more with TENANT_BUSY`,
       );
     }
-    return Promise.reject(tenantBusyError(slots.pendingCount));
+    return Promise.reject(tenantBusyError());
   };
-  return {
-    run: (tenantId, concurrency, read) => {
+  const reads: TenantReads = {
+    run(tenantId, concurrency, read) {
       const slots = slotsOf(tenantId, concurrency);
       // Counted as a whole: p-limit starts a queued read a microtask after it is queued.
       if (slots.activeCount + slots.pendingCount >= slots.concurrency + maxWaiting) return refuse(tenantId, slots);
-      return slots(read).finally(() => forgetIfIdle(tenantId));
+      const work = { tenantId, share: reads, concurrency };
+      return slots(() => runInShare(work, read)).finally(() => forgetIfIdle(tenantId));
     },
     active: (tenantId) => slotsByTenant.get(tenantId)?.activeCount ?? 0,
     waiting: (tenantId) => slotsByTenant.get(tenantId)?.pendingCount ?? 0,
   };
+  return reads;
 }
 
-type BudgetLimits = Pick<Limits, "requestRows" | "requestBytes" | "requestMs" | "tenantDbConcurrency">;
+type BudgetLimits = Pick<Limits, "requestRows" | "requestBytes" | "requestMs">;
 
 export interface BudgetOptions {
-  /** The app's per-tenant share of the pool. */
-  tenantReads: TenantReads;
   /** Milliseconds now; tests move it by hand. */
   now?: () => number;
   /** Waits, before a read of `rows` rows, for its turn as a large answer (src/server/large-answers.ts). */
   beforeRead?: (rows: number) => Promise<void>;
 }
 
+/**
+ * The request's budget. Its reads, like all its database calls, take their connections in its
+ * tenant's share of the pool at the pool's door (src/db/tenant-work.ts).
+ */
 export function createRequestBudget(
-  tenantId: string,
   limits: BudgetLimits,
-  { tenantReads, now = Date.now, beforeRead = async () => {} }: BudgetOptions,
+  { now = Date.now, beforeRead = async () => {} }: BudgetOptions = {},
 ): RequestBudget {
   const deadline = now() + limits.requestMs;
   let rows = 0;
   let bytes = 0;
-  const inTenantShare = <T>(read: () => Promise<T>) =>
-    tenantReads.run(tenantId, limits.tenantDbConcurrency, () => {
-      if (now() > deadline) throw refusal("time", `Request time limit of ${limits.requestMs} ms exceeded.`);
-      return read();
-    });
+  const inTime = <T>(read: () => Promise<T>) => {
+    if (now() > deadline) throw refusal("time", `Request time limit of ${limits.requestMs} ms exceeded.`);
+    return read();
+  };
   return {
     async read(wanted, read) {
       if (rows + wanted > limits.requestRows) {
@@ -135,7 +143,7 @@ export function createRequestBudget(
       }
       rows += wanted;
       await beforeRead(wanted);
-      const result = await inTenantShare(read);
+      const result = await inTime(read);
       rows += result.length - wanted;
       if (rows > limits.requestRows) {
         throw refusal("rows", `Request row limit of ${limits.requestRows} exceeded: read ${rows} rows so far.`);
@@ -149,7 +157,7 @@ export function createRequestBudget(
       }
       return result;
     },
-    startUp: inTenantShare,
+    startUp: async (read) => inTime(read),
     restart() {
       rows = 0;
       bytes = 0;

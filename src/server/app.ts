@@ -16,6 +16,7 @@ import { createSubscriptionPacing, type SubscriptionPacing } from "../connection
 import { createGenerator, type Generator } from "../generation/generate-turn.js";
 import { createModelCatalog, type ModelCatalog } from "../generation/providers.js";
 import { createHistoryWrites, type InFlightOptions, inFlightOptionsFrom } from "../history-writes/history-writes.js";
+import { runAsTenantWork } from "../db/tenant-work.js";
 import { type Limits, limitsFromConfig } from "../limits.js";
 import { createLiveBus, type LiveBus } from "../live/live-bus.js";
 import { logger } from "../logger.js";
@@ -146,9 +147,12 @@ export function buildApp(options: AppOptions): App {
   const ledgerCompaction = setInterval(compactLedgerNow, LEDGER_COMPACTION_MS);
   ledgerCompaction.unref();
 
+  // Each request is one tenant's work once access control knows its caller (src/db/tenant-work.ts):
+  // its database calls, however deep (its subscriptions' deliveries, its turns), take its share.
+  const work = () => ({ tenantId: undefined, share: services.tenantReads, concurrency: limits.tenantDbConcurrency });
   return {
-    fetch: async (input, init) => front.fetch(input as string, init ?? {}),
-    listener: front.requestListener,
+    fetch: async (input, init) => runAsTenantWork(work(), () => front.fetch(input as string, init ?? {})),
+    listener: (request, response) => runAsTenantWork(work(), () => front.requestListener(request, response)),
     yoga,
     services,
     config,

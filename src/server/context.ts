@@ -23,10 +23,7 @@ export interface ServerContext {
 export function contextFactory(services: AppServices, largeAnswers?: LargeAnswers) {
   return ({ request, viewer }: { request?: Request; viewer?: Viewer }): Context => {
     if (!viewer) throw new Error("a request reached its context without being authenticated");
-    const budget = createRequestBudget(viewer.tenantId, services.limits, {
-      tenantReads: services.tenantReads,
-      beforeRead: largeAnswers?.beforeRead(request),
-    });
+    const budget = createRequestBudget(services.limits, { beforeRead: largeAnswers?.beforeRead(request) });
     return {
       ...services,
       requestId: requestIdOf(request),

@@ -4,7 +4,9 @@
 // NOT_FOUND, VALIDATION_ERROR, limits…) pass unchanged.
 import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } from "graphql-yoga";
 import { type ExecutionResult, GraphQLError } from "graphql";
+import { isTenantShareBusy } from "../db/tenant-work.js";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
+import { tenantBusyError } from "../schema/request-budget.js";
 import { UNAVAILABLE_MESSAGE } from "../errors.js";
 import { mapStream } from "../live/map-stream.js";
 import { logger } from "../logger.js";
@@ -20,6 +22,8 @@ function isExpected(error: unknown): boolean {
 export function toClientError(error: unknown, requestId: string | undefined): GraphQLError {
   if (isExpected(error)) return error as GraphQLError;
   const located = error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {};
+  // The tenant's own queue for its share of the pool is full: its retry, not an outage.
+  if (isTenantShareBusy(error)) return tenantBusyError(located);
   if (isDatabaseUnavailable(error)) {
     logger.warn(`request ${requestId}: database unavailable: ${describe(error)}`);
     return new GraphQLError(UNAVAILABLE_MESSAGE, { ...located, extensions: { code: "UNAVAILABLE", requestId } });

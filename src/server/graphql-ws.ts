@@ -19,6 +19,7 @@ import type { Viewer } from "../auth/authenticator.js";
 import { rateLimitedError } from "../auth/rate-limit.js";
 import { sendAsNextMessages } from "./graphql-ws-next-messages.js";
 import { directLaneOf } from "../live/direct-delivery.js";
+import { claimTenant, emitsAsTenantWork } from "../db/tenant-work.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "../request-id.js";
 import { KEY_REVOKED, TOO_MANY_CONNECTIONS } from "../connections/connection-policy.js";
@@ -57,7 +58,15 @@ export interface GraphqlWsOptions {
 export function createGraphqlWs(app: App, options: GraphqlWsOptions) {
   const { limits } = app.services;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.bodyBytes });
-  sockets.on("connection", (socket) => quietOversizedMessages(socket, limits.bodyBytes));
+  sockets.on("connection", (socket) => {
+    quietOversizedMessages(socket, limits.bodyBytes);
+    // The socket's messages are its tenant's work once connection_init names the caller.
+    emitsAsTenantWork(socket, {
+      tenantId: undefined,
+      share: app.services.tenantReads,
+      concurrency: limits.tenantDbConcurrency,
+    });
+  });
 
   const graphqlWs = useServer<Record<string, unknown> | undefined, Partial<Connection>>(
     {
@@ -109,6 +118,7 @@ async function connect(app: App, ctx: ConnectionContext): Promise<boolean> {
       return false;
     }
     ctx.extra.viewer = viewer;
+    claimTenant(viewer.tenantId);
     ctx.extra.asPost = Object.create(request, { method: { value: "POST" } }) as IncomingMessage;
     return true;
   } catch (error) {

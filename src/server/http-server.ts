@@ -56,7 +56,7 @@ export interface RunningServer {
   connections: ConnectionPolicy;
   /** Subscriptions waiting for their turn to start, and starting (subscription-pacing.ts). */
   subscriptionStarts: Pick<SubscriptionPacing, "waiting" | "starting" | "startingOf">;
-  /** Each tenant's reads running and waiting in its share of the pool (src/schema/request-budget.ts). */
+  /** Each tenant's database calls holding and waiting for its share of the pool (src/db/tenant-work.ts). */
   tenantReads: Pick<TenantReads, "active" | "waiting">;
   /**
    * Graceful (src/server/shutdown.ts): stops accepting (requests on kept-alive connections are

@@ -11,6 +11,7 @@ import type { RateLimiter } from "../auth/rate-limit.js";
 import { admitRequest } from "../auth/access-control.js";
 import type { Authenticator, Viewer } from "../auth/authenticator.js";
 import { type ConnectionPolicy, refuseEventStream } from "../connections/connection-policy.js";
+import { claimTenant } from "../db/tenant-work.js";
 import { logger } from "../logger.js";
 import { requestIdOf } from "../request-id.js";
 import { answerApiRequest, apiRoutes, noApiRoute } from "../responses-api/api-routes.js";
@@ -130,6 +131,8 @@ function admitter({ authenticator, rateLimiter, services, connections }: RouteDe
     if (admitted.refused) return admitted.refused;
     // For Yoga's context and the request's log line.
     server.viewer = admitted.viewer;
+    // From here on the request's database calls are its tenant's (src/db/tenant-work.ts).
+    claimTenant(admitted.viewer.tenantId);
     return refuseEventStream(connections, admitted.viewer, request, server, url.pathname) ?? admitted.viewer;
   };
 }

@@ -3,7 +3,7 @@
 // the store's primitive (src/store/dialog-write.ts), under the dialog's row lock like
 // createResponse: seqs stay gap-free, and a status is read under the lock so two writers can
 // never both see a response as still in progress.
-import { ConflictError, type FieldError, NotFoundError, ValidationError } from "../errors.js";
+import { ConflictError, type FieldError, NotFoundError, NotInProgressError, ValidationError } from "../errors.js";
 import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import type { DialogWrite, ResponseChange } from "../store/dialog-write.js";
@@ -174,9 +174,7 @@ async function writeToInProgress(
       const response = await write.readResponse(responseId, { forEnd: ends });
       if (!response) throw NotFoundError.response(responseId);
       if (response.status !== "IN_PROGRESS") {
-        throw new ConflictError(
-          `Response ${responseId} is ${response.status}; only an IN_PROGRESS response can change`,
-        );
+        throw new NotInProgressError(responseId, response.status, "can change");
       }
       return work(write);
     },

@@ -17,6 +17,9 @@ export interface OwnPool {
 export function ownPoolPerFile(app: string, settings: Record<string, string>): OwnPool {
   const pool = {
     waitingOnLock: async () => {
+      // Read from the admin session, which may be inside its transaction (holding the lock), where
+      // PostgreSQL keeps showing the first snapshot of the activity it took: a fresh one each time.
+      await pool.admin.query("SELECT pg_stat_clear_snapshot()");
       const { rows } = await pool.admin.query<{ waiting: number }>(
         `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
         [app],

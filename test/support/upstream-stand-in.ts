@@ -32,6 +32,8 @@ export interface ScriptedReply {
   holdAfterFirstChunk?: Promise<void>;
   /** With holdAfterFirstChunk: how many chunks go out before the gate (1 when not given). */
   holdAfterChunks?: number;
+  /** A second gate: nothing more is streamed after `afterChunks` chunks until `until` settles. */
+  holdAgain?: { afterChunks: number; until: Promise<void> };
 }
 
 /** A JSON schema as tools declare their parameters (the parts the stand-in reads). */
@@ -145,6 +147,7 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
       const pause = sent > 0 ? reply.chunkDelayMs : reply.firstChunkDelayMs;
       if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
       if (sent === (reply.holdAfterChunks ?? 1) && reply.holdAfterFirstChunk) await reply.holdAfterFirstChunk;
+      if (reply.holdAgain && sent === reply.holdAgain.afterChunks) await reply.holdAgain.until;
       if (response.destroyed) return;
       // Each chunk is on the wire before the next step (a drop then cuts after it, not before).
       await new Promise<void>((resolve) => response.write(chunk, () => resolve()));
