@@ -14,8 +14,11 @@ export interface StormOptions {
   variables(index: number): Record<string, unknown>;
   /** The socket is acknowledged: subscribe now (the default) or later. */
   onAck?(index: number, subscribe: () => void): void;
-  /** A delta arrived on subscriber `index`'s subscription (the subscriber is then live). */
-  onDelta(index: number, delta: any): void;
+  /**
+   * A delta arrived on subscriber `index`'s subscription: the subscriber is then live, unless this
+   * returns false (a delta replayed before the one that says it is live).
+   */
+  onDelta(index: number, delta: any): boolean | void;
   /** The answer to the socket's upgrade (which instance served it). */
   onUpgrade?(index: number, response: import("node:http").IncomingMessage): void;
   /** More fields of the `ready` message. */
@@ -102,8 +105,8 @@ export function createSubscriberStorm(options: StormOptions) {
           refused(message.payload.errors?.[0]?.extensions?.code);
           return retry();
         }
+        if (options.onDelta(index, delta) === false) return;
         attempt = 0;
-        options.onDelta(index, delta);
         becameLive(index);
       } else if (message.type === "error") {
         refused(message.payload?.[0]?.extensions?.code);
