@@ -33,6 +33,8 @@ export interface ServerStat {
   /** Connections refused by the server, or answers it failed to give. */
   connectionErrors: number;
   responseErrors: number;
+  /** Why the last check passed or failed (HAProxy's check_status and last_chk, e.g. L4TOUT, L7STS). */
+  lastCheck: string;
 }
 
 export const MAX_CONNECTIONS = 9_900;
@@ -137,13 +139,14 @@ function parseStats(csv: string): ServerStat[] {
       totalSessions: Number(column(row, "stot")),
       connectionErrors: Number(column(row, "econ")),
       responseErrors: Number(column(row, "eresp")),
+      lastCheck: `${column(row, "check_status")} ${column(row, "check_duration")}ms ${column(row, "last_chk")}`.trim(),
     }));
 }
 
 /** Reads the stats every second and keeps each change of a server's status, with its time. */
 export function watchStatuses(stats: () => Promise<ServerStat[]>, startedAt: number) {
   const last = new Map<string, string>();
-  const changes: { atS: number; server: string; from: string; to: string }[] = [];
+  const changes: { atS: number; server: string; from: string; to: string; check: string }[] = [];
   const timer = setInterval(() => {
     void stats()
       .then((servers) => {
@@ -155,6 +158,7 @@ export function watchStatuses(stats: () => Promise<ServerStat[]>, startedAt: num
               server: s.name,
               from: before,
               to: s.status,
+              check: s.lastCheck,
             });
           }
           last.set(s.name, s.status);

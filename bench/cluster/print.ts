@@ -40,7 +40,7 @@ export function printPhase(phase: Phase) {
       (b) =>
         `${b.balancer} at the end: ${b.servers.map((x) => `${x.name} ${x.status} ejected ${x.ejections}× down ${x.downtimeS} s`).join("; ")}`,
     ),
-    `HAProxy status changes: ${phase.haproxy.statusChanges.map((c) => `${c.atS}s ${c.balancer} ${c.server} ${c.from}→${c.to}`).join(", ") || "none"}`,
+    `HAProxy status changes: ${phase.haproxy.statusChanges.map((c) => `${c.atS}s ${c.balancer} ${c.server} ${c.from}→${c.to} (${c.check})`).join(", ") || "none"}`,
   ];
   console.log(lines.join("\n"));
 }
