@@ -129,6 +129,8 @@ async function behindBalancers(
       TARGET_URLS: [...instances.map((i) => i.url), ...balancers.map((b) => b.url)].join(","),
       INTERVAL_MS: "100",
       TIMEOUT_MS: "2000",
+      // As HAProxy checks: a new connection each time.
+      NEW_CONNECTION: "1",
     });
     children.push(probe);
     await Promise.all([subscribers.next("started"), probe.next("started")]);
