@@ -17,6 +17,8 @@ export const haproxyMissing = () => (spawnSync("haproxy", ["-v"]).error ? "hapro
 export interface Backend {
   name: string;
   port: number;
+  /** Where its /health is checked (the instance's HEALTH_PORT). */
+  checkPort: number;
 }
 
 export interface ServerStat {
@@ -67,7 +69,7 @@ export function haproxyConfig(socket: string, port: number, statsPort: number, b
     // after three failed checks (6 s): the subscribers of a killed instance reconnect to the others.
     "  default-server inter 2s fall 3 rise 2 maxconn 30000 observe layer4 error-limit 1 on-error mark-down",
     "  http-response set-header X-Served-By %[srv_name]",
-    ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`),
+    ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check port ${b.checkPort}`),
     "listen stats",
     `  bind 127.0.0.1:${statsPort}`,
     "  stats enable",
