@@ -1,6 +1,6 @@
 // `npm run bench:cluster [-- --smoke]`: 1, 2 and 3 dialogql instances (separate processes) behind
 // HAProxy (leastconn, /health checks), on one PostgreSQL through PgBouncer in transaction mode and a
-// three-master Redis Cluster, all started here on loopback ports 4160-4173. For each N: a connect
+// three-master Redis Cluster, all started here on loopback ports 4160-4178. For each N: a connect
 // storm of SUBSCRIBERS graphql-ws subscribers (10,000; --smoke: 500) over DIALOGS dialogs (100)
 // through HAProxy, /health asked every 100 ms from a process of its own meanwhile; then a writer at
 // WRITE_RATE turns/s (20) through HAProxy; then one instance SIGKILLed (and started again, as a
@@ -42,6 +42,8 @@ const settings: PhaseSettings = {
       { front: 4172, stats: 4173 },
     ],
     instances: [4166, 4167, 4168],
+    // Each instance's HEALTH_PORT, which HAProxy checks.
+    health: [4176, 4177, 4178],
   },
 };
 const counts = (process.env.INSTANCES || "1,2,3").split(",").map(Number);

@@ -32,6 +32,12 @@ const flag = () =>
 const schema = z.object({
   NODE_ENV: z.string().default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  /**
+   * A port of its own for GET /health and /ready (the load balancer's checks), so a check's new
+   * connection does not wait behind a connect storm's on PORT (src/server/health-listener.ts).
+   * Unset: they are served on PORT only (they always are there too).
+   */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Loopback unless told otherwise: a development server (open, without keys) is not for the network. */
   HOST: z.string().default("127.0.0.1"),
   /** postgresql://… for a real server; unset means embedded PGlite under DATA_DIR. */

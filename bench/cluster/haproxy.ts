@@ -1,6 +1,6 @@
 // HAProxy of the bench's own (Debian's `haproxy`) in front of the instances: leastconn, a
-// `GET /health` check every 2 s that ejects a server after 3 failures (2 s each at most) and takes
-// it back after 2 successes, WebSocket tunnels kept for the run. Every answer says which server
+// `GET /health` check every 2 s that ejects a server after 3 failures (2 s each at most) or at its
+// first refused connection, and takes it back after 2 successes, WebSocket tunnels kept for the run. Every answer says which server
 // gave it (`X-Served-By`), so a subscriber and a writer know their instance. The stats socket is
 // read for each server's state and its UP→DOWN transitions (`chkdown`): an ejection.
 // One HAProxy process holds at most MAX_CONNECTIONS proxied connections: each takes two file
@@ -17,6 +17,8 @@ export const haproxyMissing = () => (spawnSync("haproxy", ["-v"]).error ? "hapro
 export interface Backend {
   name: string;
   port: number;
+  /** Where its /health is checked (the instance's HEALTH_PORT). */
+  checkPort: number;
 }
 
 export interface ServerStat {
@@ -33,6 +35,8 @@ export interface ServerStat {
   /** Connections refused by the server, or answers it failed to give. */
   connectionErrors: number;
   responseErrors: number;
+  /** Why the last check passed or failed (HAProxy's check_status and last_chk, e.g. L4TOUT, L7STS). */
+  lastCheck: string;
 }
 
 export const MAX_CONNECTIONS = 9_900;
@@ -49,7 +53,9 @@ export function haproxyConfig(socket: string, port: number, statsPort: number, b
     "  timeout server 120s",
     "  timeout tunnel 1h",
     "  timeout check 2s",
-    "  option redispatch",
+    // A connection refused by a server (its instance died) is tried again on another one at once,
+    // not on the same server after HAProxy's 1 s turn-around.
+    "  option redispatch 1",
     "  retries 3",
     "frontend dialogql",
     `  bind 127.0.0.1:${port}`,
@@ -59,9 +65,11 @@ export function haproxyConfig(socket: string, port: number, statsPort: number, b
     "  balance leastconn",
     "  option httpchk GET /health",
     "  http-check expect status 200",
-    "  default-server inter 2s fall 3 rise 2 maxconn 30000",
+    // A server that refuses a connection (its process is gone) is marked down at once instead of
+    // after three failed checks (6 s): the subscribers of a killed instance reconnect to the others.
+    "  default-server inter 2s fall 3 rise 2 maxconn 30000 observe layer4 error-limit 1 on-error mark-down",
     "  http-response set-header X-Served-By %[srv_name]",
-    ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`),
+    ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check port ${b.checkPort}`),
     "listen stats",
     `  bind 127.0.0.1:${statsPort}`,
     "  stats enable",
@@ -137,13 +145,14 @@ function parseStats(csv: string): ServerStat[] {
       totalSessions: Number(column(row, "stot")),
       connectionErrors: Number(column(row, "econ")),
       responseErrors: Number(column(row, "eresp")),
+      lastCheck: `${column(row, "check_status")} ${column(row, "check_duration")}ms ${column(row, "last_chk")}`.trim(),
     }));
 }
 
 /** Reads the stats every second and keeps each change of a server's status, with its time. */
 export function watchStatuses(stats: () => Promise<ServerStat[]>, startedAt: number) {
   const last = new Map<string, string>();
-  const changes: { atS: number; server: string; from: string; to: string }[] = [];
+  const changes: { atS: number; server: string; from: string; to: string; check: string }[] = [];
   const timer = setInterval(() => {
     void stats()
       .then((servers) => {
@@ -155,6 +164,7 @@ export function watchStatuses(stats: () => Promise<ServerStat[]>, startedAt: num
               server: s.name,
               from: before,
               to: s.status,
+              check: s.lastCheck,
             });
           }
           last.set(s.name, s.status);

@@ -14,6 +14,8 @@ export interface Instance {
   name: string;
   port: number;
   url: string;
+  /** Where /health is served on a listener of its own (HEALTH_PORT): what HAProxy checks. */
+  healthUrl: string;
   logFile: string;
   start(): Promise<void>;
   /** SIGKILL, resolved once the process is gone. */
@@ -24,7 +26,13 @@ export interface Instance {
   statements(): Promise<{ read: number; write: number }>;
 }
 
-export function instance(name: string, port: number, directory: string, env: Record<string, string>): Instance {
+export function instance(
+  name: string,
+  port: number,
+  healthPort: number,
+  directory: string,
+  env: Record<string, string>,
+): Instance {
   const url = `http://127.0.0.1:${port}`;
   const logFile = path.join(directory, `${name}.log`);
   let child: ChildProcess | null = null;
@@ -34,6 +42,7 @@ export function instance(name: string, port: number, directory: string, env: Rec
     name,
     port,
     url,
+    healthUrl: `http://127.0.0.1:${healthPort}`,
     logFile,
     async start() {
       // Something else answering on the port would pass for this instance.
@@ -41,7 +50,7 @@ export function instance(name: string, port: number, directory: string, env: Rec
       const log = openSync(logFile, "a");
       child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
         cwd: repoRoot,
-        env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+        env: { ...process.env, ...env, PORT: String(port), HEALTH_PORT: String(healthPort), HOST: "127.0.0.1" },
         stdio: ["ignore", log, log],
       });
       closeSync(log);

@@ -18,7 +18,7 @@ export interface PhaseSettings {
   steadyMs: number;
   stormTimeoutMs: number;
   /** HAProxy processes' ports (front, stats), one per MAX_CONNECTIONS subscribers. */
-  ports: { balancers: { front: number; stats: number }[]; instances: number[] };
+  ports: { balancers: { front: number; stats: number }[]; instances: number[]; health: number[] };
 }
 
 export interface PhaseContext {
@@ -59,7 +59,7 @@ export async function runPhase(n: number, settings: PhaseSettings, context: Phas
   const loadAverages: Record<string, number> = { start: load() };
   const instances = settings.ports.instances
     .slice(0, n)
-    .map((port, i) => instance(`i${i + 1}`, port, context.directory, context.env));
+    .map((port, i) => instance(`i${i + 1}`, port, settings.ports.health[i]!, context.directory, context.env));
   try {
     // The first one applies the migrations (on DATABASE_DIRECT_URL); the others find them applied.
     await instances[0]!.start();
@@ -90,7 +90,7 @@ async function behindBalancers(
         context.directory,
         front,
         stats,
-        instances.map((i) => ({ name: i.name, port: i.port })),
+        instances.map((i) => ({ name: i.name, port: i.port, checkPort: Number(new URL(i.healthUrl).port) })),
       ),
     ),
   );
@@ -126,9 +126,16 @@ async function behindBalancers(
     });
     children.push(subscribers);
     const probe = context.spawn(path.join(here, "../load/health-probe.ts"), {
-      TARGET_URLS: [...instances.map((i) => i.url), ...balancers.map((b) => b.url)].join(","),
+      // What HAProxy checks (each instance's HEALTH_PORT) first, then the main ports, then HAProxy.
+      TARGET_URLS: [
+        ...instances.map((i) => i.healthUrl),
+        ...instances.map((i) => i.url),
+        ...balancers.map((b) => b.url),
+      ].join(","),
       INTERVAL_MS: "100",
       TIMEOUT_MS: "2000",
+      // As HAProxy checks: a new connection each time.
+      NEW_CONNECTION: "1",
     });
     children.push(probe);
     await Promise.all([subscribers.next("started"), probe.next("started")]);

@@ -20,7 +20,7 @@ export function printPhase(phase: Phase) {
       (h) => `/health during the storm, ${h.url}: ${pp(h)}, max ${ms(h.max)}, failed (2 s) ${h.failed}`,
     ),
     `statements per write (steady, ${phase.statementsPerWrite.writes} writes): reads ${phase.statementsPerWrite.reads.toFixed(2)} (raw ${phase.statementsPerWrite.readsRaw.toFixed(2)}, idle ${phase.statementsPerWrite.idleReadsPerSecond.toFixed(1)} reads/s taken off), writes ${phase.statementsPerWrite.writeStatements.toFixed(2)}`,
-    `lost ${d.lost}, duplicated ${d.duplicated} (${d.duplicatedWithinSubscription} within one subscription) of ${phase.committed} committed deltas × their subscribers; by phase lost ${JSON.stringify(d.lostByPhase)} duplicated ${JSON.stringify(d.duplicatedByPhase)}`,
+    `lost ${d.lost}, duplicated ${d.duplicated} (${d.duplicatedWithinSubscription} within one subscription, ${d.duplicatedStatus ?? 0} of them a status change shown again) of ${phase.committed} committed deltas × their subscribers; by phase lost ${JSON.stringify(d.lostByPhase)} duplicated ${JSON.stringify(d.duplicatedByPhase)}`,
     ...(d.examples as string[]).map((e) => `  ${e}`),
     ...(phase.acknowledgedMissing.length
       ? [`ACKNOWLEDGED WRITES MISSING FROM THE DATABASE: ${phase.acknowledgedMissing.join(", ")}`]
@@ -40,7 +40,7 @@ export function printPhase(phase: Phase) {
       (b) =>
         `${b.balancer} at the end: ${b.servers.map((x) => `${x.name} ${x.status} ejected ${x.ejections}× down ${x.downtimeS} s`).join("; ")}`,
     ),
-    `HAProxy status changes: ${phase.haproxy.statusChanges.map((c) => `${c.atS}s ${c.balancer} ${c.server} ${c.from}→${c.to}`).join(", ") || "none"}`,
+    `HAProxy status changes: ${phase.haproxy.statusChanges.map((c) => `${c.atS}s ${c.balancer} ${c.server} ${c.from}→${c.to} (${c.check})`).join(", ") || "none"}`,
   ];
   console.log(lines.join("\n"));
 }

@@ -1,10 +1,11 @@
 // What the connect-storm children (bench/load/ws-storm.ts, bench/load/cluster-subscribers.ts)
 // share: SUBSCRIBERS graphql-ws sockets opened all at once over WS_URLS, each subscribing once
 // acknowledged; a subscription refused (SUBSCRIPTIONS_BUSY or another error), completed, or a
-// socket closed reconnects after its retry delay with jitter, as the project's own client does.
+// socket closed reconnects after its retry delay (below), as a client should.
 // Keeps which subscribers are live, tells the parent `ready` once all are (with the storm's
 // duration), and times how long each subscriber that lost its subscription took to get it back.
 import WebSocket from "ws";
+import { defaultRetryDelay } from "../../src/client/reconnect-policy.js";
 
 export interface StormOptions {
   subscribers: number;
@@ -14,8 +15,11 @@ export interface StormOptions {
   variables(index: number): Record<string, unknown>;
   /** The socket is acknowledged: subscribe now (the default) or later. */
   onAck?(index: number, subscribe: () => void): void;
-  /** A delta arrived on subscriber `index`'s subscription (the subscriber is then live). */
-  onDelta(index: number, delta: any): void;
+  /**
+   * A delta arrived on subscriber `index`'s subscription: the subscriber is then live, unless this
+   * returns false (a delta replayed before the one that says it is live).
+   */
+  onDelta(index: number, delta: any): boolean | void;
   /** The answer to the socket's upgrade (which instance served it). */
   onUpgrade?(index: number, response: import("node:http").IncomingMessage): void;
   /** More fields of the `ready` message. */
@@ -23,7 +27,12 @@ export interface StormOptions {
 }
 
 const now = () => performance.timeOrigin + performance.now();
-const retryDelay = (attempt: number) => Math.min(250 * 2 ** attempt, 5_000) * (0.5 + Math.random());
+// What a client should do (src/client/reconnect-policy.ts): wait a random share of a ceiling that
+// doubles from 250 ms, so the subscribers of an instance that died come back spread out and the
+// first at once; a refusal that says when to come back (SUBSCRIPTIONS_BUSY's retryAfterMs) is
+// followed instead.
+const retryDelay = (attempt: number, retryAfterMs?: unknown) =>
+  typeof retryAfterMs === "number" ? retryAfterMs : defaultRetryDelay(attempt + 1);
 
 export function createSubscriberStorm(options: StormOptions) {
   const { subscribers, urls, query } = options;
@@ -68,13 +77,15 @@ export function createSubscriberStorm(options: StormOptions) {
     lostAt.set(index, now());
   }
 
-  const refused = (code: unknown) => (code === "SUBSCRIPTIONS_BUSY" ? state.refusedBusy++ : state.failedOther++);
+  const refused = (extensions: { code?: unknown } | undefined) =>
+    extensions?.code === "SUBSCRIPTIONS_BUSY" ? state.refusedBusy++ : state.failedOther++;
 
   function connect(index: number, attempt = 0) {
     if (stopping) return;
     const socket = new WebSocket(urls[index % urls.length]!, "graphql-transport-ws");
     sockets[index] = socket;
     let retried = false;
+    let retryAfterMs: unknown;
     const retry = () => {
       if (retried || stopping) return;
       retried = true;
@@ -83,7 +94,7 @@ export function createSubscriberStorm(options: StormOptions) {
       socket.terminate();
       lost(index);
       state.reconnects++;
-      setTimeout(() => connect(index, attempt + 1), retryDelay(attempt));
+      setTimeout(() => connect(index, attempt + 1), retryDelay(attempt, retryAfterMs));
     };
     const subscribe = () =>
       socket.send(
@@ -99,14 +110,18 @@ export function createSubscriberStorm(options: StormOptions) {
       } else if (message.type === "next") {
         const delta = message.payload.data?.historyDelta;
         if (!delta) {
-          refused(message.payload.errors?.[0]?.extensions?.code);
+          const extensions = message.payload.errors?.[0]?.extensions;
+          refused(extensions);
+          retryAfterMs = extensions?.retryAfterMs;
           return retry();
         }
+        if (options.onDelta(index, delta) === false) return;
         attempt = 0;
-        options.onDelta(index, delta);
         becameLive(index);
       } else if (message.type === "error") {
-        refused(message.payload?.[0]?.extensions?.code);
+        const extensions = message.payload?.[0]?.extensions;
+        refused(extensions);
+        retryAfterMs = extensions?.retryAfterMs;
         retry();
       } else if (message.type === "complete") {
         retry();

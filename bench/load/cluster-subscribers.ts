@@ -23,7 +23,7 @@ const now = () => performance.timeOrigin + performance.now();
 
 const SUBSCRIPTION = `subscription($dialogId: ID!, $afterSeq: Int) {
   historyDelta(dialogId: $dialogId, afterSeq: $afterSeq) {
-    seq previousSeq
+    seq previousSeq responseId status
     append { __typename ... on BaseHistoryEvent { id seq } }
   }
 }`;
@@ -54,6 +54,18 @@ const instanceOf = new Array<string>(subscribers).fill("");
 const generationOf = new Array<number>(subscribers).fill(-1);
 /** The seq whose replay says a (re)subscription is live; null once it came. */
 const liveSign = new Array<number | null>(subscribers).fill(null);
+/**
+ * Per subscriber: each status change it was shown (`responseId:status`, with an appended delta or
+ * alone), with the subscriptions it came on. A status-only delta (seq = previousSeq, nothing
+ * appended) is a duplicate only when it repeats a status change already shown on the same
+ * subscription: a resume at `afterSeq: n` replays the status change of a response finished at `n`
+ * (docs/api.md), since the server cannot know the client saw it, and applying it again changes
+ * nothing — that is the documented resume, not a duplicate.
+ */
+const statusesShown = Array.from({ length: subscribers }, () => new Map<string, number[]>());
+/** Status changes shown twice on one subscription, and examples of them. */
+let statusDuplicates = 0;
+const statusExamples: string[] = [];
 
 const storm = createSubscriberStorm({
   subscribers,
@@ -66,7 +78,7 @@ const storm = createSubscriberStorm({
     generationOf[index]!++;
     subscribe();
   },
-  onDelta: (index, delta) => received(index, delta.seq),
+  onDelta: (index, delta) => received(index, delta),
   readyExtras: () => ({ perInstance: perInstance() }),
 });
 const { state } = storm;
@@ -78,8 +90,45 @@ const perInstance = () => {
   return counts;
 };
 
-/** A delta arrived (the subscription is live: the storm module counts it so after this). */
-function received(index: number, seq: number) {
+interface Delta {
+  seq: number;
+  responseId: string | null;
+  status: string | null;
+  append: unknown[];
+}
+
+/** A status change shown to subscriber `index`; whether this subscription had shown it already. */
+function statusShown(index: number, delta: Delta) {
+  if (!delta.responseId || !delta.status) return false;
+  const key = `${delta.responseId}:${delta.status}`;
+  let on = statusesShown[index]!.get(key);
+  if (!on) statusesShown[index]!.set(key, (on = []));
+  const again = on.includes(generationOf[index]!);
+  on.push(generationOf[index]!);
+  return again;
+}
+
+/**
+ * A delta arrived. False while the (re)subscription is not live yet: a status-only delta replayed
+ * before the live sign (the resume's status change at `afterSeq`) does not make it live.
+ */
+function received(index: number, delta: Delta): boolean {
+  const again = statusShown(index, delta);
+  if (delta.append.length === 0) {
+    if (again) {
+      statusDuplicates++;
+      if (statusExamples.length < 5)
+        statusExamples.push(
+          `status ${delta.status} of ${delta.responseId} shown twice on one subscription: subscriber ${index} (#${generationOf[index]}, seq ${delta.seq})`,
+        );
+    }
+    return liveSign[index] === null;
+  }
+  receivedAppend(index, delta.seq);
+  return true;
+}
+
+function receivedAppend(index: number, seq: number) {
   if (liveSign[index] !== null && seq === liveSign[index]) {
     liveSign[index] = null;
     return;
@@ -139,7 +188,17 @@ function report(committed: Committed[]) {
   }
   const delivery: Record<string, ReturnType<typeof summarize>> = {};
   for (const [key, list] of latencies) delivery[key] = summarize(list);
-  return { lost, duplicated, duplicatedWithinSubscription, lostByPhase, duplicatedByPhase, examples, delivery };
+  return {
+    lost,
+    duplicated: duplicated + statusDuplicates,
+    duplicatedWithinSubscription: duplicatedWithinSubscription + statusDuplicates,
+    /** Of those, status changes shown twice on one subscription (nothing appended). */
+    duplicatedStatus: statusDuplicates,
+    lostByPhase,
+    duplicatedByPhase,
+    examples: [...examples, ...statusExamples],
+    delivery,
+  };
 }
 
 process.on("message", (message: { type: string; committed?: Committed[] }) => {

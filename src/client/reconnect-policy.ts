@@ -1,8 +1,14 @@
 // When watchHistory (src/client/watch-history.ts) tries again after a dropped or failed
 // subscription, which closes are final, and how what ended it is named.
 
-/** The wait before attempt `attempt` (1, 2, …): doubling from 250 ms, at most 5 s. */
-export const defaultRetryDelay = (attempt: number) => Math.min(250 * 2 ** (attempt - 1), 5_000);
+/**
+ * The wait before attempt `attempt` (1, 2, …): a random share of a ceiling that doubles from 250 ms
+ * to at most 5 s ("full jitter"). The subscribers of an instance that died all lose their socket at
+ * once: with the same wait they would all come back at once, to whichever instance is left, every
+ * time; spread over the ceiling, the first come back within 250 ms and the rest follow.
+ */
+export const defaultRetryDelay = (attempt: number, random: () => number = Math.random) =>
+  random() * Math.min(250 * 2 ** (attempt - 1), 5_000);
 
 /** A subscription that lived this long before dropping was healthy: the backoff starts again. */
 export const HEALTHY_SUBSCRIPTION_MS = 10_000;

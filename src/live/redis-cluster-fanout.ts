@@ -24,6 +24,7 @@ import {
   type RedisFanoutHandlers,
   type RedisFanoutOptions,
   startHeartbeat,
+  subscriberConnectionOptions,
 } from "./redis-messages.js";
 
 /** "host:port,host:port" → the startup nodes (any few of the cluster's nodes will do). */
@@ -56,7 +57,12 @@ export function createClusterFanout(
     redisOptions: options,
   });
   commands.on("error", (error: Error) => logger.warn(`[live] Redis Cluster: ${error.message}`));
-  const shards = new ShardSubscribers(commands, { origin, options, handlers, commandTimeoutMs });
+  const shards = new ShardSubscribers(commands, {
+    origin,
+    options: subscriberConnectionOptions(commandTimeoutMs),
+    handlers,
+    commandTimeoutMs,
+  });
   const outcomes = publishOutcomes(() => undefined);
   const unreport = reportRedisConnection(
     () => commands.status === "ready" && [...shards.connections()].every((client) => client.status === "ready"),

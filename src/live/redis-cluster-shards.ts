@@ -27,7 +27,7 @@ const RETRY_MS = 250;
 export interface ShardSubscriberOptions {
   /** This instance's name on its messages (it ignores its own). */
   origin: string;
-  /** Each subscriber connection's options (redis-messages.ts, connectionOptions). */
+  /** Each subscriber connection's options (redis-messages.ts, subscriberConnectionOptions). */
   options: RedisOptions;
   handlers: RedisFanoutHandlers;
   commandTimeoutMs: number;

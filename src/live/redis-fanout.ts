@@ -24,6 +24,7 @@ import {
   frame,
   publishOutcomes,
   startHeartbeat,
+  subscriberConnectionOptions,
   type RedisFanout,
   type RedisFanoutHandlers,
   type RedisFanoutOptions,
@@ -39,7 +40,7 @@ export function createRedisFanout(
 ): RedisFanout {
   const origin = randomUUID();
   const publisher = new Redis(url, connectionOptions(commandTimeoutMs));
-  const subscriber = new Redis(url, connectionOptions(commandTimeoutMs));
+  const subscriber = new Redis(url, subscriberConnectionOptions(commandTimeoutMs));
   const unreport = reportRedisConnection(() => publisher.status === "ready" && subscriber.status === "ready");
   for (const [name, client] of [
     ["publisher", publisher],

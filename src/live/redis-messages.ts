@@ -32,6 +32,16 @@ export interface RedisFanout {
   close(): Promise<void>;
 }
 
+/**
+ * Options of a subscriber connection: as every connection's, but without ioredis' own command
+ * timeout, whose timer fails a command whose answer arrived but was not read yet on a busy loop
+ * (see withTimeout, which bounds every wait on such a connection instead).
+ */
+export const subscriberConnectionOptions = (commandTimeoutMs: number) => {
+  const { commandTimeout: _ignored, ...options } = connectionOptions(commandTimeoutMs);
+  return options;
+};
+
 /** Options of every connection: fail fast while Redis is away, never queue, never resend. */
 export const connectionOptions = (commandTimeoutMs: number) => ({
   enableOfflineQueue: false,
@@ -63,13 +73,26 @@ export function readyWithin(client: RedisCommands, ms: number): Promise<void> {
 export const TIMED_OUT = "Command timed out";
 export const timedOut = (error: Error) => error.message === TIMED_OUT;
 
-/** `promise`, or a failure after `ms` (subscriptions have no command timeout of their own in ioredis). */
+/**
+ * `promise`, or a failure after `ms` (subscriptions have no command timeout of their own in ioredis).
+ *
+ * The verdict waits for the event loop to read what arrived: after a busy stretch of the loop (a
+ * connect storm's start-up work) the expired timer runs before the loop reads its sockets, so an
+ * answer that came in time but was not read yet would count as a timeout — and a subscriber
+ * connection that "timed out" is dropped and every channel of it resubscribed and resynced, which
+ * is more work for the loop that was late already. So when the timer fires, the failure is decided
+ * in the loop's check phase (setImmediate), after its poll phase has read the sockets.
+ */
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout;
+  let timer: NodeJS.Timeout | undefined;
+  let verdict: NodeJS.Immediate | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(TIMED_OUT)), ms);
+    timer = setTimeout(() => (verdict = setImmediate(() => reject(new Error(TIMED_OUT)))), ms);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+    if (verdict) clearImmediate(verdict);
+  });
 }
 
 /** Each message names the instance that sent it: an instance ignores its own, delivered locally already. */

@@ -18,6 +18,7 @@ import { createGraphqlWs } from "./graphql-ws.js";
 import { createDrain, keepAliveTimeoutFor } from "./shutdown.js";
 import { paceUpgrades } from "../connections/upgrade-pacing.js";
 import type { SubscriptionPacing } from "../connections/subscription-pacing.js";
+import { listenForHealth } from "./health-listener.js";
 import type { TenantReads } from "../schema/request-budget.js";
 
 // Connections the kernel holds for the server before it accepts them. Node's default (511) is
@@ -36,6 +37,8 @@ export interface ServerOptions extends Omit<AppOptions, "live"> {
   redisUrl?: string | null;
   /** A Redis Cluster instead (`host:port,…`); REDIS_CLUSTER_NODES when neither this nor redisUrl is given. */
   redisClusterNodes?: string | null;
+  /** A port of its own for /health and /ready (0 picks a free one, null none); HEALTH_PORT when not given. */
+  healthPort?: number | null;
   /** Interval of WebSocket keep-alive pings, in ms. */
   keepAliveMs?: number;
   /** How long close() waits for requests in flight; from SHUTDOWN_DRAIN_MS when not given. */
@@ -48,6 +51,8 @@ export interface RunningServer {
   /** http://host:port — GraphQL at /graphql, WebSocket at ws://host:port/graphql. */
   url: string;
   port: number;
+  /** Where /health and /ready are also served on a listener of their own (null: not). */
+  healthPort: number | null;
   live: LiveBus;
   /** The app's history writes (src/history-writes/): tests end idle responses and read in-flight text through them. */
   writes: HistoryWrites;
@@ -113,11 +118,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     { perTick: app.services.limits.subscriptionStarts.upgradesPerTick, maxWaiting: app.connections.perInstance },
   );
   const { port } = server.address() as AddressInfo;
+  const healthPort = options.healthPort === undefined ? config.HEALTH_PORT : options.healthPort;
+  const health = healthPort == null ? null : await listenForHealth(app.listener, host, healthPort);
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host !== "0.0.0.0" ? host : "127.0.0.1"}:${port}`,
     port,
+    healthPort: health?.port ?? null,
     live,
     writes,
     authenticator: app.authenticator,
@@ -138,6 +146,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           },
         });
         app.stop();
+        await health?.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await writes.handBackTexts();

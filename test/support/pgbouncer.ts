@@ -67,6 +67,8 @@ export async function startPgbouncer(
       `default_pool_size = ${poolSize}`,
       `max_client_conn = ${maxClientConnections}`,
       "ignore_startup_parameters = extra_float_digits,options",
+      // SHOW POOLS and SHOW STATS on the `pgbouncer` database (a bench reads its queue).
+      `stats_users = ${user}`,
     ].join("\n"),
   );
   const asRoot = process.getuid?.() === 0;
