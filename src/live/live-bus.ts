@@ -213,9 +213,13 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
         return send(channelOf("responseUpdated", payload.responseId), payload);
       }
       metrics.deltasPublished.inc();
-      if (carriage && "delta" in write && write.delta) carriage.remember(payload, write.delta);
-      send(channelOf("historyDelta", payload.dialogId), payload, carrying(payload));
-      send(channelOf("responseUpdated", payload.responseId), payload);
+      const history = channelOf("historyDelta", payload.dialogId);
+      const updates = channelOf("responseUpdated", payload.responseId);
+      // Kept (for a few seconds) only when something will read it: Redis's carriage, or a listener here.
+      const read = redis || local.count(history) > 0 || local.count(updates) > 0;
+      if (carriage && read && "delta" in write && write.delta) carriage.remember(payload, write.delta);
+      send(history, payload, carrying(payload));
+      send(updates, payload);
     },
 
     publishText(text) {
