@@ -2,10 +2,11 @@
 // timed): each one is a round trip whose sending cost more than its work in the profiles
 // (docs/performance.md, "Generation at wire speed"). A turn continuing a kept response sends its
 // admission check, the parent lookup, the opening write, the in-flight text's row and first
-// checkpoint, for its step's commit and for its end the response's dialog, the lock that reads the
-// response and one statement, and the read of its own events that keeps its context; with Redis, each
-// of its three committed writes is read back once to travel with its delta. This file fails if a
-// change adds one.
+// checkpoint, for its step's commit and for its end the lock that reads the response and one
+// statement (the turn knows its dialog: no lookup), and the read of its own events that keeps its
+// context. Its three committed writes return their delta's rows, so with Redis none is read back
+// to travel with its delta, and the count is the same with Redis and without. This file fails if
+// a change adds one.
 import { beforeAll, describe, expect, it } from "vitest";
 import { onStatement } from "../src/statement-log.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
@@ -24,8 +25,10 @@ onStatement((sql) => statements.push(sql));
 const count = (text: string) => statements.filter((sql) => sql.includes(text)).length;
 /** The read of a turn's own events that keeps its context. */
 const keepReads = () => count(`SELECT e."id", e."seq"`);
-/** The read-backs of committed writes that travel with their deltas through Redis (three a turn). */
-const deltaReads = () => count(`to_jsonb(r) AS response`);
+/** The read-backs of committed writes for their deltas (src/live/delta-reads.ts): none, the writes return their rows. */
+const deltaReads = () => count(`jsonb_agg(to_jsonb(e) ORDER BY e.seq)`);
+/** The lookup of a response's dialog before a write to it: none, the turn knows it. */
+const dialogLookups = (sent: string[]) => sent.filter((sql) => /^SELECT "dialogId" FROM "Response"/.test(sql.trim()));
 /** Once per app, not per turn: which responses had text in flight when it started (held-texts.ts). */
 const once = (sql: string) => sql.includes(`"inFlightPart"`) && sql.includes(`"public"."Response"."id"`);
 
@@ -33,7 +36,6 @@ const once = (sql: string) => sql.includes(`"inFlightPart"`) && sql.includes(`"p
 async function turn(input: string, previousResponseId?: string) {
   const from = statements.length;
   const kept = keepReads();
-  const read = deltaReads();
   const stream = await g.openai.responses.create({
     model: "stand-in-1",
     input,
@@ -42,25 +44,28 @@ async function turn(input: string, previousResponseId?: string) {
   });
   let id: string | undefined;
   for await (const event of stream) if (event.type === "response.completed") id = event.response.id;
-  // Its last statements: the keep, and with Redis the read-back of its end's delta.
+  // Its last statement: the keep (its end's delta was published before it).
   await until(() => keepReads() > kept, "the turn's context to be kept");
-  if (process.env.TEST_REDIS_URL) await until(() => deltaReads() >= read + 3, "the turn's deltas to be read back");
   return { id: id!, sent: withoutKeyChecks(statements.slice(from)).filter((sql) => !once(sql)) };
 }
 
-// The most a turn may send: 12 statements, and 3 read-backs of its deltas with Redis.
-const MOST = process.env.TEST_REDIS_URL ? 15 : 12;
+// The most a turn may send, with Redis or without.
+const MOST = 10;
 
 describe("statements per generated turn", () => {
   it(`sends at most ${MOST} for a turn continuing a kept response`, async () => {
+    const reads = deltaReads();
     let previous = (await turn("One")).id;
     for (const input of ["Two", "Three", "Four"]) {
       const { id, sent } = await turn(input, previous);
       expect(sent.length, sent.map((sql) => sql.replace(/\s+/g, " ").slice(0, 100)).join("\n")).toBeLessThanOrEqual(
         MOST,
       );
+      expect(dialogLookups(sent)).toEqual([]);
       previous = id;
     }
+    // No committed write of these turns was read back for its delta (with Redis: to carry it).
+    expect(deltaReads() - reads).toBe(0);
   });
 
   it("ends a step and a turn with one statement each besides the lock", async () => {

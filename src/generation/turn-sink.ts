@@ -162,7 +162,8 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
     },
     async finish(turn, status, usage, error, at) {
       const { responseId, dialogId, previousResponseId } = turn;
-      await writes.completeResponse({ responseId, status, usage, error: error ?? null, at });
+      // The turn knows its dialog from its opening write: the end does not look it up.
+      await writes.completeResponse({ responseId, status, usage, error: error ?? null, at, dialogId: dialogId! });
       // Not awaited: the turn is done; the one that continues it reads the whole context if this is not kept yet.
       writes
         .keepTurnContext({ responseId, dialogId: dialogId!, previousResponseId }, turn.context.slice(0, turn.continued))

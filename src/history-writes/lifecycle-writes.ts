@@ -10,8 +10,11 @@ import * as lifecycle from "../services/response-lifecycle.js";
 import { ending, forget, forgetIfFinished, type HeldTexts, heldText } from "./held-texts.js";
 import { type EndingWrite, eventOf } from "./in-flight-input.js";
 
-/** A write that commits (or drops) the open text erases its checkpoint in the same transaction. */
-const ENDS_TEXT = { endsText: true };
+/**
+ * A write that commits (or drops) the open text erases its checkpoint in the same transaction;
+ * the text knows its response's dialog, so the write does not look it up.
+ */
+const endsText = (text: InFlightState) => ({ endsText: true, dialogId: text.dialogId });
 
 function published<W extends EndingWrite | null>(held: HeldTexts, write: W): W {
   if (write) held.live.publish(write);
@@ -26,7 +29,7 @@ async function commitHeld(held: HeldTexts, text: InFlightState | null): Promise<
     return null;
   }
   const write = await lifecycle
-    .appendEvents(held.store, { responseId: text.responseId, events: [eventOf(text)] }, ENDS_TEXT)
+    .appendEvents(held.store, { responseId: text.responseId, events: [eventOf(text)] }, endsText(text))
     .catch(forgetIfFinished(held, text));
   await forget(held, text, { erased: true });
   return ending(write, text.part);
@@ -45,7 +48,10 @@ export const appendEvents = (held: HeldTexts, input: lifecycle.AppendEventsInput
   held.queue.run(input.responseId, async () => {
     const text = await heldText(held, input.responseId);
     if (!text?.text) {
-      const write = await lifecycle.appendEvents(held.store, input, { endsText: text != null });
+      const write = await lifecycle.appendEvents(held.store, input, {
+        endsText: text != null,
+        dialogId: text?.dialogId,
+      });
       if (text) await forget(held, text, { erased: true });
       return published(held, ending(write, text?.part));
     }
@@ -53,7 +59,7 @@ export const appendEvents = (held: HeldTexts, input: lifecycle.AppendEventsInput
     // with that text written whole (with what the model loop keeps beside it) take its place.
     const events = writtenWhole(text, input.events) ? input.events : [eventOf(text), ...input.events];
     const write = await lifecycle
-      .appendEvents(held.store, { ...input, events }, ENDS_TEXT)
+      .appendEvents(held.store, { ...input, events }, endsText(text))
       .catch(forgetIfFinished(held, text));
     await forget(held, text, { erased: true });
     return published(held, ending(write, text.part));
@@ -71,7 +77,8 @@ export const completeResponse = (held: HeldTexts, input: lifecycle.CompleteRespo
     const text = await heldText(held, input.responseId);
     // A call completeResponse refuses anyway must not commit the text first.
     if (input.status !== "IN_PROGRESS") await commitAndPublish(held, text);
-    return published(held, ending(await lifecycle.completeResponse(held.store, input), text?.part));
+    const dialogId = input.dialogId ?? text?.dialogId;
+    return published(held, ending(await lifecycle.completeResponse(held.store, { ...input, dialogId }), text?.part));
   });
 
 export const interruptResponse = (held: HeldTexts, input: lifecycle.InterruptResponseInput) =>

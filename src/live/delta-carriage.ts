@@ -1,6 +1,8 @@
 // What travels with a committed delta through Redis, so that the other instances need not read it
-// back. The writer's instance reads the delta once (the same shared read its own subscribers use,
-// src/live/delta-reads.ts) and sends the events and the response row with the payload; another
+// back. The writer's instance knows the delta's rows when its write returned them (the opening
+// write, a step's commit and a turn's end do: `remember`), else reads the delta once (the same
+// shared read its own subscribers use, src/live/delta-reads.ts), and sends the events and the
+// response row with the payload; another
 // instance remembers them as its shared read of that delta, so its subscribers — however many —
 // read nothing. A delta too large to carry (CARRY_LIMIT_BYTES) goes as ids, and each instance with
 // subscribers reads it once, shared by them. Database reads per write therefore stay the same
@@ -8,7 +10,7 @@
 import type { Event, Response } from "../generated/prisma/client.js";
 import type { Store } from "../store/store.js";
 import { readDelta, rememberDelta } from "./delta-reads.js";
-import type { DeltaCarriage, DeltaPayload } from "./live-bus.js";
+import type { DeltaCarriage, DeltaPayload, DeltaRows } from "./live-bus.js";
 
 /** Larger deltas go by reference (ids), each instance reading them once. */
 export const CARRY_LIMIT_BYTES = 64 * 1024;
@@ -34,6 +36,9 @@ export function deltaCarriage(store: Store): DeltaCarriage {
       const { events, response } = await readDelta(store, payload);
       const carried: Carried = { events, response };
       return JSON.stringify(carried).length <= CARRY_LIMIT_BYTES ? carried : undefined;
+    },
+    remember(payload: DeltaPayload, rows: DeltaRows) {
+      rememberDelta(store, payload, rows);
     },
     receive(payload: DeltaPayload, carried: unknown) {
       const { events, response } = carried as Carried;

@@ -7,6 +7,7 @@
 // also goes through Redis to the other instances (src/live/redis-fanout.ts, redis-cluster-fanout.ts),
 // so a Redis outage never stops same-instance subscribers, and after one the listeners of the
 // channels it touched are told to resync from the database.
+import type { Event, Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { metrics } from "../metrics.js";
 import { PayloadQueue } from "./payload-queue.js";
@@ -89,6 +90,15 @@ export interface Resync {
 /** What a committed write publishes (src/history-writes/ is the one caller of publish). */
 export type CommittedPayload = DeltaPayload | ClearedPayload | DeletedPayload | ResponseDeletedPayload;
 
+/** A delta's events (in seq order) and its response's row, as the write that committed it returned them. */
+export interface DeltaRows {
+  events: Event[];
+  response: Response;
+}
+
+/** What publish is given: the payload, and a delta's rows when its write returned them (never published as such). */
+export type CommittedWrite = CommittedPayload & { delta?: DeltaRows };
+
 export type LiveMessage = CommittedPayload | Resync | TextMessage;
 
 export const isResync = (message: LiveMessage): message is Resync => "resync" in message;
@@ -104,7 +114,7 @@ export type NoticeHandler = (notice: unknown) => void;
 
 export interface LiveBus {
   /** Call only after the write committed. */
-  publish(write: CommittedPayload): void;
+  publish(write: CommittedWrite): void;
   /** Text appended to an in-flight event; call only after the store took it. */
   publishText(text: TextPayload): void;
   /**
@@ -151,6 +161,11 @@ const channelOf = (topic: Topic, id: string) => `${topic}:{${id}}`;
 export interface DeltaCarriage {
   /** What to send with `payload`, or undefined for ids only (too large); asked once per write, by the writer. */
   attach(payload: DeltaPayload): Promise<unknown>;
+  /**
+   * The rows of `payload` as its write returned them: this instance's read of that delta (its
+   * subscribers and attach() read nothing). Called before the delta is delivered or attached.
+   */
+  remember(payload: DeltaPayload, rows: DeltaRows): void;
   /** A delta from another instance arrived with what its writer attached. */
   receive(payload: DeltaPayload, carried: unknown): void;
 }
@@ -198,8 +213,13 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
         return send(channelOf("responseUpdated", payload.responseId), payload);
       }
       metrics.deltasPublished.inc();
-      send(channelOf("historyDelta", payload.dialogId), payload, carrying(payload));
-      send(channelOf("responseUpdated", payload.responseId), payload);
+      const history = channelOf("historyDelta", payload.dialogId);
+      const updates = channelOf("responseUpdated", payload.responseId);
+      // Kept (for a few seconds) only when something will read it: Redis's carriage, or a listener here.
+      const read = redis || local.count(history) > 0 || local.count(updates) > 0;
+      if (carriage && read && "delta" in write && write.delta) carriage.remember(payload, write.delta);
+      send(history, payload, carrying(payload));
+      send(updates, payload);
     },
 
     publishText(text) {

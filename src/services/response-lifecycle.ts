@@ -25,30 +25,37 @@ export interface AppendEventsInput {
 
 /**
  * `endsText`: the response's open text ends with this write (its event is among `events`, or it
- * is dropped), so its checkpoint is erased in the same transaction.
+ * is dropped), so its checkpoint is erased in the same transaction. `dialogId`: the response's
+ * dialog, when the caller knows it (see writeToInProgress).
  */
 export async function appendEvents(
   store: Store,
   input: AppendEventsInput,
-  { endsText = false } = {},
+  { endsText = false, dialogId }: { endsText?: boolean; dialogId?: string } = {},
 ): Promise<WriteResult> {
   if (!input.events.length) throw ValidationError.at(["events"], "at least one event is required");
   const events = parseEventInputs(store.writeLimits, input.events, ["events"]);
-  return writeToInProgress(store, input.responseId, async (write) => {
-    if (input.expectedSeq != null && input.expectedSeq !== write.seq) {
-      throw new ConflictError(`expectedSeq is ${input.expectedSeq} but the dialog's last seq is ${write.seq}`);
-    }
-    // The response's own earlier output is part of its context, so a result may answer a call
-    // appended a moment ago.
-    await checkToolResults(write.session, events, 0, { id: input.responseId }, (index) => [
-      "events",
-      String(index),
-      "toolResult",
-      "callId",
-    ]);
-    await write.appendEvents(input.responseId, events, "OUTPUT", { endsText });
-    return "IN_PROGRESS";
-  });
+  return writeToInProgress(
+    store,
+    input.responseId,
+    async (write) => {
+      if (input.expectedSeq != null && input.expectedSeq !== write.seq) {
+        throw new ConflictError(`expectedSeq is ${input.expectedSeq} but the dialog's last seq is ${write.seq}`);
+      }
+      // The response's own earlier output is part of its context, so a result may answer a call
+      // appended a moment ago.
+      await checkToolResults(write.session, events, 0, { id: input.responseId }, (index) => [
+        "events",
+        String(index),
+        "toolResult",
+        "callId",
+      ]);
+      await write.appendEvents(input.responseId, events, "OUTPUT", { endsText });
+      return "IN_PROGRESS";
+    },
+    undefined,
+    { dialogId },
+  );
 }
 
 const FINAL_STATUSES = ["COMPLETED", "FAILED", "INCOMPLETE", "CANCELLED"] as const;
@@ -62,6 +69,8 @@ export interface CompleteResponseInput {
   error?: Json | null;
   /** When the response ended, stamped as its completedAt (default: the write's own time). */
   at?: Date;
+  /** The response's dialog, when the caller knows it (see writeToInProgress). */
+  dialogId?: string;
 }
 
 export async function completeResponse(store: Store, input: CompleteResponseInput): Promise<WriteResult> {
@@ -80,7 +89,7 @@ export async function completeResponse(store: Store, input: CompleteResponseInpu
       return status;
     },
     input.at,
-    { ends: true },
+    { ends: true, dialogId: input.dialogId },
   );
 }
 
@@ -152,17 +161,20 @@ function isFinal(status: ResponseStatus): status is FinalStatus {
 
 /**
  * Runs `work` on the response's dialog, locked, once the response is known (under the lock) to
- * still take writes; `work` answers the response's status after it.
+ * still take writes; `work` answers the response's status after it. A caller that knows the
+ * response's dialog (a generated turn knows it from its opening write, an open text from its
+ * row) passes it as `dialogId`, saving the lookup; it is not trusted: the response is read under
+ * that dialog's lock and must belong to it, or the write is NOT_FOUND.
  */
 async function writeToInProgress(
   store: Store,
   responseId: string,
   work: (write: DialogWrite) => Promise<ResponseStatus>,
   now?: Date,
-  { ends = false } = {},
+  { ends = false, dialogId: known }: { ends?: boolean; dialogId?: string } = {},
 ): Promise<WriteResult> {
   // Responses never move between dialogs, so finding the dialog needs no lock.
-  const dialogId = await findDialogOf(store, responseId);
+  const dialogId = known ?? (await findDialogOf(store, responseId));
   const outcome = await writeDialog(
     store,
     {
@@ -186,6 +198,7 @@ async function writeToInProgress(
     previousSeq: outcome.previousSeq,
     seq: outcome.seq,
     status: outcome.value,
+    ...(outcome.delta?.response.id === responseId && { delta: outcome.delta }),
   };
 }
 

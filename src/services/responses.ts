@@ -107,6 +107,7 @@ async function storeTurn(
     seq,
     status: parsed.status,
     written,
+    ...(stored.events && { delta: { events: stored.events, response: stored.response } }),
   };
 }
 

@@ -1,6 +1,6 @@
 // What a write is asked and what it answers: shared by the services that write and by
 // idempotency (which answers a retry with an earlier write's result), so neither imports the other.
-import type { Dialog, Response } from "../generated/prisma/client.js";
+import type { Dialog, Event, Response } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { Json } from "../vocabulary/json.js";
@@ -43,4 +43,10 @@ export interface WriteResult {
   status: ResponseStatus;
   /** The response and dialog rows as this write committed them (absent when it stored nothing new). */
   written?: { response: Response; dialog: Dialog };
+  /**
+   * What its delta shows, as the write returned it: the events it added (in seq order) and the
+   * response's row as committed. With it, publishing the delta reads nothing back
+   * (src/live/delta-carriage.ts); absent when the write's statements did not return them.
+   */
+  delta?: { events: Event[]; response: Response };
 }

@@ -5,7 +5,8 @@ import type { ResponseForWrite } from "./response-for-write.js";
 export type DialogTarget =
   /**
    * An existing dialog, locked; `whenMissing`/`whenExpired` say what the caller asked for;
-   * `withResponse`: the response of it the write will read first (readResponse), read with the lock.
+   * `withResponse`: the response of it the write will read first (readResponse), read with the lock,
+   * and the only response it changes: its delta's rows come back with the write (DialogWriteOutcome).
    */
   | {
       id: string;

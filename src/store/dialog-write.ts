@@ -15,7 +15,7 @@ import { extendChatHash, normalMessageTexts } from "../formats/chat-context-hash
 import type { ChatHashedEvent } from "../formats/chat-context-hash.js";
 import { chatHashAfter, finalChatHash } from "./chat-hash.js";
 import type { LockedDialog } from "./dialog-target.js";
-import { HeldChanges } from "./held-changes.js";
+import { type DeltaRows, deltaRowsOf, HeldChanges, type Returned, type ReturnedDelta } from "./held-changes.js";
 import { responseForWrite, type ResponseForWrite, type UsageRow, usageRowColumns } from "./response-for-write.js";
 import type { NewEvent } from "../vocabulary/events.js";
 import {
@@ -89,8 +89,8 @@ export class DialogWrite {
   }
 
   /** Holds back a change for the next statement (HeldChanges.hold: `rows` names what it touches). */
-  #later(rows: string, change: Prisma.Sql) {
-    return this.#held.hold(rows, change);
+  #later(rows: string, change: Prisma.Sql, returns?: Returned) {
+    return this.#held.hold(rows, change, returns);
   }
 
   /** The dialog's last seq so far in this write. */
@@ -167,7 +167,8 @@ export class DialogWrite {
       SELECT ev->>'id', ${this.dialog.id}, ev->>'responseId', (ev->>'seq')::int, p."segmentId", p.depth,
         ${eventValuesFromJson(this.now.toISOString())}
       FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) AS ev,
-        (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p`,
+        (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p RETURNING seq, to_jsonb("Event") AS item`,
+      "events",
     );
     // The response's agent was heard from: the idle sweep measures from here (inFlightAt).
     const heardFrom = [
@@ -188,7 +189,8 @@ export class DialogWrite {
       `Response:from:${responseId}`,
       Prisma.sql`UPDATE "Response" u SET ${Prisma.join([...segmentCountIncrements(events, "u", Prisma.sql`p.depth`), ...heardFrom])}
         FROM (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p
-        WHERE u."segmentId" = p."segmentId" AND u.depth >= p.depth`,
+        WHERE u."segmentId" = p."segmentId" AND u.depth >= p.depth RETURNING u.id, to_jsonb(u) AS item`,
+      "responses",
     );
   }
 
@@ -221,7 +223,8 @@ export class DialogWrite {
     }
     await this.#later(
       `Response:${responseId}`,
-      Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId}`,
+      Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId} RETURNING id, to_jsonb("Response") AS item`,
+      "responses",
     );
   }
 
@@ -362,17 +365,22 @@ export class DialogWrite {
     );
   }
 
-  /** Writes the dialog row: last seq, head, and updatedAt (every write extends retention). */
-  async finish(): Promise<Dialog> {
+  /**
+   * Writes the dialog row: last seq, head, and updatedAt (every write extends retention). A write
+   * that changed only the response `deltaOf` also gets its events and row as the statement leaves
+   * them (`delta`, from its held-back changes when they went with it), so its delta needs no read.
+   */
+  async finish(deltaOf?: string): Promise<{ dialog: Dialog; delta?: DeltaRows }> {
     const head = this.#head;
-    const [row] = await run<{ row: unknown }>(
-      Prisma.sql`${this.#held.withHeld()}UPDATE "Dialog" SET "lastSeq" = ${this.#seq}::int, "updatedAt" = ${this.now.toISOString()}::timestamp
+    const withHeld = this.#held.withHeld();
+    const [row] = await run<{ row: unknown } & ReturnedDelta>(
+      Prisma.sql`${withHeld}UPDATE "Dialog" SET "lastSeq" = ${this.#seq}::int, "updatedAt" = ${this.now.toISOString()}::timestamp
         ${this.#headMoved ? Prisma.sql`, "headId" = ${head?.id ?? null}, "headDepth" = ${head?.depth ?? null}::int` : Prisma.empty}
         ${this.#cleared ? Prisma.sql`, "clearedAtSeq" = ${this.#seq}::int` : Prisma.empty}
         ${this.#cleared || !isNoUsage(this.#usage) ? Prisma.sql`, ${dialogUsageSets(this.#usage, this.#cleared)}` : Prisma.empty}
-        WHERE id = ${this.dialog.id} RETURNING to_jsonb("Dialog") AS row`,
+        WHERE id = ${this.dialog.id} RETURNING to_jsonb("Dialog") AS row${this.#held.deltaColumns(deltaOf)}`,
       this.transaction,
     );
-    return rowFromJson("Dialog", row!.row) as Dialog;
+    return { dialog: rowFromJson("Dialog", row!.row) as Dialog, delta: deltaRowsOf(row!) };
   }
 }

@@ -1,7 +1,9 @@
 // The changes a write holds back (DialogWrite): a change that nothing in the write reads before
 // its next statement goes to the database as a data-modifying CTE of that statement, so a step's
 // commit or a turn's end is one round trip instead of four.
+import { rowFromJson } from "../db/json-rows.js";
 import { Prisma } from "../generated/prisma/client.js";
+import type { Event, Response } from "../generated/prisma/client.js";
 import { run, type SqlRunner } from "./sql.js";
 
 /** A change held back: its statement, and what it touches. */
@@ -10,11 +12,41 @@ interface HeldChange {
    * "Response:after:<id>" (the rows after it in its segment), "Response:from:<id>" (both). */
   rows: string;
   sql: Prisma.Sql;
+  /** What its RETURNING gives (`seq, row` of inserted events; `id, row` of changed responses). */
+  returns?: Returned;
+}
+
+/** Rows a held-back change returns, for the statement that sends it to answer. */
+export type Returned = "events" | "responses";
+
+/** A write's delta as it committed: its events (in seq order) and its response's row. */
+export interface DeltaRows {
+  events: Event[];
+  response: Response;
+}
+
+/** The columns deltaColumns() adds to a statement's answer. */
+export interface ReturnedDelta {
+  events?: unknown[] | null;
+  response?: unknown;
+}
+
+/** The delta's rows from a statement's answer (deltaColumns), when it has them. */
+export function deltaRowsOf({ events, response }: ReturnedDelta): DeltaRows | undefined {
+  if (!events || !response) return undefined;
+  return {
+    events: events.map((event) => rowFromJson("Event", event) as Event),
+    response: rowFromJson("Response", response) as Response,
+  };
 }
 
 /** The held-back changes of one write, sent on its transaction. */
 export class HeldChanges {
   #pending: HeldChange[] = [];
+  /** The CTEs of the last withHeld() that return rows, by what they return. */
+  #returning: Record<Returned, string[]> = { events: [], responses: [] };
+  /** A change that returns rows went in a statement whose answer nobody read (flush). */
+  #lost = false;
 
   constructor(private readonly transaction: SqlRunner) {}
 
@@ -26,24 +58,47 @@ export class HeldChanges {
    * twice: `rows` names what a change touches, and one that may touch what a held-back one
    * touches first sends those on their own.
    */
-  async hold(rows: string, change: Prisma.Sql) {
+  async hold(rows: string, change: Prisma.Sql, returns?: Returned) {
     if (this.#pending.some((held) => mayTouchSame(held.rows, rows))) await this.flush();
-    this.#pending.push({ rows, sql: change });
+    this.#pending.push({ rows, sql: change, returns });
   }
 
   /** Sends the held-back changes now, as one statement. */
   async flush() {
     const last = this.#pending.pop();
     if (!last) return;
+    if (last.returns || this.#pending.some((held) => held.returns)) this.#lost = true;
     await run(Prisma.sql`${this.withHeld()}${last.sql}`, this.transaction);
   }
 
   /** A WITH clause holding every held-back change, for the statement that goes next (empty when none). */
   withHeld() {
     const held = this.#pending.splice(0);
+    this.#returning = { events: [], responses: [] };
     if (!held.length) return Prisma.empty;
-    const parts = held.map((change, i) => Prisma.sql`${Prisma.raw(`held${i}`)} AS (${change.sql})`);
+    const parts = held.map((change, i) => {
+      if (change.returns) this.#returning[change.returns].push(`held${i}`);
+      return Prisma.sql`${Prisma.raw(`held${i}`)} AS (${change.sql})`;
+    });
     return Prisma.sql`WITH ${Prisma.join(parts)} `;
+  }
+
+  /**
+   * Columns `events` and `response` for the statement that sends the last withHeld(), in a write
+   * that changed only the response `deltaOf`: its events (in seq order) and row as that statement
+   * leaves them, from its changes' RETURNING. Nothing without `deltaOf`, or when such rows
+   * already went in a statement whose answer nobody read (flush).
+   */
+  deltaColumns(deltaOf: string | undefined) {
+    const { events, responses } = this.#returning;
+    if (!deltaOf || this.#lost || !responses.length) return Prisma.empty;
+    const union = (names: string[], columns: string) =>
+      Prisma.raw(names.map((name) => `SELECT ${columns} FROM ${name}`).join(" UNION ALL "));
+    const eventRows = events.length
+      ? Prisma.sql`(SELECT COALESCE(jsonb_agg(x.item ORDER BY x.seq), '[]'::jsonb) FROM (${union(events, "seq, item")}) x)`
+      : Prisma.sql`'[]'::jsonb`;
+    return Prisma.sql`, ${eventRows} AS events,
+      (SELECT x.item FROM (${union(responses, "id, item")}) x WHERE x.id = ${deltaOf}) AS response`;
   }
 }
 

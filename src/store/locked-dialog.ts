@@ -6,6 +6,7 @@ import type { Dialog } from "../generated/prisma/client.js";
 import { NotFoundError } from "../errors.js";
 import type { DialogTarget, LockedDialog, NewDialog } from "./dialog-target.js";
 import { DialogWrite } from "./dialog-write.js";
+import type { DeltaRows } from "./held-changes.js";
 import { responseForWrite, type ResponseForWrite } from "./response-for-write.js";
 import { dialogExpired, isExpired } from "./retention-window.js";
 import { run, type SqlRunner } from "./sql.js";
@@ -18,6 +19,8 @@ export interface DialogWriteOutcome<T> {
   dialog: Dialog;
   previousSeq: number;
   seq: number;
+  /** The one response's events and row as the write left them, when it changed only those (DialogWrite.finish). */
+  delta?: DeltaRows;
 }
 
 /**
@@ -39,9 +42,9 @@ export async function writeDialog<T>(
           : await lockDialog(session, target, now, store.retentionMs);
       const write = new DialogWrite(dialog, session, now, store.prices);
       const value = await work(write);
-      const row = await write.finish();
+      const { dialog: row, delta } = await write.finish("id" in target ? target.withResponse?.id : undefined);
       charges = write.charges;
-      return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq };
+      return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq, delta };
     });
   // A new dialog has no other writer to wait for; an existing one's writers take turns for the pool.
   const outcome = await ("create" in target ? transaction() : store.dialogWriters.run(target.id, transaction));

@@ -11,7 +11,7 @@
 // read from the dialog row (`headDepth`) rather than from the head response, and why the place
 // of the new response in its segment (docs/architecture.md, "Context addressing") comes from the
 // function "segmentTail", which reads with a snapshot taken after the lock.
-import type { Dialog, Response } from "../generated/prisma/client.js";
+import type { Dialog, Event, Response } from "../generated/prisma/client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { rowFromJson } from "../db/json-rows.js";
 import { normalMessageTexts } from "../formats/chat-context-hash.js";
@@ -58,6 +58,8 @@ export interface StoredTurn {
   /** The rows as committed, so the caller can answer without reading them back. */
   response: Response;
   dialog: Dialog;
+  /** Its events as inserted, in seq order (when the statement that wrote them returned them). */
+  events?: Event[];
 }
 
 /**
@@ -118,12 +120,21 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
     e AS (
       INSERT INTO "Event" (id, "dialogId", "responseId", seq, "segmentId", depth, ${eventValueColumns})
       SELECT ev->>'id', d.id, r.id, d."lastSeq" + t.ord, r."segmentId", r.depth, ${eventValuesFromJson(now)}
-      FROM d, r, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS t(ev, ord))
+      FROM d, r, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS t(ev, ord)
+      RETURNING seq, to_jsonb("Event") AS item)
     ${moveHead} ${ledger}
     SELECT d."lastSeq" AS "previousSeq", r.depth, ${alive} AS alive, to_jsonb(r) AS response,
+      (SELECT COALESCE(jsonb_agg(e.item ORDER BY e.seq), '[]'::jsonb) FROM e) AS events,
       ${turn.dialog.isNew ? Prisma.sql`d.after` : Prisma.sql`(SELECT after FROM u)`} AS dialog
     FROM d LEFT JOIN r ON TRUE`;
-  type Outcome = { previousSeq: number; depth: number | null; alive: boolean; response: unknown; dialog: unknown };
+  type Outcome = {
+    previousSeq: number;
+    depth: number | null;
+    alive: boolean;
+    response: unknown;
+    events: unknown[];
+    dialog: unknown;
+  };
   // A new dialog has no other writer; an existing one's writers take turns for the pool.
   const [row] = turn.dialog.isNew
     ? await run<Outcome>(statement, store.database)
@@ -136,6 +147,7 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
     depth: row.depth,
     response: rowFromJson("Response", row.response) as Response,
     dialog: rowFromJson("Dialog", row.dialog) as Dialog,
+    events: row.events.map((event) => rowFromJson("Event", event) as Event),
   };
 }
 
