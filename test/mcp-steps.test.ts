@@ -23,7 +23,9 @@ beforeAll(async () => {
 const tools = (url = server.url) =>
   [{ type: "mcp", server_label: "test", server_url: url, require_approval: "never" }] as never;
 
-const DELTAS = `subscription ($dialogId: ID!) { historyDelta(dialogId: $dialogId) { seq status append {
+// From seq 0: the watcher sees every step however late its subscription starts (the turn is
+// created right after it is asked for, and a start may wait for others to share its read).
+const DELTAS = `subscription ($dialogId: ID!) { historyDelta(dialogId: $dialogId, afterSeq: 0) { seq status append {
   __typename ... on ToolCallEvent { toolName metadata } ... on ToolResultEvent { toolName isError content } ... on AiEvent { content } } } }`;
 
 async function newDialog(key: string) {
