@@ -18,15 +18,19 @@ export interface FallbackInFlightStore extends InFlightStore {
   handBack(): Promise<void>;
 }
 
-/** How many texts written to Redis are mirrored in memory: those of the answers being typed now. */
+/**
+ * How much of the texts written to Redis is mirrored in memory: the answers being typed now. Bound
+ * by count and by characters (a text may be up to MAX_EVENT_BYTES), least recently written out first.
+ */
 const MIRRORED_TEXTS = 1_000;
+const MIRRORED_CHARS = 32 * 1024 * 1024;
 
 export function withLocalFallback(
   primary: InFlightStore,
   local: MemoryInFlightStore,
   onFallback: (error: Error) => void,
 ): FallbackInFlightStore {
-  const mirror = new TextMirror(MIRRORED_TEXTS);
+  const mirror = new TextMirror(MIRRORED_TEXTS, MIRRORED_CHARS);
   /** Redis, or when it fails this process, starting from the mirror of what this instance wrote. */
   const either = <T>(responseId: string, run: (store: InFlightStore) => Promise<T>): Promise<T> =>
     run(primary).catch(async (error: Error) => {
@@ -99,17 +103,22 @@ export function withLocalFallback(
 /** The texts this instance last wrote to Redis, as Redis holds them after its write. */
 class TextMirror {
   private readonly texts = new Map<string, InFlightState>();
-  constructor(private readonly limit: number) {}
+  private chars = 0;
+  constructor(
+    private readonly maxTexts: number,
+    private readonly maxChars: number,
+  ) {}
 
   get(responseId: string): InFlightState | undefined {
     return this.texts.get(responseId);
   }
 
-  /** Remembers a text (most recent last; past the limit the least recently written goes). */
+  /** Remembers a text (most recent last; past either bound the least recently written go). */
   set(state: InFlightState) {
-    this.texts.delete(state.responseId);
+    this.forget(state.responseId);
     this.texts.set(state.responseId, state);
-    if (this.texts.size > this.limit) this.texts.delete(this.texts.keys().next().value!);
+    this.chars += state.text.length;
+    while (this.texts.size > this.maxTexts || this.chars > this.maxChars) this.forget(this.texts.keys().next().value!);
   }
 
   /**
@@ -124,11 +133,18 @@ class TextMirror {
     const kept = this.texts.get(responseId);
     if (!kept) return;
     const fits = appended && kept.part === appended.part && kept.type === appended.type;
-    if (!fits || kept.text.length !== appended.offset) return void this.texts.delete(responseId);
+    if (!fits || kept.text.length !== appended.offset) return this.forget(responseId);
     this.set({ ...kept, text: kept.text + appended.delta, at: appended.now });
   }
 
   delete(responseId: string, part: number) {
-    if (this.texts.get(responseId)?.part === part) this.texts.delete(responseId);
+    if (this.texts.get(responseId)?.part === part) this.forget(responseId);
+  }
+
+  private forget(responseId: string) {
+    const kept = this.texts.get(responseId);
+    if (!kept) return;
+    this.chars -= kept.text.length;
+    this.texts.delete(responseId);
   }
 }
