@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { parseEnv } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import { parseDuration } from "../src/duration.js";
@@ -260,6 +261,23 @@ describe(".env.example", () => {
     const files = [...example.matchAll(/\b((?:docs\/)?[\w-]+\.md)\b/g)].map((m) => m[1]!);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(existsSync(path.join(ROOT, file)), file).toBe(true);
+  });
+
+  it("offers every setting the configuration reads (docs/operations.md's table says what each does)", () => {
+    const config = readFileSync(path.join(ROOT, "src/config.ts"), "utf8");
+    const schema = config.slice(config.indexOf("const schema = z.object({"));
+    const settings = [...schema.slice(0, schema.indexOf("\n});")).matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map(
+      (m) => m[1]!,
+    );
+    expect(settings.length).toBeGreaterThan(20);
+    const missing = settings.filter((name) => !new RegExp(`^# ${name}=`, "m").test(example));
+    expect(missing).toEqual([]);
+  });
+
+  it("gives values that work uncommented: a note after one is a comment, not part of it", () => {
+    const lines = example.split("\n").filter((line) => /^# [A-Z][A-Z0-9_]+=/.test(line));
+    const values = parseEnv(lines.map((line) => line.slice(2)).join("\n"));
+    for (const [name, value] of Object.entries(values)) expect(value, name).not.toMatch(/\s|\(/);
   });
 
   it("offers the settings a newcomer sets first, model settings included", () => {
