@@ -188,9 +188,76 @@ describe("README's Responses API snippet", () => {
   });
 });
 
-function runNode(file: string, env: Record<string, string>) {
+describe("README's streaming example (Watch an answer being typed)", () => {
+  it("runs as written: the agent's deltas reach the SSE watcher as they are typed, then the committed answer", async () => {
+    const blocks = blocksOf("Watch an answer being typed");
+    const [watch] = blocks.filter((b) => b.language === "sh");
+    const [agent] = blocks.filter((b) => b.language === "ts");
+    const server = await startTestServer();
+    const at = (code: string) => code.replaceAll("localhost:4000", `localhost:${new URL(server.url).port}`);
+    const write = async (content: string, dialogId?: string) => {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          query: `mutation ($d: ID, $c: String!) { createResponse(input: { dialogId: $d, input: [{ human: { content: $c } }], output: [{ ai: { content: $c } }] }) { ... on Response { dialog { id } } } }`,
+          variables: { d: dialogId, c: content },
+        }),
+      });
+      return ((await response.json()) as { data: { createResponse: { dialog: { id: string } } } }).data.createResponse
+        .dialog.id;
+    };
+    const DIALOG = await write("The tour's dialog");
+    const watchOutput = path.join(scratch, "typed.out");
+    const bash = spawn("bash", ["-c", `( ${at(watch!.code).trim()}\n) > '${watchOutput}' 2>&1`], {
+      detached: true,
+      stdio: "ignore",
+      env: { ...process.env, DIALOG },
+    });
+    const watched = () => (existsSync(watchOutput) ? readFileSync(watchOutput, "utf8") : "");
+    try {
+      // The watcher is subscribed once a write made after its start reaches it (it replays nothing).
+      let probes = 0;
+      await expect
+        .poll(
+          async () => {
+            if (!watched().includes('"content":"probe')) await write(`probe ${++probes}`, DIALOG);
+            return watched();
+          },
+          { timeout: 15_000, interval: 100 },
+        )
+        .toContain('"content":"probe');
+      // Inside the repository's node_modules, so that graphql-ws and ws resolve; run by tsx as written.
+      const dir = mkdtempSync(path.join(ROOT, "node_modules/.readme-snippet-"));
+      try {
+        const file = path.join(dir, "agent.mts");
+        writeFileSync(file, at(agent!.code));
+        await runNode(file, { DIALOG }, ["--import", "tsx"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      await expect.poll(watched, { timeout: 10_000 }).toContain('"content":"Once upon a time…"');
+      const out = watched();
+      expect(out).toContain('"text":{"part":1,"offset":0,"delta":"Once upon"}');
+      expect(out).toContain('"text":{"part":1,"offset":9,"delta":" a time…"}');
+      const stored = await prisma.response.findFirstOrThrow({
+        where: { dialogId: DIALOG },
+        orderBy: { createdAt: "desc" },
+      });
+      expect(stored.status).toBe("COMPLETED");
+    } finally {
+      try {
+        process.kill(-bash.pid!, "SIGTERM");
+      } catch {
+        // Ended already.
+      }
+    }
+  });
+});
+
+function runNode(file: string, env: Record<string, string>, nodeOptions: string[] = []) {
   return new Promise<{ stdout: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [file], {
+    const child = spawn(process.execPath, [...nodeOptions, file], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
