@@ -85,6 +85,9 @@ describe.skipIf(!hasChromium)("a first chat session in the viewer", () => {
     expect(await page.locator(".event-ai .markdown td").allTextContents()).toEqual(["apple", "red", "pear", "green"]);
     expect(await page.locator(".event-ai pre code.hljs .hljs-keyword").first().textContent()).toBe("def");
     await page.getByText("Line 40 of a long answer.").waitFor();
+    // Its lines, one newline apart, are lines (Markdown alone ran them into one paragraph).
+    const lines = await page.locator(".event-ai .markdown p", { hasText: "Line 1 of" }).innerText();
+    expect(lines).toContain("Line 1 of a long answer.\nLine 2 of a long answer.\n");
     await page.waitForFunction(() => {
       const main = document.querySelector("main.main")!;
       return main.scrollHeight - main.scrollTop - main.clientHeight < 80;
