@@ -255,6 +255,45 @@ describe.skipIf(!hasChromium)("a first chat session in the viewer", () => {
   });
 });
 
+describe.skipIf(!hasChromium)("a dialog's first turn, asked again", () => {
+  it("regenerates it and edits its message as branches of the same dialog", async () => {
+    const { page, errors } = await openPage(`${server.url}/`);
+    await expect.poll(() => page.getByTestId("composer-model").inputValue(), { timeout: 15_000 }).toBe("stand-in-1");
+    upstream.script({ output: [{ text: "Apples are red." }] }, { output: [{ text: "Apples" }] });
+    const composer = page.getByTestId("composer-input");
+    await composer.fill("What colour are apples?");
+    await composer.press("Enter");
+    await page.getByText("Apples are red.").waitFor({ timeout: 15_000 });
+    const dialogPath = new URL(page.url()).pathname;
+    const firstTurn = page.getByTestId("response-boundary").first();
+    const kinds = () =>
+      firstTurn
+        .locator("[data-branch-kind]")
+        .evaluateAll((links) => links.map((l) => (l as HTMLElement).dataset.branchKind));
+
+    // Regenerate on the first turn (it had none: a first turn has no parent to continue).
+    upstream.script({ output: [{ text: "Apples are green." }] });
+    await firstTurn.getByTestId("regenerate").click();
+    await page.getByText("Apples are green.").waitFor({ timeout: 15_000 });
+    await expect.poll(kinds, { timeout: 15_000 }).toEqual(["original", "regenerated"]);
+    expect(new URL(page.url()).pathname).toBe(dialogPath);
+    expect(upstream.requests.at(-1)!.body.messages).toEqual([{ role: "user", content: "What colour are apples?" }]);
+
+    // Editing the first message: a branch of this dialog (it started a new chat before).
+    upstream.script({ output: [{ text: "Pears are green." }] });
+    await page.locator(".event-human").first().getByTestId("edit-message").click();
+    await page.getByLabel("Edited message").fill("What colour are pears?");
+    await page.getByLabel("Edited message").press("Enter");
+    await page.getByText("Pears are green.").waitFor({ timeout: 15_000 });
+    await expect.poll(kinds, { timeout: 15_000 }).toEqual(["original", "regenerated", "edited"]);
+    expect(new URL(page.url()).pathname).toBe(dialogPath);
+    await shot(page, "13-first-turn-branches");
+    expect(await page.locator(".dialog-item").count()).toBe(await store.prisma.dialog.count());
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
 describe.skipIf(!hasChromium)("a message sent before the page knows the server's models", () => {
   it("is not sent as hand-written: Send waits until the server has said a model answers", async () => {
     // The page's models query held until the person has typed and pressed Enter.
