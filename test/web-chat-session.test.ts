@@ -287,6 +287,11 @@ describe.skipIf(!hasChromium)("a dialog's first turn, asked again", () => {
     await page.getByText("Pears are green.").waitFor({ timeout: 15_000 });
     await expect.poll(kinds, { timeout: 15_000 }).toEqual(["original", "regenerated", "edited"]);
     expect(new URL(page.url()).pathname).toBe(dialogPath);
+    // The branch list says where they begin (it said "separate root").
+    await page
+      .locator("[data-testid=branch-row] .branch-facts", { hasText: "from the start · 2 events · 1 turn" })
+      .first()
+      .waitFor({ timeout: 15_000 });
     await shot(page, "13-first-turn-branches");
     expect(await page.locator(".dialog-item").count()).toBe(await store.prisma.dialog.count());
     expect(errors).toEqual([]);
