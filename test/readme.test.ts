@@ -141,53 +141,8 @@ describe("README's five-minute tour", () => {
   });
 });
 
-describe("README's Chat Completions example", () => {
-  it("runs as written against a started server: the second request continues the first turn", async () => {
-    const [example] = blocksOf("Use it as your Chat Completions endpoint").filter((b) => b.language === "ts");
-    const g = await startGeneratingServer();
-    g.upstream.script({ output: [{ text: "Hello, Ada!" }] }, { output: [{ text: "Your name is Ada." }] });
-    const code = example!.code.replaceAll("http://localhost:4000", g.server.url);
-    // Plain JavaScript as well as TypeScript, so node runs it as it stands, resolving `openai` here.
-    const node = spawn(process.execPath, ["--input-type=module"], {
-      cwd: ROOT,
-      env: { ...process.env, DIALOGQL_KEY: g.key },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let output = "";
-    node.stdout.on("data", (chunk) => (output += chunk));
-    node.stderr.on("data", (chunk) => (output += chunk));
-    node.stdin.end(code);
-    const exit = await new Promise<number | null>((resolve) => node.once("exit", resolve));
-    expect(exit, output).toBe(0);
-    expect(output.trim()).toBe("Your name is Ada.");
-    const [second, first] = await prisma.response.findMany({
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: 2,
-      select: { id: true, dialogId: true, previousResponseId: true },
-    });
-    expect(second).toMatchObject({ dialogId: first!.dialogId, previousResponseId: first!.id });
-  });
-});
-
-describe("README's Responses API snippet", () => {
-  it("runs as written with the openai SDK against a server with a model", async () => {
-    const [snippet] = blocksOf("Use it as your Responses API").filter((b) => b.language === "ts");
-    expect(snippet!.code).toContain("client.responses.delete(");
-    const { server, key } = await startGeneratingServer();
-    // Inside the repository's node_modules, so that `import OpenAI from "openai"` resolves.
-    const dir = mkdtempSync(path.join(ROOT, "node_modules/.readme-snippet-"));
-    try {
-      const file = path.join(dir, "snippet.mjs");
-      writeFileSync(file, snippet!.code.replaceAll("http://localhost:4000", server.url));
-      const { stdout } = await runNode(file, { DIALOGQL_KEY: key });
-      // The stand-in's answer, streamed by the snippet's loop.
-      expect(stdout).toContain("Hello from the stand-in.");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
+// Before the examples that make API keys: the snippets run as the README's reader runs them, on a
+// server in development mode (no key).
 describe("README's streaming example (Watch an answer being typed)", () => {
   it("runs as written: the agent's deltas reach the SSE watcher as they are typed, then the committed answer", async () => {
     const blocks = blocksOf("Watch an answer being typed");
@@ -251,6 +206,53 @@ describe("README's streaming example (Watch an answer being typed)", () => {
       } catch {
         // Ended already.
       }
+    }
+  });
+});
+
+describe("README's Chat Completions example", () => {
+  it("runs as written against a started server: the second request continues the first turn", async () => {
+    const [example] = blocksOf("Use it as your Chat Completions endpoint").filter((b) => b.language === "ts");
+    const g = await startGeneratingServer();
+    g.upstream.script({ output: [{ text: "Hello, Ada!" }] }, { output: [{ text: "Your name is Ada." }] });
+    const code = example!.code.replaceAll("http://localhost:4000", g.server.url);
+    // Plain JavaScript as well as TypeScript, so node runs it as it stands, resolving `openai` here.
+    const node = spawn(process.execPath, ["--input-type=module"], {
+      cwd: ROOT,
+      env: { ...process.env, DIALOGQL_KEY: g.key },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    node.stdout.on("data", (chunk) => (output += chunk));
+    node.stderr.on("data", (chunk) => (output += chunk));
+    node.stdin.end(code);
+    const exit = await new Promise<number | null>((resolve) => node.once("exit", resolve));
+    expect(exit, output).toBe(0);
+    expect(output.trim()).toBe("Your name is Ada.");
+    const [second, first] = await prisma.response.findMany({
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: 2,
+      select: { id: true, dialogId: true, previousResponseId: true },
+    });
+    expect(second).toMatchObject({ dialogId: first!.dialogId, previousResponseId: first!.id });
+  });
+});
+
+describe("README's Responses API snippet", () => {
+  it("runs as written with the openai SDK against a server with a model", async () => {
+    const [snippet] = blocksOf("Use it as your Responses API").filter((b) => b.language === "ts");
+    expect(snippet!.code).toContain("client.responses.delete(");
+    const { server, key } = await startGeneratingServer();
+    // Inside the repository's node_modules, so that `import OpenAI from "openai"` resolves.
+    const dir = mkdtempSync(path.join(ROOT, "node_modules/.readme-snippet-"));
+    try {
+      const file = path.join(dir, "snippet.mjs");
+      writeFileSync(file, snippet!.code.replaceAll("http://localhost:4000", server.url));
+      const { stdout } = await runNode(file, { DIALOGQL_KEY: key });
+      // The stand-in's answer, streamed by the snippet's loop.
+      expect(stdout).toContain("Hello from the stand-in.");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
