@@ -162,6 +162,49 @@ describe("generateResponse", () => {
     );
   });
 
+  it("regenerates a dialog's first turn from its start (fromStart): another first turn of the same dialog", async () => {
+    g.upstream.script({ output: [{ text: "Paris." }] }, { output: [{ text: "It is Paris." }] });
+    const ask = async (input: Record<string, unknown>) =>
+      member(
+        (await call(GENERATE, { input: { model: "stand-in-1", ...input } as never })).body.data!.generateResponse,
+        "Response",
+      );
+    const first = await ask({ input: [{ human: { content: "Capital of France?" } }] });
+    await whenFinished(first.id);
+    const dialogId = first.dialog.id;
+    // Before, a first turn could only be asked again in a new dialog: with dialogId alone the
+    // regenerated question continued the head, the first answer in its context.
+    const again = await ask({ dialogId, fromStart: true, input: [{ human: { content: "Capital of France?" } }] });
+    await whenFinished(again.id);
+    expect(again.dialog.id).toBe(dialogId);
+    expect(again.previousResponse).toBeNull();
+    expect(g.upstream.requests.at(-1)!.body.messages!).toEqual([{ role: "user", content: "Capital of France?" }]);
+    const roots = await store.prisma.response.findMany({
+      where: { dialogId, previousResponseId: null },
+      select: { id: true, depth: true },
+      orderBy: { id: "asc" },
+    });
+    expect(roots).toEqual([
+      { id: first.id, depth: 0 },
+      { id: again.id, depth: 0 },
+    ]);
+    const dialog = await store.prisma.dialog.findUniqueOrThrow({ where: { id: dialogId } });
+    expect(dialog).toMatchObject({ headId: again.id, headDepth: 0 });
+
+    // fromStart begins at the start: with previousResponseId as well, it is refused.
+    const refused = (
+      await call(GENERATE, {
+        input: {
+          model: "stand-in-1",
+          previousResponseId: first.id,
+          fromStart: true,
+          input: [{ human: { content: "x" } }],
+        },
+      })
+    ).body.data!.generateResponse;
+    expect(member(refused, "ValidationError").message).toMatch(/fromStart/);
+  });
+
   it("tells clients whether a model is configured", async () => {
     const { body } = await call(MODELS_CONFIGURED);
     expect(body.data!.models).toEqual({ configured: true, defaultModel: "gpt-4o-mini" });

@@ -6,8 +6,10 @@
 // is stored. Open WebUI, LibreChat and OpenAI-format JSONL files come in the same way.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { decodeTime } from "ulid";
 import { beforeAll, describe, expect, it } from "vitest";
 import { graphql } from "../src/client/generated/index.js";
+import { newDialogId } from "../src/ids.js";
 import type { RunningServer } from "../src/server/http-server.js";
 import { prisma } from "./support/database.js";
 import { startTestServer } from "./support/live.js";
@@ -148,6 +150,27 @@ describe("a ChatGPT export", () => {
     ]);
     const [question, , withFile, call, output, answer] = history;
     expect(question!.createdAt).toBe("2023-11-14T22:13:20.500Z");
+    // The dialog and its turns keep ChatGPT's times too (they were the import's moment): a turn
+    // from its first message to its last, the dialog from its first, and its id made of that time,
+    // so the newest-first list puts a 2023 chat among 2023's, not above today's.
+    const rows = await prisma.response.findMany({
+      where: { id: { in: [start.id, regenerated.id] } },
+      select: { id: true, createdAt: true, completedAt: true },
+    });
+    const times = Object.fromEntries(
+      rows.map((r) => [r.id, [r.createdAt.toISOString(), r.completedAt?.toISOString()]]),
+    );
+    expect(times[start.id]).toEqual(["2023-11-14T22:13:20.500Z", "2023-11-14T22:13:25.000Z"]);
+    expect(times[regenerated.id]).toEqual(["2023-11-14T22:13:20.500Z", "2023-11-14T22:13:29.000Z"]);
+    const stored = await prisma.dialog.findUniqueOrThrow({ where: { id: lisbon!.id } });
+    expect(stored.createdAt.toISOString()).toBe("2023-11-14T22:13:20.500Z");
+    expect(decodeTime(lisbon!.id)).toBe(Date.parse("2023-11-14T22:13:20.500Z"));
+    // A turn's id is made of the time it was answered: the regenerated root comes after the first.
+    expect(decodeTime(start.id.replace(/^resp_/, ""))).toBe(Date.parse("2023-11-14T22:13:25.000Z"));
+    expect(start.id < regenerated.id).toBe(true);
+    expect(lisbon!.id < newDialogId()).toBe(true);
+    // Its retention clock is the import's: an old chat is not expired by its age.
+    expect(Date.now() - stored.updatedAt.getTime()).toBeLessThan(60_000);
     expect(member(withFile!, "HumanEvent").parts).toEqual([
       { __typename: "FilePart", fileId: "file-menu", filename: "menu.pdf" },
     ]);

@@ -26,7 +26,24 @@ function runtimeStage() {
     return { sources: parts.map((source) => path.relative("/app", source)), destination };
   });
   const npmCi = /^RUN (npm ci [^&]+)/m.exec(stage)![1]!.trim().split(/\s+/).slice(1);
-  return { copies, npmCi };
+  // After the dependencies, the postinstall: it needs the built tree (the PGlite template).
+  const postinstall = /^RUN node (scripts\/postinstall\.mjs)/m.exec(stage)?.[1];
+  return { copies, npmCi, postinstall };
+}
+
+/** Each stage's instructions up to its `npm ci`: what a change must touch to install again. */
+function beforeInstall() {
+  const text = readFileSync(path.join(ROOT, "Dockerfile"), "utf8").replace(/\\\n/g, " ");
+  return text
+    .split(/^FROM /m)
+    .slice(1)
+    .map((stage) => {
+      const lines = stage.split("\n").filter((line) => /^(COPY|RUN) /.test(line));
+      return lines.slice(
+        0,
+        lines.findIndex((line) => /^RUN npm ci /.test(line)),
+      );
+    });
 }
 
 /** The environment of the image's process, without the test runner's own settings. */
@@ -48,7 +65,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)("a production install (the Docker
     // The tree as the build stage leaves it: dist/ current (web/dist is kept current by the global setup).
     execFileSync(process.execPath, ["scripts/build-server.mjs"], { cwd: ROOT });
     dir = mkdtempSync(path.join(tmpdir(), "dialogql-production-"));
-    const { copies, npmCi } = runtimeStage();
+    const { copies, npmCi, postinstall } = runtimeStage();
     expect(copies.length).toBeGreaterThan(3);
     for (const { sources, destination } of copies) {
       for (const source of sources) {
@@ -67,7 +84,21 @@ describe.skipIf(process.env.TEST_DATABASE_URL)("a production install (the Docker
       throw new Error(`npm ci --omit=dev failed:\n${error.stdout}\n${error.stderr}`);
     });
     installLog = stdout + stderr;
+    if (postinstall) {
+      const made = await run(process.execPath, [postinstall], { cwd: dir, env: productionEnv() });
+      installLog += made.stdout + made.stderr;
+    }
   }, 300_000);
+
+  it("installs the dependencies of each stage from the package files alone, before the tree (a cached layer)", () => {
+    const stages = beforeInstall();
+    expect(stages).toHaveLength(2);
+    for (const copied of stages) {
+      expect(copied.length).toBeGreaterThan(0);
+      for (const line of copied)
+        expect(line).toMatch(/^COPY (--from=build )?(\/app\/)?package\.json (\/app\/)?package-lock\.json \.\/$/);
+    }
+  });
 
   it("installs without dev dependencies and makes the PGlite template", () => {
     for (const tool of ["tsx", "esbuild", "vite", "prisma", "typescript", "vitest"]) {

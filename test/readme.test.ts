@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { parseEnv } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "./support/database.js";
 import { parseDuration } from "../src/duration.js";
@@ -140,6 +141,75 @@ describe("README's five-minute tour", () => {
   });
 });
 
+// Before the examples that make API keys: the snippets run as the README's reader runs them, on a
+// server in development mode (no key).
+describe("README's streaming example (Watch an answer being typed)", () => {
+  it("runs as written: the agent's deltas reach the SSE watcher as they are typed, then the committed answer", async () => {
+    const blocks = blocksOf("Watch an answer being typed");
+    const [watch] = blocks.filter((b) => b.language === "sh");
+    const [agent] = blocks.filter((b) => b.language === "ts");
+    const server = await startTestServer();
+    const at = (code: string) => code.replaceAll("localhost:4000", `localhost:${new URL(server.url).port}`);
+    const write = async (content: string, dialogId?: string) => {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          query: `mutation ($d: ID, $c: String!) { createResponse(input: { dialogId: $d, input: [{ human: { content: $c } }], output: [{ ai: { content: $c } }] }) { ... on Response { dialog { id } } } }`,
+          variables: { d: dialogId, c: content },
+        }),
+      });
+      return ((await response.json()) as { data: { createResponse: { dialog: { id: string } } } }).data.createResponse
+        .dialog.id;
+    };
+    const DIALOG = await write("The tour's dialog");
+    const watchOutput = path.join(scratch, "typed.out");
+    const bash = spawn("bash", ["-c", `( ${at(watch!.code).trim()}\n) > '${watchOutput}' 2>&1`], {
+      detached: true,
+      stdio: "ignore",
+      env: { ...process.env, DIALOG },
+    });
+    const watched = () => (existsSync(watchOutput) ? readFileSync(watchOutput, "utf8") : "");
+    try {
+      // The watcher is subscribed once a write made after its start reaches it (it replays nothing).
+      let probes = 0;
+      await expect
+        .poll(
+          async () => {
+            if (!watched().includes('"content":"probe')) await write(`probe ${++probes}`, DIALOG);
+            return watched();
+          },
+          { timeout: 15_000, interval: 100 },
+        )
+        .toContain('"content":"probe');
+      // Inside the repository's node_modules, so that graphql-ws and ws resolve; run by tsx as written.
+      const dir = mkdtempSync(path.join(ROOT, "node_modules/.readme-snippet-"));
+      try {
+        const file = path.join(dir, "agent.mts");
+        writeFileSync(file, at(agent!.code));
+        await runNode(file, { DIALOG }, ["--import", "tsx"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      await expect.poll(watched, { timeout: 10_000 }).toContain('"content":"Once upon a time…"');
+      const out = watched();
+      expect(out).toContain('"text":{"part":1,"offset":0,"delta":"Once upon"}');
+      expect(out).toContain('"text":{"part":1,"offset":9,"delta":" a time…"}');
+      const stored = await prisma.response.findFirstOrThrow({
+        where: { dialogId: DIALOG },
+        orderBy: { createdAt: "desc" },
+      });
+      expect(stored.status).toBe("COMPLETED");
+    } finally {
+      try {
+        process.kill(-bash.pid!, "SIGTERM");
+      } catch {
+        // Ended already.
+      }
+    }
+  });
+});
+
 describe("README's Chat Completions example", () => {
   it("runs as written against a started server: the second request continues the first turn", async () => {
     const [example] = blocksOf("Use it as your Chat Completions endpoint").filter((b) => b.language === "ts");
@@ -187,9 +257,9 @@ describe("README's Responses API snippet", () => {
   });
 });
 
-function runNode(file: string, env: Record<string, string>) {
+function runNode(file: string, env: Record<string, string>, nodeOptions: string[] = []) {
   return new Promise<{ stdout: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [file], {
+    const child = spawn(process.execPath, [...nodeOptions, file], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -260,6 +330,23 @@ describe(".env.example", () => {
     const files = [...example.matchAll(/\b((?:docs\/)?[\w-]+\.md)\b/g)].map((m) => m[1]!);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(existsSync(path.join(ROOT, file)), file).toBe(true);
+  });
+
+  it("offers every setting the configuration reads (docs/operations.md's table says what each does)", () => {
+    const config = readFileSync(path.join(ROOT, "src/config.ts"), "utf8");
+    const schema = config.slice(config.indexOf("const schema = z.object({"));
+    const settings = [...schema.slice(0, schema.indexOf("\n});")).matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map(
+      (m) => m[1]!,
+    );
+    expect(settings.length).toBeGreaterThan(20);
+    const missing = settings.filter((name) => !new RegExp(`^# ${name}=`, "m").test(example));
+    expect(missing).toEqual([]);
+  });
+
+  it("gives values that work uncommented: a note after one is a comment, not part of it", () => {
+    const lines = example.split("\n").filter((line) => /^# [A-Z][A-Z0-9_]+=/.test(line));
+    const values = parseEnv(lines.map((line) => line.slice(2)).join("\n"));
+    for (const [name, value] of Object.entries(values)) expect(value, name).not.toMatch(/\s|\(/);
   });
 
   it("offers the settings a newcomer sets first, model settings included", () => {

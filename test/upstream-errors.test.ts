@@ -78,6 +78,26 @@ describe("upstream errors, as a tenant sees them", () => {
   });
 });
 
+describe("upstream errors, as the operator reads them", () => {
+  it("a failure that outlasts the retries is logged at warn with the upstream's last HTTP status", async () => {
+    // As a server runs by default: retried (UPSTREAM_MAX_RETRIES), so the AI SDK wraps the error.
+    const g = await startGeneratingServer({ UPSTREAM_MAX_RETRIES: 1 });
+    const warned = vi.spyOn(logger, "warn");
+    const fire = { output: [], httpError: { status: 503, message: "The upstream is overloaded" } };
+    g.upstream.script(fire, fire);
+    const error = await g.openai.responses.create({ model: "stand-in-1", input: "hi" }).catch((e) => e);
+    expect(error).toMatchObject({ status: 502, code: "upstream_error" });
+    expect(g.upstream.requests).toHaveLength(2);
+    const { id } = await tenantView(error);
+    const call = warned.mock.calls.find((c) => String(c[0]).includes(id));
+    expect(call, "a warn line about the turn").toBeDefined();
+    // Before, the line said only "AI_RetryError: Failed after 2 attempts. Last error: …": no status.
+    expect(String(call![0])).toContain("the model upstream failed (HTTP 503)");
+    expect(String(call![0])).toContain("The upstream is overloaded");
+    expect(call![1]).toEqual({ responseId: id, upstreamStatus: 503 });
+  });
+});
+
 describe("redactSecrets", () => {
   it("hides bearer tokens, provider and dialogql keys, key parameters and URL passwords", () => {
     expect(

@@ -85,6 +85,9 @@ describe.skipIf(!hasChromium)("a first chat session in the viewer", () => {
     expect(await page.locator(".event-ai .markdown td").allTextContents()).toEqual(["apple", "red", "pear", "green"]);
     expect(await page.locator(".event-ai pre code.hljs .hljs-keyword").first().textContent()).toBe("def");
     await page.getByText("Line 40 of a long answer.").waitFor();
+    // Its lines, one newline apart, are lines (Markdown alone ran them into one paragraph).
+    const lines = await page.locator(".event-ai .markdown p", { hasText: "Line 1 of" }).innerText();
+    expect(lines).toContain("Line 1 of a long answer.\nLine 2 of a long answer.\n");
     await page.waitForFunction(() => {
       const main = document.querySelector("main.main")!;
       return main.scrollHeight - main.scrollTop - main.clientHeight < 80;
@@ -94,6 +97,18 @@ describe.skipIf(!hasChromium)("a first chat session in the viewer", () => {
     expect(upstream.requests.at(-1)!.body.messages!.at(-1)).toMatchObject({ role: "user" });
     expect(JSON.stringify(upstream.requests.at(-1)!.body.messages)).toContain("Which colours are apples and pears?");
     await shot(page, "02-answer-table-code");
+    // The composer sits at the very bottom of the pane as the dialog scrolls above it: nothing of
+    // the dialog shows below it (it stopped the pane's 4rem padding short of the bottom before).
+    await page.setViewportSize({ width: 1280, height: 500 }); // shorter than the dialog
+    await page.evaluate(() => document.querySelector("main.main")!.scrollTo(0, 0));
+    const underComposer = await page.evaluate(() => {
+      const main = document.querySelector("main.main")!.getBoundingClientRect();
+      const at = document.elementFromPoint(main.left + main.width / 2, main.bottom - 4);
+      return at?.closest("[data-testid=composer]") ? "composer" : `${at?.tagName}.${at?.className}`;
+    });
+    expect(underComposer).toBe("composer");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.evaluate(() => document.querySelector("main.main")!.scrollTo(0, 1e9));
 
     // Shift+Enter is a new line; Stop cancels a turn while it is typed.
     const stopGate = gate();
@@ -155,6 +170,18 @@ describe.skipIf(!hasChromium)("a first chat session in the viewer", () => {
     await page.locator('[data-branch-kind="edited"]').first().waitFor({ timeout: 15_000 });
     expect(await page.getByText("Plums are purple.").count()).toBe(0);
     await shot(page, "05-edited-branch");
+    // Regenerating the edited turn: a third branch, which asks what the edit asked, so it is
+    // labelled as regenerated (it was labelled "edited" like the edit before).
+    upstream.script({ output: [{ text: "Pears are very sweet." }] });
+    await page.getByRole("button", { name: "Regenerate" }).last().click();
+    await page.getByText("Pears are very sweet.").waitFor({ timeout: 15_000 });
+    const kinds = page.getByTestId("branch-switcher").last().locator("[data-branch-kind]");
+    await expect.poll(() => kinds.count(), { timeout: 15_000 }).toBe(3);
+    expect(await kinds.evaluateAll((links) => links.map((l) => (l as HTMLElement).dataset.branchKind))).toEqual([
+      "original",
+      "edited",
+      "regenerated",
+    ]);
 
     // The keyboard help.
     await page.locator("body").click({ position: { x: 5, y: 5 } });
@@ -225,6 +252,88 @@ describe.skipIf(!hasChromium)("a first chat session in the viewer", () => {
 
     expect(sharedErrors).toEqual([]);
     expect(errors).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasChromium)("a dialog's first turn, asked again", () => {
+  it("regenerates it and edits its message as branches of the same dialog", async () => {
+    const { page, errors } = await openPage(`${server.url}/`);
+    await expect.poll(() => page.getByTestId("composer-model").inputValue(), { timeout: 15_000 }).toBe("stand-in-1");
+    upstream.script({ output: [{ text: "Apples are red." }] }, { output: [{ text: "Apples" }] });
+    const composer = page.getByTestId("composer-input");
+    await composer.fill("What colour are apples?");
+    await composer.press("Enter");
+    await page.getByText("Apples are red.").waitFor({ timeout: 15_000 });
+    const dialogPath = new URL(page.url()).pathname;
+    const firstTurn = page.getByTestId("response-boundary").first();
+    const kinds = () =>
+      firstTurn
+        .locator("[data-branch-kind]")
+        .evaluateAll((links) => links.map((l) => (l as HTMLElement).dataset.branchKind));
+
+    // Regenerate on the first turn (it had none: a first turn has no parent to continue).
+    upstream.script({ output: [{ text: "Apples are green." }] });
+    await firstTurn.getByTestId("regenerate").click();
+    await page.getByText("Apples are green.").waitFor({ timeout: 15_000 });
+    await expect.poll(kinds, { timeout: 15_000 }).toEqual(["original", "regenerated"]);
+    expect(new URL(page.url()).pathname).toBe(dialogPath);
+    expect(upstream.requests.at(-1)!.body.messages).toEqual([{ role: "user", content: "What colour are apples?" }]);
+
+    // Editing the first message: a branch of this dialog (it started a new chat before).
+    upstream.script({ output: [{ text: "Pears are green." }] });
+    await page.locator(".event-human").first().getByTestId("edit-message").click();
+    await page.getByLabel("Edited message").fill("What colour are pears?");
+    await page.getByLabel("Edited message").press("Enter");
+    await page.getByText("Pears are green.").waitFor({ timeout: 15_000 });
+    await expect.poll(kinds, { timeout: 15_000 }).toEqual(["original", "regenerated", "edited"]);
+    expect(new URL(page.url()).pathname).toBe(dialogPath);
+    // The branch list says where they begin (it said "separate root").
+    await page
+      .locator("[data-testid=branch-row] .branch-facts", { hasText: "from the start · 2 events · 1 turn" })
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await shot(page, "13-first-turn-branches");
+    expect(await page.locator(".dialog-item").count()).toBe(await store.prisma.dialog.count());
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe.skipIf(!hasChromium)("a message sent before the page knows the server's models", () => {
+  it("is not sent as hand-written: Send waits until the server has said a model answers", async () => {
+    // The page's models query held until the person has typed and pressed Enter.
+    const page = await (await launchBrowser()).newPage({ viewport: { width: 1280, height: 900 } });
+    const held = gate();
+    let asked!: () => void;
+    const modelsAsked = new Promise<void>((resolve) => (asked = resolve));
+    await page.route("**/graphql", async (route) => {
+      if (route.request().postData()?.includes("query RecentModels")) {
+        asked();
+        await held.opened;
+      }
+      await route.continue();
+    });
+    const before = await store.prisma.response.count();
+    await page.goto(`${server.url}/`);
+    await modelsAsked;
+    const composer = page.getByTestId("composer-input");
+    await composer.fill("Are you there?");
+    await composer.press("Enter");
+    // Refused while the models are unknown (before, a turn was opened that waited for a
+    // hand-written answer, IN_PROGRESS for ever, although a model was configured).
+    expect(await page.getByTestId("send").isDisabled()).toBe(true);
+    expect(await composer.inputValue()).toBe("Are you there?");
+    expect(await page.getByTestId("no-model-note").count()).toBe(0);
+    held.open();
+    await expect.poll(() => page.getByTestId("composer-model").inputValue(), { timeout: 15_000 }).toBe("stand-in-1");
+    upstream.script({ output: [{ text: "Yes, here." }] }, { output: [{ text: "Greeting" }] });
+    await composer.press("Enter");
+    await page.getByText("Yes, here.").waitFor({ timeout: 15_000 });
+    // One turn made, by the model.
+    const made = await store.prisma.response.findMany({ orderBy: { createdAt: "desc" }, take: 1 });
+    expect(await store.prisma.response.count()).toBe(before + 1);
+    expect(made[0]).toMatchObject({ model: "stand-in-1", status: "COMPLETED" });
+    await page.close();
   });
 });
 

@@ -58,11 +58,26 @@ async function askForTitle(options: TitleOptions, dialogId: string, model: strin
         "Write a title of at most eight words for this conversation. Answer with the title only: no quotes, no final period.",
       prompt: `User: ${question.slice(0, 2_000)}\n\nAssistant: ${answer.slice(0, 2_000)}`,
     });
-    const title = text.trim().replace(/^["'“]+|["'”.]+$/g, "");
-    return title ? title.slice(0, MAX_TITLE_CHARS) : null;
+    return cleanTitle(text);
   } catch {
     return null;
   }
+}
+
+const MARKS = /^[\s*_`"'“‘]+|[\s*_`"'”’.]+$/g;
+
+/**
+ * A model's answer as a title: its first line, without what models put around one (a heading's
+ * `#`, `**bold**`, a "Title:" label, quotes, a final period); null when nothing is left.
+ */
+export function cleanTitle(text: string): string | null {
+  const line = text.split("\n").find((l) => l.trim()) ?? "";
+  const title = line
+    .replace(/^\s*#+\s*/, "")
+    .replace(MARKS, "")
+    .replace(/^title\s*:[\s*_]*/i, "")
+    .replace(MARKS, "");
+  return title ? title.slice(0, MAX_TITLE_CHARS) : null;
 }
 
 export function firstWords(text: string): string {

@@ -25,6 +25,8 @@ export interface TurnStart {
   apiKeyId?: string | null;
   dialogId?: string | null;
   previousResponseId?: string | null;
+  /** A new first turn of `dialogId` (a branch from its start) instead of one after its head. */
+  fromStart?: boolean | null;
   model: string;
   input: HistoryEventInput[];
   metadata?: Record<string, unknown>;
@@ -104,6 +106,7 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
         {
           dialogId: start.dialogId,
           previousResponseId: start.previousResponseId,
+          fromStart: start.fromStart ?? null,
           model: start.model,
           input: start.input,
           metadata: start.metadata ?? {},

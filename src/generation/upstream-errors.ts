@@ -18,16 +18,30 @@ export function describeUpstreamFailure(failure: unknown): UpstreamFailure {
   return { code: "upstream_error", message: safeMessage(failure) };
 }
 
-/** Logs the whole failure for the operator, secrets redacted. */
+/**
+ * Logs the whole failure for the operator, secrets redacted, with the upstream's HTTP status (also as
+ * `upstreamStatus`) when it answered one — after retries too, where the AI SDK wraps it.
+ */
 export function logUpstreamFailure(responseId: string, failure: unknown) {
-  logger.warn(`response ${responseId}: the model upstream failed: ${redactSecrets(detailOf(failure))}`);
+  const status = upstreamStatus(failure);
+  const said = status === undefined ? "" : ` (HTTP ${status})`;
+  logger.warn(`response ${responseId}: the model upstream failed${said}: ${redactSecrets(detailOf(failure))}`, {
+    responseId,
+    ...(status === undefined ? {} : { upstreamStatus: status }),
+  });
+}
+
+/** The last HTTP status the upstream answered, when it answered one. */
+function upstreamStatus(failure: unknown): number | undefined {
+  const last = failure instanceof RetryError ? failure.lastError : failure;
+  return APICallError.isInstance(last) ? last.statusCode : undefined;
 }
 
 function safeMessage(failure: unknown): string {
   if (failure === undefined || failure === null) return "The model's stream ended before the model finished.";
   const last = failure instanceof RetryError ? failure.lastError : failure;
-  if (APICallError.isInstance(last) && last.statusCode !== undefined) {
-    const status = last.statusCode;
+  const status = upstreamStatus(failure);
+  if (APICallError.isInstance(last) && status !== undefined) {
     if (status === 401 || status === 403)
       return `The model provider refused the server's credentials (HTTP ${status}); an operator must check its configuration.`;
     if (status === 429) return "The model provider is limiting requests (HTTP 429); try again later.";
@@ -53,7 +67,11 @@ function detailOf(failure: unknown): string {
   if (failure === undefined || failure === null) return "the stream ended early";
   const parts: string[] = [];
   for (let cause: unknown = failure, depth = 0; cause && depth < 5; depth++) {
-    if (cause instanceof Error) {
+    if (cause instanceof RetryError) {
+      // Retried: the last attempt's error says what the upstream answered ("Failed after 3 attempts" does not).
+      parts.push(`${cause.name}: ${cause.message}`);
+      cause = cause.lastError;
+    } else if (cause instanceof Error) {
       const status = APICallError.isInstance(cause) ? ` (HTTP ${cause.statusCode ?? "?"}, ${cause.url})` : "";
       parts.push(`${cause.name}: ${cause.message}${status}`);
       if (APICallError.isInstance(cause) && cause.responseBody)

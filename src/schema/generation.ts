@@ -53,6 +53,10 @@ const GenerateResponseInput = builder.inputType("GenerateResponseInput", {
       description: "Continue this dialog's head (a new dialog when neither this nor previousResponseId is given).",
     }),
     previousResponseId: t.id({ description: "Continue from this response: a new branch if it already has children." }),
+    fromStart: t.boolean({
+      description:
+        "A new first turn of dialogId, beside the first one, instead of a turn after its head: a branch from the start (an edited first message, a regenerated first answer). Not with previousResponseId.",
+    }),
     model: t.string({ required: true, ...inputLimit(INPUT_LIMITS.name) }),
     input: t.field({ type: [HistoryEventInput], required: true, description: "What the model is given this turn." }),
     instructions: t.string({ description: "A system prompt for this turn only (not stored in the history)." }),

@@ -141,6 +141,10 @@ const CreateResponseInput = builder.inputType("CreateResponseInput", {
       description: "Chain to this dialog's head. Inferred from previousResponseId when that is given.",
     }),
     previousResponseId: t.id({ description: "Chain to this response (a new branch if it already has children)." }),
+    fromStart: t.boolean({
+      description:
+        "A new first turn of dialogId, beside the first one, instead of a turn after its head: a branch from the start (an edited first message, a regenerated first answer). Not with previousResponseId.",
+    }),
     model: t.string(inputLimit(INPUT_LIMITS.name)),
     input: t.field({ type: [HistoryEventInput], required: true }),
     output: t.field({

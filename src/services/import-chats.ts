@@ -2,8 +2,10 @@
 // dialog of the tenant, its turns written through the store's write primitive in one transaction —
 // the whole conversation or none of it — each turn continuing its parent, so the app's edits and
 // regenerations are branches. A conversation already imported by the tenant (same import key) is
-// found, not stored again.
+// found, not stored again. Each turn keeps the times its messages were written at, and the dialog
+// the time of its first: an old chat is listed as old, not as made today.
 import type { ImportedConversation } from "./chat-exports/index.js";
+import type { TurnNode } from "./chat-exports/message-tree.js";
 import type { Response } from "../generated/prisma/client.js";
 import { newDialogId, newResponseId } from "../ids.js";
 import { writeDialog } from "../store/locked-dialog.js";
@@ -25,20 +27,33 @@ export async function storeConversation(
   const { importKey } = conversation;
   const found = await findImported(store, tenantId, importKey);
   if (found) return found;
+  const times = new Map(conversation.turns.map((turn) => [turn.key, timesOf(turn)]));
+  const createdAt = earliest([...times.values()].map((t) => t?.created));
   try {
     const outcome = await writeDialog(
       store,
       {
-        create: { id: newDialogId(), tenantId, title: conversation.title, metadata: conversation.metadata, importKey },
+        create: {
+          id: newDialogId(createdAt ?? undefined),
+          tenantId,
+          title: conversation.title,
+          metadata: conversation.metadata,
+          importKey,
+          createdAt,
+        },
       },
       async (write) => {
         const stored = new Map<string, Pick<Response, "id" | "depth">>();
         for (const turn of conversation.turns) {
           const parent = turn.parentKey ? (stored.get(turn.parentKey) ?? null) : null;
+          const at = times.get(turn.key) ?? null;
           const [response] = await write.addTurns(
             [
               {
-                id: newResponseId(),
+                // Made of the time it was answered: responses are listed by id, and a regenerated
+                // answer (the same question, answered later) then comes after the first.
+                id: newResponseId(at?.completed),
+                times: at,
                 model: turn.model,
                 // What the export holds is history as it was left, answered or not.
                 status: "COMPLETED",
@@ -82,4 +97,17 @@ async function findImported(store: Store, tenantId: string, importKey: string): 
     select: { id: true },
   });
   return dialog ? { dialogId: dialog.id, importKey, created: false } : null;
+}
+
+/** A turn's first and last message times, when the export gave any. */
+function timesOf(turn: TurnNode): { created: Date; completed: Date } | null {
+  const dates = [...turn.input, ...turn.output].flatMap((item) => (item.event.createdAt ? [item.event.createdAt] : []));
+  const created = earliest(dates);
+  if (!created) return null;
+  return { created, completed: new Date(Math.max(...dates.map((date) => date.getTime()))) };
+}
+
+function earliest(dates: (Date | null | undefined)[]): Date | null {
+  const known = dates.filter((date): date is Date => date != null);
+  return known.length ? new Date(Math.min(...known.map((date) => date.getTime()))) : null;
 }

@@ -32,7 +32,7 @@ async function main(store: Store, argv: string[]): Promise<number> {
     throw new Error(`Cannot read ${file}: ${error.message}`);
   });
   const read = readChatExport(store.writeLimits, text, format as ChatExportFormat | null);
-  console.log(`${file}: ${read.conversations.length} conversations (${read.format}), all checked.`);
+  console.log(`${file}: ${conversations(read.conversations.length)} (${read.format}), all checked.`);
   if (values["dry-run"]) return 0;
   await applyMigrations(store.database);
   const tenant = values.tenant ?? "default";
@@ -44,9 +44,12 @@ async function main(store: Store, argv: string[]): Promise<number> {
   }
   bar.done();
   const skipped = read.conversations.length - imported;
-  console.log(`Imported ${imported} for tenant "${tenant}"${skipped ? `; ${skipped} were imported before` : ""}.`);
+  const before = skipped ? `; ${skipped} ${skipped === 1 ? "was" : "were"} imported before` : "";
+  console.log(`Imported ${imported} for tenant "${tenant}"${before}.`);
   return 0;
 }
+
+const conversations = (n: number) => `${n} conversation${n === 1 ? "" : "s"}`;
 
 /** A bar redrawn in place on a terminal; on a pipe, a line every tenth of the way. */
 function progressBar(total: number) {
@@ -61,7 +64,7 @@ function progressBar(total: number) {
       process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total}`);
     } else if (Math.floor(share * 10) > lastTenth) {
       lastTenth = Math.floor(share * 10);
-      process.stderr.write(`${done}/${total} conversations\n`);
+      process.stderr.write(`${done}/${conversations(total)}\n`);
     }
   };
   draw();

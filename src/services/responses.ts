@@ -29,6 +29,13 @@ export async function createResponse(
   tenantId: string,
   apiKeyId: string | null = null,
 ): Promise<WriteResult> {
+  if (input.fromStart && input.previousResponseId)
+    throw new ValidationError([
+      {
+        path: ["input", "fromStart"],
+        message: "fromStart begins at the dialog's start: give it or previousResponseId",
+      },
+    ]);
   const parsed = parseWrite(store.writeLimits, input);
   const key =
     input.idempotencyKey == null
@@ -91,6 +98,7 @@ async function storeTurn(
     },
     dialog: { id: dialogId, isNew: !existingDialogId, tenantId },
     parent,
+    fromStart: Boolean(request.fromStart) && !parent,
     // Tool results are checked against the context they continue, under the dialog's lock, so a
     // writer that queued behind others sees their turns: it is never told to retry.
     checkUnderLock: underLock

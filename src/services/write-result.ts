@@ -17,6 +17,8 @@ export interface UsageInput {
 export interface CreateResponseInput {
   dialogId?: string | null;
   previousResponseId?: string | null;
+  /** With dialogId (and no previousResponseId): a new first turn of the dialog, a branch from its start. */
+  fromStart?: boolean | null;
   model?: string | null;
   input: HistoryEventInput[];
   output?: HistoryEventInput[] | null;

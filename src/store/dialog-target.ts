@@ -25,6 +25,8 @@ export interface NewDialog {
   forkedFromId?: string | null;
   /** An imported dialog's source ("chatgpt:<id>"), unique per tenant. */
   importKey?: string | null;
+  /** When it was made, if not now: an imported conversation's own time. */
+  createdAt?: Date | null;
 }
 
 export interface LockedDialog {

@@ -103,7 +103,8 @@ async function createDialogRow(session: SqlRunner, dialog: NewDialog, now: Date)
   await run(
     Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", title, metadata, "forkedFromId", "importKey", "createdAt", "updatedAt")
       VALUES (${dialog.id}, ${dialog.tenantId}, ${dialog.title ?? null}, ${JSON.stringify(dialog.metadata ?? {})}::jsonb,
-        ${dialog.forkedFromId ?? null}, ${dialog.importKey ?? null}, ${at}::timestamp, ${at}::timestamp)`,
+        ${dialog.forkedFromId ?? null}, ${dialog.importKey ?? null}, ${dialog.createdAt?.toISOString() ?? at}::timestamp,
+        ${at}::timestamp)`,
     session,
   );
   return { id: dialog.id, tenantId: dialog.tenantId, lastSeq: 0, headId: null, headDepth: null, updatedAt: now };

@@ -42,7 +42,8 @@ export function responseRow(
     idempotencyKey: turn.idempotencyKey,
     requestHash: turn.requestHash,
     chatHash: at.chatHash?.toString("hex") ?? null,
-    completedAt: final ? at.now : null,
+    createdAt: turn.times?.created.toISOString() ?? null,
+    completedAt: final ? (turn.times?.completed.toISOString() ?? at.now) : null,
     // A finished response records the seq its status became final at.
     finishedAtSeq: final ? at.seq : null,
   };
@@ -72,14 +73,14 @@ export async function insertResponseRows(
         "requestHash", "chatHash", "humanEvents", "aiEvents", "reasoningEvents", "toolCallEvents", "toolResultEvents",
         "systemEvents", "segmentId", ${segmentCountColumnList}, "cachedTokens", cost, "apiKeyId", ${segmentUsageColumnList})
       SELECT x.id, ${dialogId}, x."previousResponseId", x.depth, x.model, x.status, x."inputTokens",
-        x."outputTokens", x."reasoningTokens", x."totalTokens", x.error, COALESCE(x.metadata, '{}'), ${now}::timestamp,
+        x."outputTokens", x."reasoningTokens", x."totalTokens", x.error, COALESCE(x.metadata, '{}'), COALESCE(x."createdAt", ${now}::timestamp),
         x."completedAt", x."finishedAtSeq", x."idempotencyKey", x."requestHash", x."chatHash", x."humanEvents", x."aiEvents",
         x."reasoningEvents", x."toolCallEvents", x."toolResultEvents", x."systemEvents",
         COALESCE(t."segmentId", ${firstId}), ${Prisma.join(Object.values(countColumns).map(inSegment))},
         x."cachedTokens", x.cost, x."apiKeyId", ${Prisma.join([...usageKinds, "cost"].map(inSegment))}
       FROM jsonb_to_recordset(${JSON.stringify(responses)}::jsonb) AS x(id text, "previousResponseId" text, depth int,
         model text, status "ResponseStatus", "inputTokens" int, "outputTokens" int, "reasoningTokens" int,
-        "totalTokens" int, error jsonb, metadata jsonb, "completedAt" timestamp, "finishedAtSeq" int,
+        "totalTokens" int, error jsonb, metadata jsonb, "createdAt" timestamp, "completedAt" timestamp, "finishedAtSeq" int,
         "idempotencyKey" text, "requestHash" text, "chatHash" text, "humanEvents" int, "aiEvents" int, "reasoningEvents" int,
         "toolCallEvents" int, "toolResultEvents" int, "systemEvents" int, "cachedTokens" int, cost float8, "apiKeyId" text)
       LEFT JOIN t ON TRUE

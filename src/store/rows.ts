@@ -57,6 +57,8 @@ export interface NewTurn {
   apiKeyId: string | null;
   input: NewEvent[];
   output: NewEvent[];
+  /** When it was made and finished, if not now: an imported turn's own times. */
+  times?: { created: Date; completed: Date } | null;
 }
 
 export const countColumnList = Prisma.raw(

@@ -16,16 +16,18 @@ export interface TurnWrite {
   dialog: { id: string; isNew: boolean; tenantId: string };
   /** The explicit parent; null means the dialog's head (or none, for a new dialog). */
   parent: { id: string; depth: number } | null;
+  /** With no parent: a new first turn of the existing dialog (a branch from its start), not its head's next. */
+  fromStart?: boolean;
   /** Checks the turn against the context it continues (`tip`: the response it chains to), under the lock. */
   checkUnderLock?: (session: SqlRunner, tip: { id: string } | null) => Promise<void>;
   now: Date;
 }
 
 export async function writeTurn(store: Store, write: TurnWrite): Promise<StoredTurn> {
-  const { turn, dialog, parent, now, checkUnderLock } = write;
+  const { turn, dialog, parent, now, checkUnderLock, fromStart = false } = write;
   const whenExpired = () => (parent ? responseExpired(parent.id) : dialogExpired(dialog.id));
   if (!checkUnderLock) {
-    const stored = await insertTurn(store, { ...turn, dialog, parent, now });
+    const stored = await insertTurn(store, { ...turn, dialog, parent, fromStart, now });
     if (stored === "not-found") throw NotFoundError.dialog(dialog.id);
     if (stored === "expired") throw whenExpired();
     return stored;
@@ -37,7 +39,7 @@ export async function writeTurn(store: Store, write: TurnWrite): Promise<StoredT
     store,
     target,
     async (locked) => {
-      const tip = parent ?? locked.head;
+      const tip = fromStart ? null : (parent ?? locked.head);
       await checkUnderLock(locked.session, tip);
       const [response] = await locked.addTurns([turn], tip);
       return response!;

@@ -48,6 +48,8 @@ export interface TurnToInsert extends NewTurn {
   dialog: { id: string; isNew: boolean; tenantId: string };
   /** The explicit parent; absent means the dialog's head (or none, for a new dialog). */
   parent: { id: string; depth: number } | null;
+  /** With no parent: a new first turn of the dialog, beside its others, not after its head. */
+  fromStart?: boolean;
   now: Date;
 }
 
@@ -93,7 +95,8 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
   const ledger = charged ? ledgerOfTurn(turn, priced) : Prisma.empty;
   const final = turn.status !== "IN_PROGRESS";
   const all = [...turn.input, ...turn.output];
-  const parentId = Prisma.sql`COALESCE(${parent?.id ?? null}::text, d."headId")`;
+  const fromStart = turn.fromStart && !parent;
+  const parentId = fromStart ? Prisma.sql`NULL::text` : Prisma.sql`COALESCE(${parent?.id ?? null}::text, d."headId")`;
   // A finished turn's context is known now; one still in progress gets its hash when it finishes.
   const chatHash = final
     ? Prisma.sql`"chatContextHash"(${parentId}, d."tenantId", ${normalMessageTexts(all)}::text[])`
@@ -106,7 +109,7 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
         "finishedAtSeq", "idempotencyKey", "requestHash", "chatHash", ${countColumnList}, "segmentId", ${segmentCountColumnList},
         ${segmentUsageColumnList})
       SELECT ${turn.id}, d.id, ${parentId},
-        COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0),
+        ${fromStart ? Prisma.sql`0` : Prisma.sql`COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0)`},
         ${turn.model}, ${turn.status}::"ResponseStatus", ${usage.inputTokens}::int, ${usage.outputTokens}::int,
         ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${usage.cachedTokens}::int, ${priced.sums.cost}::float8,
         ${turn.apiKeyId}, ${jsonOrNull(turn.error)}::jsonb,

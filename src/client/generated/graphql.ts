@@ -59,6 +59,8 @@ export type CreateResponseInput = {
   /** Chain to this dialog's head. Inferred from previousResponseId when that is given. */
   dialogId?: string | number | null | undefined;
   error?: unknown;
+  /** A new first turn of dialogId, beside the first one, instead of a turn after its head: a branch from the start (an edited first message, a regenerated first answer). Not with previousResponseId. */
+  fromStart?: boolean | null | undefined;
   /** A retry with the same key and input returns the same response; the same key with another input is a ConflictError. */
   idempotencyKey?: string | null | undefined;
   input: Array<HistoryEventInput>;
@@ -111,6 +113,8 @@ export type FunctionToolInput = {
 export type GenerateResponseInput = {
   /** Continue this dialog's head (a new dialog when neither this nor previousResponseId is given). */
   dialogId?: string | number | null | undefined;
+  /** A new first turn of dialogId, beside the first one, instead of a turn after its head: a branch from the start (an edited first message, a regenerated first answer). Not with previousResponseId. */
+  fromStart?: boolean | null | undefined;
   /** What the model is given this turn. */
   input: Array<HistoryEventInput>;
   /** A system prompt for this turn only (not stored in the history). */

@@ -20,9 +20,15 @@ export function BranchSwitcher({ dialogId, currentId, siblings, tree, headId }: 
         branch {index + 1} of {siblings.length}
       </span>
       {siblings.map((sibling, i) => {
-        // The first answer is the original; a later one with the same question was regenerated,
-        // one with another question came from an edit. (A fork is a dialog of its own.)
-        const how = i === 0 ? "original" : sibling.preview === siblings[0]!.preview ? "regenerated" : "edited";
+        // The first answer is the original; a later one asking what an earlier one asked was
+        // regenerated (from the original or from an edit), one asking anything else came from an
+        // edit. (A fork is a dialog of its own.)
+        const how =
+          i === 0
+            ? "original"
+            : siblings.slice(0, i).some((s) => s.preview === sibling.preview)
+              ? "regenerated"
+              : "edited";
         const leaf = latestLeafUnder(tree, sibling.id);
         const current = sibling.id === currentId;
         return (

@@ -33,14 +33,15 @@ export function Composer({ dialogId, previousResponseId, tip, onSent, autoFocus 
   const [problem, setProblem] = useState<{ message: string; retry: () => void } | null>(null);
   useEffect(() => setModel((current) => current || models.defaultModel || ""), [models.defaultModel]);
   const running = tip?.status === "IN_PROGRESS";
-  const waiting = running && !models.configured;
+  const waiting = running && models.known && !models.configured;
   // Written by hand, the next message after a waiting turn is its answer.
   useEffect(() => setRole(waiting ? "ai" : "human"), [waiting]);
 
   const place: Place = previousResponseId ? { previousResponseId } : { dialogId };
   const send = async () => {
     const content = text.trim();
-    if (!content || busy) return;
+    // Before the server has said whether a model answers, a message would be sent as hand-written.
+    if (!content || busy || !models.known) return;
     setBusy(true);
     setProblem(null);
     const chosen = models.configured ? model.trim() || models.defaultModel : null;
@@ -75,7 +76,7 @@ export function Composer({ dialogId, previousResponseId, tip, onSent, autoFocus 
 
   return (
     <form className="composer" data-testid="composer" onSubmit={submit}>
-      {!models.configured && <NoModelNote waiting={waiting} />}
+      {models.known && !models.configured && <NoModelNote waiting={waiting} />}
       <textarea
         value={text}
         onChange={(event) => setText(event.target.value)}
@@ -104,7 +105,7 @@ export function Composer({ dialogId, previousResponseId, tip, onSent, autoFocus 
             Stop
           </button>
         )}
-        <button type="submit" disabled={busy || !text.trim()} data-testid="send">
+        <button type="submit" disabled={busy || !models.known || !text.trim()} data-testid="send">
           Send
         </button>
       </div>

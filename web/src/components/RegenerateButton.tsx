@@ -1,5 +1,6 @@
 // "Regenerate from here": ask the model again for a response's turn — the same human input,
-// continuing the same parent — which makes a new branch beside it; the viewer follows the new one.
+// continuing the same parent (or, for a first turn, from the dialog's start) — which makes a new
+// branch beside it; the viewer follows the new one.
 import { useState } from "react";
 import { dialogPath, navigate } from "../hooks/use-route.js";
 import { useGenerate } from "../hooks/use-generate.js";
@@ -8,7 +9,8 @@ import { readableError } from "../lib/readable-error.js";
 
 interface Props {
   dialogId: string;
-  parentId: string;
+  /** The turn's parent; null for a first turn. */
+  parentId: string | null;
   /** The turn's human messages, sent again. */
   inputs: string[];
   model: string | null;
@@ -24,7 +26,7 @@ export function RegenerateButton({ dialogId, parentId, inputs, model, label = "R
   const regenerate = async () => {
     setProblem(null);
     const refused = await generate({
-      previousResponseId: parentId,
+      ...(parentId ? { previousResponseId: parentId } : { dialogId, fromStart: true }),
       model: model ?? models.defaultModel!,
       input: inputs.map((content) => ({ human: { content } })),
     });

@@ -30,10 +30,10 @@ export function ResponseBoundary({ dialogId, responseId, response, tree, headId,
         {usage && <span className="usage">{usage}</span>}
         {response && <time dateTime={response.createdAt}>{formatTime(response.createdAt)}</time>}
         <code className="response-id">{responseId}</code>
-        {response?.previousResponse && response.status !== "IN_PROGRESS" && (
+        {response && response.status !== "IN_PROGRESS" && (
           <RegenerateButton
             dialogId={dialogId}
-            parentId={response.previousResponse.id}
+            parentId={response.previousResponse?.id ?? null}
             inputs={inputs}
             model={response.model ?? null}
             label={response.status === "FAILED" ? "Retry" : undefined}

@@ -13,10 +13,14 @@ import {
 import { CancelResponseDocument, TitleDialogDocument } from "../lib/chat-operations.js";
 import { readableError } from "../lib/readable-error.js";
 
-/** Where a new turn goes: after a response (a branch if it has children), a dialog's head, or a new dialog. */
+/**
+ * Where a new turn goes: after a response (a branch if it has children), a dialog's head, a new
+ * first turn of a dialog (`fromStart`: a branch from its start), or a new dialog.
+ */
 export interface Place {
   dialogId?: string | null;
   previousResponseId?: string | null;
+  fromStart?: boolean;
 }
 
 export type Sent = { dialogId: string; responseId: string } | { problem: string };

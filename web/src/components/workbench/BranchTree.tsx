@@ -88,8 +88,8 @@ function BranchRow({ leaf, other, number, href, current, isHead, picked, onPick 
         <span className="branch-words">{outline?.b.preview ?? (outline ? "(no text)" : "…")}</span>
       </Link>
       <span className="branch-facts muted">
-        {forkTurn != null ? `forks after turn ${forkTurn}` : outline ? "separate root" : ""}
-        {outline && ` · ${plural(outline.b.eventCount, "event")} after the fork`}
+        {forkTurn != null ? `forks after turn ${forkTurn}` : outline ? "from the start" : ""}
+        {outline && ` · ${plural(outline.b.eventCount, "event")}${forkTurn != null ? " after the fork" : ""}`}
         {` · ${plural(leaf.depth + 1, "turn")}`}
         {leaf.model && ` · ${leaf.model}`}
       </span>
