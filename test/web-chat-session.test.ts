@@ -223,6 +223,13 @@ describe.skipIf(!hasChromium)("a first chat session in the viewer", () => {
       .setInputFiles(path.join(import.meta.dirname, "fixtures/chat-exports/chatgpt-conversations.json"));
     await page.getByTestId("import-done").filter({ hasText: "2 imported" }).waitFor({ timeout: 20_000 });
     await page.locator(".dialog-item", { hasText: "Trip to Lisbon" }).waitFor({ timeout: 15_000 });
+    // Its age is when it was last answered (November 2023), not when it was imported.
+    const importedMeta = await page
+      .locator(".dialog-item", { hasText: "Trip to Lisbon" })
+      .locator(".dialog-meta")
+      .innerText();
+    expect(importedMeta).toContain("2023");
+    expect(importedMeta).not.toContain("ago");
     await shot(page, "10-imported");
     await page.locator(".dialog-item", { hasText: "Trip to Lisbon" }).click();
     await page.locator(".event-ai .markdown table").waitFor({ timeout: 15_000 });

@@ -14,7 +14,7 @@ export function DialogListItem({ dialog, selected }: { dialog: DialogRowData; se
           {dialogName(dialog.title, dialog.preview, "Untitled dialog")}
         </span>
         <span className="dialog-meta">
-          <span title={dialog.updatedAt}>{formatAge(dialog.updatedAt)}</span>
+          <span title={lastActive(dialog)}>{formatAge(lastActive(dialog))}</span>
           {/* The head branch's events: the same count the dialog's header shows. */}
           <span data-testid="dialog-event-count">{plural(dialog.eventCount, "event")}</span>
           {dialog.head?.model && <span className="model">{dialog.head.model}</span>}
@@ -24,4 +24,12 @@ export function DialogListItem({ dialog, selected }: { dialog: DialogRowData; se
       </Link>
     </li>
   );
+}
+
+/**
+ * When the dialog last had an answer: its head's finish (or start), not `updatedAt`, which is the
+ * retention clock — an imported 2023 chat was "updated" at its import, yet was last active in 2023.
+ */
+function lastActive(dialog: DialogRowData) {
+  return dialog.head?.completedAt ?? dialog.head?.createdAt ?? dialog.updatedAt;
 }

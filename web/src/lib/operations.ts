@@ -63,6 +63,8 @@ export const DialogPageDocument = graphql(`
             id
             status
             model
+            createdAt
+            completedAt
           }
         }
       }
