@@ -25,7 +25,8 @@ export function logUpstreamFailure(responseId: string, failure: unknown) {
 
 function safeMessage(failure: unknown): string {
   if (failure === undefined || failure === null) return "The model's stream ended before the model finished.";
-  const last = failure instanceof RetryError ? failure.lastError : failure;
+  // isInstance, not instanceof: the retries run in ai/internal, whose bundle has its own copy of the class.
+  const last = RetryError.isInstance(failure) ? failure.lastError : failure;
   if (APICallError.isInstance(last) && last.statusCode !== undefined) {
     const status = last.statusCode;
     if (status === 401 || status === 403)
