@@ -1,28 +1,22 @@
-// One call of the model within a turn (AI SDK streamText, no tool executed by the SDK): its
-// stream is followed part by part into output items, as they are typed. A tool call becomes a
-// function_call item (the client runs it), an mcp_call item (dialogql runs it after the step) or
-// an mcp_approval_request item (the turn ends, waiting for the user), by what the tool is.
-//
-// The messages are made a provider prompt here, by the AI SDK's own conversion, and given to the
-// model as they are (promptAsItIs): streamText would otherwise check the whole history against
-// its message schema on every call, which cost more than anything else it does for a long chain
-// (docs/performance.md). The messages are dialogql's own, built from stored events.
+// One call of the model within a turn (no tool is executed by the AI SDK): the provider's stream
+// (provider-stream.ts) is followed part by part into output items, as they are typed. A tool call
+// becomes a function_call item (the client runs it), an mcp_call item (dialogql runs it after the
+// step) or an mcp_approval_request item (the turn ends, waiting for the user), by what the tool is.
+// What streamText made of the provider's parts that the turn relies on is made here: the finish
+// reason and usage, a stream that ends with nothing, a tool call under tool choice "none".
 import {
   jsonSchema,
-  type LanguageModel,
   type LanguageModelUsage,
-  type ModelMessage,
-  streamText,
-  type TextStreamPart,
+  NoOutputGeneratedError,
+  ToolChoiceViolationError,
   type ToolSet,
   tool,
-  wrapLanguageModel,
 } from "ai";
-import { convertToLanguageModelPrompt } from "ai/internal";
+import { asLanguageModelUsage } from "ai/internal";
 import type { McpToolbox } from "../mcp/mcp-toolbox.js";
 import type { OutputItem } from "./output-items.js";
 import { type FunctionTool, toolSet as functionTools } from "./call-settings.js";
-import type { UpstreamSettings } from "./turn-request.js";
+import { callProvider, type ProviderCall, type ProviderPart, wholeCallArguments } from "./provider-stream.js";
 import { type LogprobsRequest, logprobsOfChunk, type TokenLogprob } from "./logprobs.js";
 
 /** What a step writes into: the turn's items, the observer and the sink's typed text. */
@@ -41,24 +35,7 @@ export interface StepTarget {
   saveItems(): Promise<void>;
 }
 
-export interface StepRequest {
-  model: LanguageModel;
-  system: string | undefined;
-  messages: ModelMessage[];
-  tools: ToolSet | undefined;
-  toolChoice: Parameters<typeof streamText>[0]["toolChoice"];
-  temperature: number | undefined;
-  topP: number | undefined;
-  maxOutputTokens: number | undefined;
-  frequencyPenalty: number | undefined;
-  presencePenalty: number | undefined;
-  /** The AI SDK's other call settings, as the request gives them. */
-  settings: UpstreamSettings | undefined;
-  /** Structured output (call-settings.ts `outputOf`). */
-  output: Parameters<typeof streamText>[0]["output"];
-  maxRetries: number;
-  abort: AbortSignal;
-  providerOptions: Parameters<typeof streamText>[0]["providerOptions"];
+export interface StepRequest extends Omit<ProviderCall, "rawChunks"> {
   toolbox: McpToolbox | null;
   /** Token logprobs of the answer, read from the upstream's raw chunks; null: not asked for. */
   logprobs: LogprobsRequest | null;
@@ -77,45 +54,27 @@ export interface StepResult {
 export async function runModelStep(step: StepRequest, target: StepTarget): Promise<StepResult> {
   const follower = new StepFollower(step, target);
   try {
-    const stream = await startStream(step);
-    for await (const part of stream.fullStream) {
-      // Only a few parts wait (a reasoning written whole, a step's end): the rest go on at once.
-      const waiting = follower.take(part);
+    const reader = (await callProvider({ ...step, rawChunks: step.logprobs != null })).getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      // A cancelled step ends where it is, with no failure and no step end (the turn's end saves it).
+      if (step.abort.aborted) {
+        void reader.cancel().catch(() => {});
+        return follower.result;
+      }
+      // Only a few parts wait (a reasoning written whole): the rest go on at once.
+      const waiting = follower.take(read.value);
       if (waiting) await waiting;
     }
+    if (!step.abort.aborted) await follower.end();
   } catch (error) {
-    follower.result.failure = error;
+    if (!step.abort.aborted) follower.result.failure = error;
   }
   return follower.result;
 }
 
-async function startStream(step: StepRequest) {
-  return streamText({
-    ...(await promptAsItIs(step)),
-    // System and developer messages are the caller's own history (stored SystemEvents), not injected text.
-    allowSystemInMessages: true,
-    tools: step.tools,
-    toolChoice: step.toolChoice,
-    temperature: step.temperature,
-    topP: step.topP,
-    maxOutputTokens: step.maxOutputTokens,
-    frequencyPenalty: step.frequencyPenalty,
-    presencePenalty: step.presencePenalty,
-    ...step.settings,
-    output: step.output,
-    maxRetries: step.maxRetries,
-    abortSignal: step.abort,
-    // Errors arrive as stream parts and end the turn FAILED; the SDK need not log them too.
-    onError: () => {},
-    providerOptions: step.providerOptions,
-    includeRawChunks: step.logprobs != null,
-  });
-}
+type PartOf<T extends ProviderPart["type"]> = Extract<ProviderPart, { type: T }>;
 
-type StreamPart = TextStreamPart<ToolSet>;
-type PartOf<T extends StreamPart["type"]> = Extract<StreamPart, { type: T }>;
-
-/** A step's stream parts, followed into output items (by the SDK's ids) and the step's result. */
+/** A step's stream parts, followed into output items (by the provider's ids) and the step's result. */
 class StepFollower {
   readonly result: StepResult = {
     finishReason: undefined,
@@ -124,17 +83,27 @@ class StepFollower {
     failure: undefined,
     calls: [],
   };
-  private readonly bySdkId = new Map<string, OutputItem>();
+  private readonly byPartId = new Map<string, OutputItem>();
   /** The logprobs of the raw chunk the next text delta comes from. */
   private chunkLogprobs: TokenLogprob[] | null = null;
+  private finish: PartOf<"finish"> | undefined;
+  /** Whether an error part or any output came: a stream with neither ended with nothing. */
+  private errored = false;
+  private output = false;
+  /** Tool choice "none": tool parts are held back, and a tool call is the model's violation of it. */
+  private readonly toolsWithheld: boolean;
+  private withheldCall = false;
 
   constructor(
     private readonly step: StepRequest,
     private readonly target: StepTarget,
-  ) {}
+  ) {
+    this.toolsWithheld = step.toolChoice === "none";
+  }
 
   /** Follows one part; a promise when the stream must wait for it. */
-  take(part: StreamPart): Promise<void> | void {
+  take(part: ProviderPart): Promise<void> | void {
+    this.output ||= !NOT_OUTPUT.has(part.type);
     switch (part.type) {
       case "raw":
         this.chunkLogprobs = this.step.logprobs && logprobsOfChunk(part.rawValue, this.step.logprobs.top);
@@ -151,33 +120,43 @@ class StepFollower {
       case "reasoning-end":
         return this.textEnd(part);
       case "tool-input-start":
-        return this.addCall(part.id, part.toolName, "");
-      case "tool-input-delta": {
-        const item = this.bySdkId.get(part.id);
-        if (!item || !("arguments" in item)) return;
-        item.arguments += part.delta;
-        return this.target.delta(item, part.delta);
-      }
+        return this.toolsWithheld ? undefined : this.addCall(part.id, part.toolName, "");
+      case "tool-input-delta":
+        return this.toolsWithheld ? undefined : this.argumentsDelta(part);
       case "tool-call":
-      case "tool-error":
         return this.toolCall(part);
-      case "finish-step": {
-        this.result.finishReason = part.finishReason;
-        const stopSequence = part.providerMetadata?.anthropic?.stopSequence;
-        this.result.stopSequence = typeof stopSequence === "string" ? stopSequence : null;
-        return this.target.stepEnd();
-      }
       case "finish":
-        this.result.usage = part.totalUsage;
+        this.finish = part;
         return;
       case "error":
+        this.errored = true;
         this.result.failure = part.error;
         return;
     }
   }
 
-  private add(sdkId: string, item: OutputItem) {
-    this.bySdkId.set(sdkId, item);
+  /** The stream's end: the step's finish reason and usage, and its items committed. */
+  async end() {
+    const finish = this.finish;
+    if (!finish && !this.errored && !this.output) {
+      this.result.failure = new NoOutputGeneratedError({
+        message: "No output generated. The model stream ended without a finish chunk.",
+      });
+      return;
+    }
+    const violated = this.withheldCall && finish ? this.violation(finish) : undefined;
+    if (violated) this.result.failure = violated;
+    this.result.finishReason = violated
+      ? "error"
+      : (finish?.finishReason.unified ?? (this.errored ? "error" : "other"));
+    const stopSequence = finish?.providerMetadata?.anthropic?.stopSequence;
+    this.result.stopSequence = typeof stopSequence === "string" ? stopSequence : null;
+    await this.target.stepEnd();
+    if (!this.step.abort.aborted) this.result.usage = asLanguageModelUsage(finish?.usage ?? NO_USAGE);
+  }
+
+  private add(partId: string, item: OutputItem) {
+    this.byPartId.set(partId, item);
     this.target.add(item);
   }
 
@@ -188,20 +167,20 @@ class StepFollower {
   }
 
   private textDelta(part: PartOf<"text-delta" | "reasoning-delta">) {
-    const item = this.bySdkId.get(part.id);
+    const item = this.byPartId.get(part.id);
     // Anthropic's thinking signature comes as a delta of no text at the block's end.
     const signature = part.providerMetadata?.anthropic?.signature;
     if (item?.type === "reasoning" && typeof signature === "string") item.signature = signature;
-    if ((item?.type !== "message" && item?.type !== "reasoning") || !part.text) return;
-    item.text += part.text;
-    this.target.textDelta(item.type === "message" ? "AI" : "REASONING", part.text);
+    if ((item?.type !== "message" && item?.type !== "reasoning") || !part.delta) return;
+    item.text += part.delta;
+    this.target.textDelta(item.type === "message" ? "AI" : "REASONING", part.delta);
     const logprobs = item.type === "message" ? takeLogprobs(item, this.chunkLogprobs) : undefined;
     this.chunkLogprobs = null;
-    this.target.delta(item, part.text, logprobs);
+    this.target.delta(item, part.delta, logprobs);
   }
 
   private textEnd(part: PartOf<"text-end" | "reasoning-end">): Promise<void> | void {
-    const item = this.bySdkId.get(part.id);
+    const item = this.byPartId.get(part.id);
     // A Responses upstream asked for `reasoning.encrypted_content` gives it with the reasoning.
     const encrypted = part.providerMetadata?.openai?.reasoningEncryptedContent;
     if (item?.type === "reasoning" && typeof encrypted === "string") item.encryptedContent = encrypted;
@@ -212,41 +191,37 @@ class StepFollower {
     if (item) this.target.done(item);
   }
 
-  private toolCall(part: PartOf<"tool-call" | "tool-error">) {
-    // Providers that do not stream tool input send the whole call at once.
-    if (!this.bySdkId.has(part.toolCallId)) {
-      this.addCall(part.toolCallId, part.toolName, JSON.stringify(part.input ?? {}));
+  private argumentsDelta(part: PartOf<"tool-input-delta">) {
+    const item = this.byPartId.get(part.id);
+    if (!item || !("arguments" in item)) return;
+    item.arguments += part.delta;
+    this.target.delta(item, part.delta);
+  }
+
+  /**
+   * A call is taken whatever its input or name (a tool the request does not offer, input that is
+   * not JSON): streamText only marked such a call invalid, and the client or the tool loop answers it.
+   */
+  private toolCall(part: PartOf<"tool-call">) {
+    if (this.toolsWithheld) {
+      this.withheldCall = true;
+      return;
     }
-    const item = this.bySdkId.get(part.toolCallId)!;
+    // Providers that do not stream tool input send the whole call at once.
+    if (!this.byPartId.has(part.toolCallId)) {
+      this.addCall(part.toolCallId, part.toolName, wholeCallArguments(part.input));
+    }
+    const item = this.byPartId.get(part.toolCallId)!;
     // An MCP call is done once it has run; its arguments are done now.
     if (item.type === "mcp_call") this.target.argumentsDone(item);
     else this.target.done(item);
   }
-}
 
-type ModelV3 = Parameters<typeof wrapLanguageModel>[0]["model"];
-
-/**
- * The model and prompt streamText is given: the model with the step's messages already converted
- * to its prompt, and an empty prompt in their place for streamText to check. A model of an older
- * specification gets the messages themselves.
- */
-async function promptAsItIs(step: StepRequest) {
-  const model = step.model;
-  if (typeof model === "string" || model.specificationVersion !== "v3") {
-    return { model, system: step.system, messages: step.messages };
+  private violation(finish: PartOf<"finish">) {
+    const { provider, modelId } = this.step.model;
+    const finishReason = finish.finishReason.unified;
+    return new ToolChoiceViolationError({ toolChoice: { type: "none" }, finishReason, provider, modelId, content: [] });
   }
-  const prompt = await convertToLanguageModelPrompt({
-    prompt: { system: step.system, messages: step.messages },
-    supportedUrls: await model.supportedUrls,
-    download: undefined,
-    abortSignal: step.abort,
-  });
-  const withPrompt = wrapLanguageModel({
-    model: model as ModelV3,
-    middleware: { specificationVersion: "v3", transformParams: async ({ params }) => ({ ...params, prompt }) },
-  });
-  return { model: withPrompt, prompt: "" };
 }
 
 /** A message delta's logprobs, kept on the message too (its output_text part lists them all). */
@@ -292,6 +267,15 @@ export function toolSet(tools: FunctionTool[] | null | undefined, toolbox: McpTo
   }
   return offered.length ? Object.fromEntries(offered) : undefined;
 }
+
+/** The parts that are not the model's output (streamText's `isOutputChunkType`). */
+const NOT_OUTPUT = new Set<ProviderPart["type"]>(["stream-start", "response-metadata", "finish", "error", "raw"]);
+
+/** A stream with no finish part: usage unknown, as streamText gave it. */
+const NO_USAGE: PartOf<"finish">["usage"] = {
+  inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+};
 
 const schemaOf = (parameters: Record<string, unknown> | null | undefined) =>
   jsonSchema((parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0]);

@@ -7,7 +7,7 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModel } from "ai";
+import type { ModelV3 } from "./provider-stream.js";
 import type { Config } from "../config.js";
 import { AppError } from "../errors.js";
 
@@ -49,7 +49,7 @@ export interface ModelCatalog {
   /** The context window `truncation: "auto"` fits a turn's context to (MODEL_CONTEXT_TOKENS). */
   readonly contextTokens: number;
   /** The model for `name`, or a ModelNotConfiguredError. */
-  resolve(name: string): LanguageModel;
+  resolve(name: string): ModelV3;
   /** Which API the model's upstream speaks (what a request may forward to it), or a ModelNotConfiguredError. */
   upstreamOf(name: string): UpstreamKind;
   /** The models to list (GET /v1/models): MODELS, or DEFAULT_MODEL and the names MODEL_PROVIDERS spells out. */
@@ -112,7 +112,7 @@ export function createModelCatalog(settings: ProviderSettings): ModelCatalog {
   };
 }
 
-type Factory = (model: string) => LanguageModel;
+type Factory = (model: string) => ModelV3;
 
 /** How many models a catalog keeps made (names are the requests' own, so the map is bounded). */
 const KEPT_MODELS = 256;
@@ -123,7 +123,7 @@ const KEPT_MODELS = 256;
  * 1 ms of CPU a turn, and a fresh schema for every turn's chunks: docs/performance.md, issue 27).
  */
 function keptModels(make: Factory): Factory {
-  const made = new Map<string, LanguageModel>();
+  const made = new Map<string, ModelV3>();
   return (name) => {
     const kept = made.get(name);
     if (kept) return kept;

@@ -33,13 +33,19 @@ export function logUpstreamFailure(responseId: string, failure: unknown) {
 
 /** The last HTTP status the upstream answered, when it answered one. */
 function upstreamStatus(failure: unknown): number | undefined {
-  const last = failure instanceof RetryError ? failure.lastError : failure;
+  const last = lastAttempt(failure);
   return APICallError.isInstance(last) ? last.statusCode : undefined;
+}
+
+/** The last attempt's error of a call the retries gave up on, else the failure itself. */
+function lastAttempt(failure: unknown): unknown {
+  // isInstance, not instanceof: the retries run in ai/internal, whose bundle has its own copy of the class.
+  return RetryError.isInstance(failure) ? failure.lastError : failure;
 }
 
 function safeMessage(failure: unknown): string {
   if (failure === undefined || failure === null) return "The model's stream ended before the model finished.";
-  const last = failure instanceof RetryError ? failure.lastError : failure;
+  const last = lastAttempt(failure);
   const status = upstreamStatus(failure);
   if (APICallError.isInstance(last) && status !== undefined) {
     if (status === 401 || status === 403)

@@ -20,8 +20,8 @@ export interface ScriptedReply {
   chunkDelayMs?: number;
   /** Pause before the first streamed chunk, in ms (a model's time to first token). */
   firstChunkDelayMs?: number;
-  /** Answer this HTTP status with an OpenAI-shaped error instead. */
-  httpError?: { status: number; message: string };
+  /** Answer this HTTP status with an OpenAI-shaped error instead (`retryAfterMs`: with OpenAI's `retry-after-ms`). */
+  httpError?: { status: number; message: string; retryAfterMs?: number };
   /** Stream this many chunks, then destroy the connection. */
   dropAfterChunks?: number;
   /** Ends the reply as cut off at the token limit instead of finished. */
@@ -114,7 +114,11 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
     requests.push({ path, headers: request.headers, body, closed });
     const reply = queue.shift() ?? (stand.callOfferedTools ? callOfOfferedTool(body) : undefined) ?? stand.fallback;
     if (reply.httpError) {
-      response.writeHead(reply.httpError.status, { "content-type": "application/json" });
+      const retryAfter = reply.httpError.retryAfterMs;
+      response.writeHead(reply.httpError.status, {
+        "content-type": "application/json",
+        ...(retryAfter !== undefined && { "retry-after-ms": String(retryAfter) }),
+      });
       return response.end(
         JSON.stringify({ error: { message: reply.httpError.message, type: "server_error", param: null, code: null } }),
       );
