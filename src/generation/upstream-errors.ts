@@ -73,7 +73,7 @@ function detailOf(failure: unknown): string {
   if (failure === undefined || failure === null) return "the stream ended early";
   const parts: string[] = [];
   for (let cause: unknown = failure, depth = 0; cause && depth < 5; depth++) {
-    if (cause instanceof RetryError) {
+    if (RetryError.isInstance(cause)) {
       // Retried: the last attempt's error says what the upstream answered ("Failed after 3 attempts" does not).
       parts.push(`${cause.name}: ${cause.message}`);
       cause = cause.lastError;
