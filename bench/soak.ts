@@ -4,14 +4,20 @@
 // from one key, past its cap), streamed and whole /v1 turns, a /v1 WebSocket that never reads — on
 // both instances; tenant B reads its own dialog on instance 1 throughout. Prints each instance's
 // RSS at the start and the end, tenant B's read latency quiet and under the soak, and what A's
-// transports did. The figures of a run go in docs/operations.md with the machine's load.
+// transports did, and each instance's memory (RSS, V8 heap, external, ArrayBuffers) and event-loop
+// lag every 10 s from its /metrics. The figures of a run go in docs/operations.md with the
+// machine's load.
 //
 //   BENCH_DATABASE_URL=postgresql://… BENCH_REDIS_URL=redis://… [SOAK_PORT=4141] npx tsx bench/soak.ts [--minutes=5]
 //
 // `--minutes=1` is the shortened run (the quiet phase stays 15 s); SOAK_SSE=0 / SOAK_SILENT_TURNS=0
 // leave the SSE flood / the non-reading /v1 socket out, to tell which part of the load did what.
+// SOAK_NODE_ARGS_1 adds node flags to instance 1 only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`:
+// it exits on SIGTERM through its drain, so the profile is written); MALLOC_ARENA_MAX and the like
+// reach both instances through the environment.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
 import { createApiKey } from "../src/auth/api-keys.js";
@@ -20,6 +26,7 @@ import { applyMigrations } from "../src/db/migrate.js";
 import { openStore } from "../src/store/store.js";
 import { startUpstreamStandIn } from "../test/support/upstream-stand-in.js";
 import { freshDatabase } from "./lib/databases.js";
+import { formatSamples, sampleInstances } from "./lib/soak-samples.js";
 import { percentile } from "./lib/stats.js";
 
 const minutes = Number(process.argv.find((a) => a.startsWith("--minutes="))?.slice(10) ?? 5);
@@ -40,8 +47,8 @@ const keyB = (await createApiKey(store, "soak-b")).key;
 const upstream = await startUpstreamStandIn();
 upstream.fallback = { output: [{ text: "A reply of some length. ".repeat(20) }], chunkChars: 16, chunkDelayMs: 5 };
 
-async function startInstance(port: number): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+async function startInstance(port: number, nodeArgs: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
     cwd: root,
     env: {
       ...process.env,
@@ -78,7 +85,7 @@ const rssMiB = (child: ChildProcess) =>
   Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))![1]) / 1024);
 
 const port = Number(process.env.SOAK_PORT ?? 4141);
-const a = await startInstance(port);
+const a = await startInstance(port, (process.env.SOAK_NODE_ARGS_1 ?? "").split(" ").filter(Boolean));
 const b = await startInstance(port + 1);
 const instances = [a, b];
 
@@ -103,14 +110,19 @@ async function probe(until: number) {
   let errors = 0;
   while (Date.now() < until) {
     const started = performance.now();
-    const answer = await graphql(a.url, keyB, READ_B, { d: dialogB });
+    // A failed probe (refused, reset, not JSON) is counted with its time, and the soak goes on.
+    const failed = await graphql(a.url, keyB, READ_B, { d: dialogB }).then(
+      (answer) => Boolean(answer.errors),
+      () => true,
+    );
     times.push(performance.now() - started);
-    if (answer.errors) errors++;
+    if (failed) errors++;
     await sleep(20);
   }
   return { p50: percentile(times, 50), p99: percentile(times, 99), count: times.length, errors };
 }
 
+const sampler = sampleInstances(instances.map((instance) => instance.url));
 await sleep(3_000); // start-up settles
 const rssStart = instances.map((instance) => rssMiB(instance.child));
 const quiet = await probe(Date.now() + QUIET_MS);
@@ -118,11 +130,22 @@ const quiet = await probe(Date.now() + QUIET_MS);
 const end = Date.now() + minutes * 60_000;
 const tally: Record<string, number> = {};
 const count = (what: string) => (tally[what] = (tally[what] ?? 0) + 1);
+
+/** How long a refused write waits: what the refusal says (RATE_LIMITED's retryAfterSeconds,
+ * TENANT_BUSY's retryAfterMs), else a doubling backoff from 100 ms to 5 s; jittered so the writers
+ * do not come back together. A client written to the docs does this; one that retries at once only
+ * measures how fast the server can refuse. */
+function backoffMs(extensions: { retryAfterSeconds?: number; retryAfterMs?: number } | undefined, attempt: number) {
+  const asked = extensions?.retryAfterMs ?? (extensions?.retryAfterSeconds ?? 0) * 1000;
+  const base = asked || Math.min(5_000, 100 * 2 ** attempt);
+  return base * (1 + Math.random() * 0.2);
+}
 const dialogsA = await Promise.all(instances.map((instance) => newDialog(instance.url, keyA)));
 
 // Writers: GraphQL turns into A's dialogs, on both instances.
 const writers = instances.flatMap((instance, i) =>
   Array.from({ length: 4 }, async () => {
+    let attempt = 0;
     while (Date.now() < end) {
       const answer = await graphql(instance.url, keyA, WRITE, {
         input: {
@@ -130,8 +153,12 @@ const writers = instances.flatMap((instance, i) =>
           input: [{ human: { content: "q" } }],
           output: [{ ai: { content: "a".repeat(2_000) } }],
         },
-      });
-      count(answer.errors ? `write error ${answer.errors[0]?.extensions?.code}` : "write");
+      }).catch(() => ({ errors: [{ extensions: { code: "fetch failed" } }] }));
+      const error = answer.errors?.[0]?.extensions as
+        { code?: string; retryAfterSeconds?: number; retryAfterMs?: number } | undefined;
+      count(error ? `write error ${error.code}` : "write");
+      if (!error) attempt = 0;
+      else await sleep(Math.min(backoffMs(error, attempt++), end - Date.now()));
     }
   }),
 );
@@ -147,6 +174,9 @@ const turns = instances.map(async (instance, i) => {
     });
     await response.arrayBuffer();
     count(`v1 ${stream ? "stream" : "whole"} ${response.status}`);
+    const retryAfter = Number(response.headers.get("retry-after") ?? 1);
+    if (response.status === 429)
+      await sleep(Math.min(backoffMs({ retryAfterSeconds: retryAfter }, 0), end - Date.now()));
   }
 });
 
@@ -208,6 +238,7 @@ silent.on("error", () => undefined);
 const loaded = await probe(end);
 await Promise.all([...writers, ...turns]);
 const rssEnd = instances.map((instance) => rssMiB(instance.child));
+sampler.stop();
 for (const socket of sockets) socket.close();
 for (const abort of sseAborts) abort.abort();
 silent.terminate();
@@ -227,4 +258,9 @@ console.log(
   `tenant B reads, soak:  p50 ${ms(loaded.p50)}, p99 ${ms(loaded.p99)} (${loaded.count}, ${loaded.errors} errors)`,
 );
 console.log(`tenant A: ${JSON.stringify(tally)}`);
+const loads = sampler.samples.map((sample) => sample.load);
+console.log(
+  `load average (1 min) during the run: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}, at the end ${loadavg()[0]!.toFixed(1)}`,
+);
+for (const line of formatSamples(sampler.samples)) console.log(line);
 process.exit(0);

@@ -76,6 +76,17 @@ export const metrics = {
     labelNames: ["transport", "limit"] as const,
     registers,
   }),
+  // prom-client's defaults have RSS, the V8 heap and `external`, not the part of `external` held in
+  // ArrayBuffers (Buffers: sockets' unsent bytes, request bodies), which tells where memory outside
+  // the heap goes.
+  arrayBuffers: new Gauge({
+    name: "dialogql_nodejs_array_buffers_bytes",
+    help: "Memory held by ArrayBuffers and Buffers (process.memoryUsage().arrayBuffers), included in external",
+    registers,
+    collect() {
+      this.set(process.memoryUsage().arrayBuffers);
+    },
+  }),
   redisConnected: new Gauge({
     name: "dialogql_redis_connected",
     help: "1 while Redis (REDIS_URL) answers, 0 while it is away: the instance still serves, delivering live history locally and counting rate limits in memory (degraded, not unready)",

@@ -18,6 +18,7 @@ import type { Limits } from "../limits.js";
 import { logger } from "../logger.js";
 import { metrics } from "../metrics.js";
 import { createSlowConsumerWatchdog } from "./slow-consumers.js";
+import { coalesceWrites } from "./coalesced-writes.js";
 
 export type LongLivedTransport = "graphql-ws" | "sse" | "responses-ws";
 
@@ -180,7 +181,10 @@ export function refuseEventStream(
   if (!node?.req || !node.res) return null;
   const { socket } = node.req;
   const refused = policy.admit(viewer, "sse", socket, () => socket.destroy(), node.res);
-  if (!refused) return null;
+  if (!refused) {
+    coalesceWrites(node.res);
+    return null;
+  }
   const body = pathname.startsWith("/v1/")
     ? { error: { message: refused.message, type: "rate_limit_error", param: null, code: "too_many_connections" } }
     : {

@@ -3,7 +3,8 @@
 // while the replay runs is either in the replay or arrives live (or both: the duplicate is
 // dropped by seq). Live payloads can arrive out of order (two writers publish after their
 // commits, in either order) or not at all (a slow subscriber's buffer overflowed, Redis blinked):
-// a payload whose previousSeq is past what was sent shows a gap, which is read from the database.
+// a payload whose previousSeq is past what was sent shows a gap, which is read from the database
+// (once for every subscriber lacking the same span: src/live/gap-reads.ts).
 // The start and a resync (Redis came back after an outage) read everything committed since what
 // was sent in reads shared with the dialog's other subscribers at the same seq
 // (src/live/catch-up-reads.ts).
@@ -20,6 +21,7 @@ import {
   type WriteDeltaView,
 } from "./delta-reads.js";
 import { type CatchUpRead, readCatchUp, type ReadThrough } from "./catch-up-reads.js";
+import { MAX_SHARED_GAP, readGap } from "./gap-reads.js";
 import type { Store } from "../store/store.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
 import {
@@ -174,16 +176,26 @@ class SentHistory {
     /** The deltas of that span, read already (shared by the subscribers of a resync). */
     readAlready?: WriteDeltaView[],
   ): AsyncGenerator<DeltaItem> {
-    const cleared = clearedAtSeq === undefined ? (await this.#readDialog())?.clearedAtSeq : clearedAtSeq;
+    // A short gap (payloads published out of order) is read once for every subscriber lacking it.
+    const gap =
+      clearedAtSeq === undefined && !readAlready && upTo - this.sent <= MAX_SHARED_GAP
+        ? await readGap(this.store, this.dialogId, this.sent, upTo, statusChangesFrom)
+        : undefined;
+    const cleared = gap
+      ? gap.clearedAtSeq
+      : clearedAtSeq === undefined
+        ? (await this.#readDialog())?.clearedAtSeq
+        : clearedAtSeq;
     if (cleared != null && cleared >= this.sent && cleared <= upTo && !this.#clearsSent.has(cleared)) {
       yield this.#clearAt(cleared);
     }
-    const deltas = readAlready ?? readDeltasBetween(this.store, this.dialogId, this.sent, upTo, statusChangesFrom);
+    const deltas =
+      readAlready ?? gap?.deltas ?? readDeltasBetween(this.store, this.dialogId, this.sent, upTo, statusChangesFrom);
     for await (const delta of deltas) {
       if (this.signal.aborted) return;
       if (delta.seq === delta.previousSeq) {
         if (this.shownAlready(delta)) continue;
-        this.#statusChangesSent.add(statusKey(delta));
+        this.#statusChangeSent(delta);
       }
       this.texts.onCommitted(delta);
       yield delta;
@@ -213,7 +225,7 @@ class SentHistory {
     if (update.previousSeq > this.sent) yield* this.catchUp(update.previousSeq);
     if (statusOnly && this.shownAlready(update)) return;
     if (update.previousSeq === this.sent || (statusOnly && update.seq <= this.sent)) {
-      if (statusOnly) this.#statusChangesSent.add(statusKey(update));
+      if (statusOnly) this.#statusChangeSent(update);
       yield update;
       this.#finishes.onSent(update);
       this.sent = Math.max(this.sent, update.seq);
@@ -221,6 +233,14 @@ class SentHistory {
       // It overlaps what was sent (or the gap could not be read): read the part not yet sent.
       yield* this.catchUp(update.seq);
     }
+  }
+
+  #statusChangeSent(delta: DeltaPayload) {
+    // Only the latest are kept: a status change read back and its payload arrive moments apart,
+    // and a subscriber of a busy dialog sees thousands a minute.
+    this.#statusChangesSent.add(statusKey(delta));
+    if (this.#statusChangesSent.size > 1_000)
+      this.#statusChangesSent.delete(this.#statusChangesSent.values().next().value!);
   }
 
   #clearAt(seq: number) {

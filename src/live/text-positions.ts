@@ -49,6 +49,12 @@ function viewOf(text: TextPayload, sent: number): TextDeltaView {
   return view;
 }
 
+// The responses whose texts ended are remembered so that a late text delta of one is dropped; a
+// subscriber of a busy dialog sees thousands of writes a minute, each one response ended, so only
+// the latest are kept (a text delta arrives within moments of its response's writes, not a
+// thousand writes later).
+const MAX_ENDED = 1_000;
+
 export class TextPositions {
   /** responseId → the part this subscriber is being sent and how much of it it has. */
   readonly #has = new Map<string, { part: number; length: number }>();
@@ -115,14 +121,13 @@ export class TextPositions {
 
   /** clearDialog: every response of the dialog, with its text, is gone. */
   onCleared() {
-    for (const responseId of [...this.#has.keys(), ...this.#endedBelow.keys()])
-      this.#endedBelow.set(responseId, Infinity);
+    for (const responseId of [...this.#has.keys(), ...this.#endedBelow.keys()]) this.#ended(responseId, Infinity);
     this.#has.clear();
   }
 
   /** deleteResponse: the response, with its text, is gone. */
   onResponseDeleted(responseId: string) {
-    this.#endedBelow.set(responseId, Infinity);
+    this.#ended(responseId, Infinity);
     this.#has.delete(responseId);
   }
 
@@ -133,8 +138,15 @@ export class TextPositions {
     // A replayed write carries no endsTextPart; its response's event count says the same.
     if (delta.response) endedBelow = Math.max(endedBelow, eventCountOf(delta.response));
     if (endedBelow <= (this.#endedBelow.get(delta.responseId) ?? 0)) return;
-    this.#endedBelow.set(delta.responseId, endedBelow);
+    this.#ended(delta.responseId, endedBelow);
     const has = this.#has.get(delta.responseId);
     if (has && has.part < endedBelow) this.#has.delete(delta.responseId);
+  }
+
+  #ended(responseId: string, below: number) {
+    // Re-inserted, so the Map's order stays oldest first, and the oldest goes past the bound.
+    this.#endedBelow.delete(responseId);
+    this.#endedBelow.set(responseId, below);
+    if (this.#endedBelow.size > MAX_ENDED) this.#endedBelow.delete(this.#endedBelow.keys().next().value!);
   }
 }
