@@ -4,6 +4,7 @@
 import { testApp } from "./support/graphql.js";
 import { store, testConfig, testConfig as config } from "./support/database.js";
 import { createClient as createWsClient } from "graphql-ws";
+import http from "node:http";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { Limits } from "../src/limits.js";
@@ -110,6 +111,38 @@ describe("request body size", () => {
       duplex: "half",
     } as RequestInit);
     expect(response.status).toBe(413);
+  });
+
+  it("over a socket too: at the limit with Content-Length it passes, beyond it 413, and a chunked body is counted", async () => {
+    const server = await startServer({ store, config: testConfig, port: 0, limits: { bodyBytes: 300 } });
+    // node:http sends a body written in pieces without Content-Length, as chunks.
+    const post = (body: string, chunked: boolean) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const headers = {
+          "content-type": "application/json",
+          ...(!chunked && { "content-length": String(body.length) }),
+        };
+        const request = http.request(`${server.url}/graphql`, { method: "POST", headers }, (response) => {
+          let text = "";
+          response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+          response.on("end", () => resolve({ status: response.statusCode!, body: text }));
+        });
+        request.on("error", reject);
+        if (chunked) request.write(body.slice(0, 150));
+        request.end(chunked ? body.slice(150) : body);
+      });
+    try {
+      const at = await post(sized(300), false);
+      expect(JSON.parse(at.body)).toEqual({ data: { __typename: "Query" } });
+      expect(await post(sized(300), true)).toMatchObject({ status: 200 });
+      for (const chunked of [false, true]) {
+        const refused = await post(sized(301), chunked);
+        expect(refused.status).toBe(413);
+        expect(JSON.parse(refused.body).errors[0].extensions.code).toBe("REQUEST_ENTITY_TOO_LARGE");
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it("limits a WebSocket message the same way (closed with 1009, message too big)", async () => {

@@ -13,6 +13,7 @@ import { useSharedSubscriptionResults } from "./shared-subscription-results.js";
 import { logger } from "../logger.js";
 import { schema } from "../schema/index.js";
 import type { AppServices, Context } from "../schema/context.js";
+import { useBodyLimit } from "./body-limit.js";
 import { useCompiledQueries } from "./compiled-queries.js";
 import { contextFactory, type ServerContext } from "./context.js";
 import { toRequestError, useErrorReporting } from "./error-reporting.js";
@@ -48,7 +49,8 @@ export function createGraphqlEndpoint(
     graphiql: options.graphiql && { title: "dialogql", defaultQuery: exampleQuery },
     // CORS is the front server's, for every route (src/server/app.ts).
     cors: false,
-    maxRequestBodySize: limits.bodyBytes,
+    // MAX_BODY_BYTES is enforced by useBodyLimit (the last plugin), which counts only what needs counting.
+    maxRequestBodySize: false,
     // The last line of defence, for errors outside execution (useErrorReporting handles the rest,
     // with the request id).
     maskedErrors: { maskError: toRequestError },
@@ -68,6 +70,8 @@ export function createGraphqlEndpoint(
       useSharedSubscriptionResults(),
       useCompiledQueries(),
       options.largeAnswers.plugin(),
+      // After Yoga's request parsers (registered before these plugins), so it sees the chosen one.
+      useBodyLimit(limits.bodyBytes),
     ],
   });
 }

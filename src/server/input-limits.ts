@@ -10,6 +10,9 @@
 // decided, in the write validation (src/services/event-input.ts): inside an event, only the values
 // with a limit of their own (names, metadata) are checked here; its content, parts and arguments
 // count towards MAX_EVENT_BYTES there.
+//
+// A request whose variables go straight to arguments is first walked raw (input-limits-quick.ts):
+// when that finds nothing, nothing is beyond its limit and the exact check below is skipped.
 import {
   BREAK,
   type DocumentNode,
@@ -20,6 +23,7 @@ import {
   getNullableType,
   getVariableValues,
   GraphQLError,
+  type ArgumentNode,
   type GraphQLInputType,
   type GraphQLSchema,
   isInputObjectType,
@@ -27,27 +31,22 @@ import {
   Kind,
   type OperationDefinitionNode,
   TypeInfo,
+  valueFromAST,
   visit,
   visitWithTypeInfo,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { declaredInputLimit, defaultInputLimit, isSizedAsEvent } from "../schema/input-limits.js";
+import { isSizedAsEvent } from "../schema/input-limits.js";
+import {
+  type InputHolder,
+  inputLimitOf,
+  createQuickWalk,
+  isPlainLiteral,
+  type QuickField,
+  quickFieldsOf,
+} from "./input-limits-quick.js";
 
-/** An argument or an input field: what holds a value, with the limit it may declare. */
-export interface InputHolder {
-  type: GraphQLInputType;
-  extensions?: Readonly<Record<string, unknown>> | null;
-}
-
-/**
- * The limit of the values `holder` holds: its declared one, else its type's default (null for an
- * event's own content, sized as a whole event).
- */
-export function inputLimitOf(holder: InputHolder, inEvent: boolean, eventBytes: number): number | null {
-  return (
-    declaredInputLimit(holder.extensions) ?? defaultInputLimit(getNamedType(holder.type).name, inEvent, eventBytes)
-  );
-}
+export { type InputHolder, inputLimitOf } from "./input-limits-quick.js";
 
 interface Oversized {
   path: string[];
@@ -143,11 +142,18 @@ function oversizedIn({ definition, node }: FieldWithArguments, variables: Record
  * limits passes whatever the variables are, so it is dropped from the list.
  */
 export function createInputLimitCheck(eventBytes: number) {
-  const byDocument = new WeakMap<DocumentNode, { schema: GraphQLSchema; fields: FieldWithArguments[] }>();
-  const fieldsToCheck = (schema: GraphQLSchema, document: DocumentNode) => {
+  interface Checks {
+    schema: GraphQLSchema;
+    fields: FieldWithArguments[];
+    /** The same fields for the quick walk over raw variables (src/server/input-limits-quick.ts), when it can read them. */
+    quick: QuickField[] | null;
+  }
+  const byDocument = new WeakMap<DocumentNode, Checks>();
+  const mayBeOversized = createQuickWalk(eventBytes);
+  const checksOf = (schema: GraphQLSchema, document: DocumentNode): Checks => {
     const cached = byDocument.get(document);
-    if (cached?.schema === schema) return cached.fields;
-    const fields: FieldWithArguments[] = [];
+    if (cached?.schema === schema) return cached;
+    const fields: (FieldWithArguments & { literalsWithin: boolean })[] = [];
     const typeInfo = new TypeInfo(schema);
     visit(
       document,
@@ -156,12 +162,15 @@ export function createInputLimitCheck(eventBytes: number) {
           const definition = typeInfo.getFieldDef();
           if (!definition?.args.length) return;
           const field = { definition, node };
-          if (usesVariables(node) || oversizedIn(field, {}, eventBytes)) fields.push(field);
+          if (usesVariables(node) || oversizedIn(field, {}, eventBytes)) {
+            fields.push({ ...field, literalsWithin: literalsWithin(field, eventBytes) });
+          }
         },
       }),
     );
-    byDocument.set(document, { schema, fields });
-    return fields;
+    const checks = { schema, fields, quick: quickFieldsOf(document, fields) };
+    byDocument.set(document, checks);
+    return checks;
   };
   return (
     schema: GraphQLSchema,
@@ -169,6 +178,8 @@ export function createInputLimitCheck(eventBytes: number) {
     operationName: string | null | undefined,
     rawVariables: Record<string, unknown>,
   ): Oversized | null => {
+    const checks = checksOf(schema, document);
+    if (checks.quick && !mayBeOversized(checks.quick, rawVariables)) return null;
     const operations = document.definitions.filter(
       (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
     );
@@ -177,12 +188,26 @@ export function createInputLimitCheck(eventBytes: number) {
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
     if (coerced.errors) return null; // execution reports invalid variables
     // A variable is checked where it is used, under the name of the argument that receives it.
-    for (const field of fieldsToCheck(schema, document)) {
+    for (const field of checks.fields) {
       const found = oversizedIn(field, coerced.coerced, eventBytes);
       if (found) return found;
     }
     return null;
   };
+}
+
+/**
+ * Whether the field's arguments other than whole variables are literals (no variable inside)
+ * within their limits: then the quick walk needs to read only its variables.
+ */
+function literalsWithin({ definition, node }: FieldWithArguments, eventBytes: number) {
+  return (node.arguments ?? []).every((argument: ArgumentNode) => {
+    if (argument.value.kind === Kind.VARIABLE) return true;
+    const declared = definition.args.find((a) => a.name === argument.name.value);
+    if (!declared || !isPlainLiteral(argument)) return false;
+    const value = valueFromAST(argument.value, declared.type);
+    return value !== undefined && !findOversized(value, declared.type, declared, [declared.name], eventBytes);
+  });
 }
 
 export function useInputLimits(eventBytes: number): Plugin {

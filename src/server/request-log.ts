@@ -9,6 +9,7 @@ import { logger } from "../logger.js";
 import { metrics, routeOf } from "../metrics.js";
 import { requestIdOf } from "../request-id.js";
 import type { ServerContext } from "./context.js";
+import { urlOf } from "./router.js";
 
 interface Timing {
   started: number;
@@ -26,7 +27,7 @@ export function useRequestLog(): ServerAdapterPlugin<ServerContext> {
     onResponse({ request, response, serverContext }) {
       const timing = timings.get(request);
       if (!timing) return;
-      const url = new URL(request.url);
+      const url = urlOf(request);
       const route = routeOf(url.pathname, request.method);
       const seconds = (performance.now() - timing.started) / 1000;
       metrics.httpRequests.inc({ method: request.method, route, status: String(response.status) });

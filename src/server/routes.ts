@@ -21,7 +21,7 @@ import type { AppServices } from "../schema/context.js";
 import type { ServerContext } from "./context.js";
 import { GRAPHQL_PATH, type GraphqlEndpoint } from "./graphql-endpoint.js";
 import { operationsEndpoints } from "./operations-endpoints.js";
-import { createRouter, type Params, type Route } from "./router.js";
+import { createRouter, type Params, type Route, urlOf } from "./router.js";
 import { DEFAULT_VIEWER_ROOT, serveViewer, type ViewerSettings } from "./web-viewer.js";
 
 type Handler = (request: Request, url: URL, params: Params, server: ServerContext) => Promise<Response> | Response;
@@ -40,7 +40,7 @@ export interface RouteDeps {
 export function createRequestHandler(deps: RouteDeps) {
   const router = createRouter(routeTable(deps));
   return async (request: Request, server: ServerContext): Promise<Response> => {
-    const url = new URL(request.url);
+    const url = urlOf(request);
     try {
       const found = router.match(request.method, url.pathname);
       // The viewer takes every GET outside the routes (its own deep links, its files); it answers 404 itself.
