@@ -88,17 +88,23 @@ export function checkpointOf(response: Response, tenantId: string, text: string 
   };
 }
 
-/** The checkpoints of a dialog's IN_PROGRESS responses, to look for text in flight when a subscriber joins. */
-export async function inProgressCheckpoints({ prisma }: Store, dialogId: string) {
-  const responses = await prisma.response.findMany({
-    where: { dialogId, status: "IN_PROGRESS" },
-    include: { dialog: { select: { tenantId: true } }, inFlightChunks: { orderBy: { offset: "asc" } } },
-  });
-  return responses.map(({ dialog, inFlightChunks, ...response }) => {
-    const pieces = inFlightChunks.filter((chunk) => chunk.part === response.inFlightPart);
-    const text = pieces.map((chunk) => chunk.text).join("");
-    return { responseId: response.id, checkpoint: checkpointOf(response, dialog.tenantId, text) };
-  });
+/**
+ * The checkpoints of a dialog's IN_PROGRESS responses, to look for text in flight when a subscriber
+ * joins. One plain statement (Prisma would send three, the include's, and compile them): every
+ * subscription's start-up reads ask it, thousands at once in a connect storm.
+ */
+export async function inProgressCheckpoints({ database }: Store, dialogId: string) {
+  const rows = await run<ResponseRow>(
+    Prisma.sql`SELECT r.*, d."tenantId", ${checkpointTextOf("r")} AS "inFlightText"
+    FROM "Response" r JOIN "Dialog" d ON d.id = r."dialogId"
+    WHERE r."dialogId" = ${dialogId} AND r.status = 'IN_PROGRESS'`,
+    database,
+  );
+  return rows.map(({ tenantId, inFlightText, ...response }) => ({
+    responseId: response.id,
+    // No piece of the current part: the text is empty, as joining no pieces gave.
+    checkpoint: checkpointOf(response, tenantId, inFlightText ?? ""),
+  }));
 }
 
 /**
