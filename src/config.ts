@@ -125,6 +125,9 @@ const schema = z.object({
   /** Requests (HTTP requests, WebSocket operations) one API key may make per window; 0: no limit. */
   RATE_LIMIT_REQUESTS: countOrOff(6_000),
   RATE_LIMIT_WINDOW_SECONDS: count(60),
+  /** A key may spend at most its share of the window in any span of this many seconds (6,000 per
+   * 60 s: 100 per second), so it cannot spend the window in a burst; 0: the window alone. */
+  RATE_LIMIT_BURST_SECONDS: countOrOff(1),
   /** A graphql-ws connection that sends no connection_init within this time is closed. */
   WS_CONNECTION_INIT_TIMEOUT_MS: count(3_000),
   /** A subscriber whose unsent data does not drain within this time is disconnected (it resumes

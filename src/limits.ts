@@ -15,6 +15,8 @@ export interface Limits {
   /** Requests per API key per window; 0 switches rate limiting off. */
   rateLimitRequests: number;
   rateLimitWindowSeconds: number;
+  /** The span over which a key may spend at most its share of the window; 0: no short limit. */
+  rateLimitBurstSeconds: number;
   wsConnectionInitTimeoutMs: number;
   slowSubscriberTimeoutMs: number;
   /** What one request may read while executing (src/server/request-budget.ts). */
@@ -60,6 +62,7 @@ export function limitsFromConfig(config: Config, overrides: Partial<Limits> = {}
     subscriptionsPerConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
     rateLimitRequests: config.RATE_LIMIT_REQUESTS,
     rateLimitWindowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    rateLimitBurstSeconds: config.RATE_LIMIT_BURST_SECONDS,
     wsConnectionInitTimeoutMs: config.WS_CONNECTION_INIT_TIMEOUT_MS,
     slowSubscriberTimeoutMs: config.SLOW_SUBSCRIBER_TIMEOUT_MS,
     requestRows: config.MAX_REQUEST_ROWS,

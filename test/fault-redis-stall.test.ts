@@ -46,7 +46,7 @@ describe("a stalled Redis (SIGSTOP)", async () => {
     config: configWith({ REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS) }),
     port: 0,
     redisUrl: redis.url,
-    limits: { rateLimitRequests: 5, rateLimitWindowSeconds: 60 },
+    limits: { rateLimitRequests: 5, rateLimitWindowSeconds: 60, rateLimitBurstSeconds: 0 },
   });
   afterAll(async () => {
     redis.resume();

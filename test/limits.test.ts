@@ -13,6 +13,7 @@ import { tenantKey } from "./support/tenants.js";
 import { writer } from "./support/dialogs.js";
 import { until } from "./support/until.js";
 import { httpExecutor } from "./support/live.js";
+import { limitsOf } from "../src/auth/rate-limit.js";
 
 function appWith(limits: Partial<Limits>) {
   const app = testApp({ limits });
@@ -247,17 +248,71 @@ describe("subscriptions per connection", () => {
 
 // Last in this file: it creates an API key, after which calls without one are refused.
 describe("rate limit per API key", () => {
-  it("RATE_LIMIT_REQUESTS in a window pass; the next is 429 RATE_LIMITED with Retry-After", async () => {
-    const send = appWith({ rateLimitRequests: 3, rateLimitWindowSeconds: 60 });
+  it("RATE_LIMIT_REQUESTS in a window pass; the next is 429 RATE_LIMITED with the window's Retry-After", async () => {
+    const send = appWith({ rateLimitRequests: 3, rateLimitWindowSeconds: 60, rateLimitBurstSeconds: 0 });
     const { authorization } = await tenantKey("limited");
     const other = await tenantKey("unlimited");
     for (let i = 0; i < 3; i++) expect((await send({ query: "{ __typename }" }, { authorization })).status).toBe(200);
     const refused = await send({ query: "{ __typename }" }, { authorization });
     expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(refused.body.errors![0]).toMatchObject({ extensions: { code: "RATE_LIMITED" } });
+    // The window's wait: it started with the first request, moments ago.
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(30);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect(refused.body.errors![0]).toMatchObject({
+      message: expect.stringContaining("at most 3 requests per 60 s"),
+      extensions: { code: "RATE_LIMITED", retryAfterSeconds: Number(refused.headers.get("retry-after")) },
+    });
     // Per key: another tenant's key is not affected.
     expect((await send({ query: "{ __typename }" }, { authorization: other.authorization })).status).toBe(200);
+  });
+
+  it("the share of RATE_LIMIT_BURST_SECONDS: a burst past it is refused with that span's wait", async () => {
+    // 12 per 60 s is 2 per 10 s: the third request within 10 s is refused by the short limit.
+    const send = appWith({ rateLimitRequests: 12, rateLimitWindowSeconds: 60, rateLimitBurstSeconds: 10 });
+    const { authorization } = await tenantKey("bursty");
+    for (let i = 0; i < 2; i++) expect((await send({ query: "{ __typename }" }, { authorization })).status).toBe(200);
+    const refused = await send({ query: "{ __typename }" }, { authorization });
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(10);
+    const { extensions } = refused.body.errors![0]!;
+    expect(refused.body.errors![0]!.message).toContain("at most 2 requests per 10 s");
+    expect(extensions).toMatchObject({ code: "RATE_LIMITED", retryAfterSeconds: retryAfter });
+    expect(extensions!.retryAfterMs).toBeGreaterThan(0);
+    expect(extensions!.retryAfterMs).toBeLessThanOrEqual(10_000);
+    expect(Math.ceil((extensions!.retryAfterMs as number) / 1000)).toBe(retryAfter);
+  });
+
+  it("the same requests spread over the spans pass: a sub-second wait is Retry-After 1 and retryAfterMs", async () => {
+    // 6000 per 3000 s is 2 per second; the window is far away.
+    const send = appWith({ rateLimitRequests: 6000, rateLimitWindowSeconds: 3000, rateLimitBurstSeconds: 1 });
+    const { authorization } = await tenantKey("spread");
+    const typename = () => send({ query: "{ __typename }" }, { authorization });
+    for (let i = 0; i < 2; i++) expect((await typename()).status).toBe(200);
+    const refused = await typename();
+    const refusedAt = Date.now();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    const retryAfterMs = refused.body.errors![0]!.extensions!.retryAfterMs as number;
+    expect(retryAfterMs).toBeGreaterThan(0);
+    expect(retryAfterMs).toBeLessThanOrEqual(1_000);
+    // The next span: its share passes again, no sooner than the refusal said (less the answer's
+    // own trip back), and the window has not counted it against anything but its total.
+    await until(async () => (await typename()).status === 200, "the next span's first request to pass", 5_000);
+    expect(Date.now() - refusedAt).toBeGreaterThanOrEqual(retryAfterMs - 100);
+    expect((await typename()).status).toBe(200);
+  });
+
+  it("the short limit's share is rounded up and is off when 0 or not shorter than the window", () => {
+    expect(limitsOf({ requests: 6000, windowSeconds: 60, burstSeconds: 1 })).toEqual([
+      { requests: 6000, seconds: 60 },
+      { requests: 100, seconds: 1 },
+    ]);
+    expect(limitsOf({ requests: 100, windowSeconds: 60, burstSeconds: 1 })[1]).toEqual({ requests: 2, seconds: 1 });
+    expect(limitsOf({ requests: 100, windowSeconds: 60, burstSeconds: 0 })).toHaveLength(1);
+    expect(limitsOf({ requests: 100, windowSeconds: 60, burstSeconds: 60 })).toHaveLength(1);
+    expect(limitsOf({ requests: 0, windowSeconds: 60, burstSeconds: 1 })).toEqual([]);
   });
 
   it("counts WebSocket operations too: beyond the limit an operation fails with RATE_LIMITED", async () => {
@@ -265,7 +320,7 @@ describe("rate limit per API key", () => {
       store,
       config: testConfig,
       port: 0,
-      limits: { rateLimitRequests: 2, rateLimitWindowSeconds: 60 },
+      limits: { rateLimitRequests: 2, rateLimitWindowSeconds: 60, rateLimitBurstSeconds: 0 },
     });
     const { authorization } = await tenantKey("ws-limited");
     const client = createWsClient({
@@ -285,7 +340,9 @@ describe("rate limit per API key", () => {
           );
       expect(await once()).toEqual({ data: { __typename: "Query" } });
       expect(await once()).toEqual({ data: { __typename: "Query" } });
-      expect((await once())[0]).toMatchObject({ extensions: { code: "RATE_LIMITED" } });
+      const [refused] = await once();
+      expect(refused).toMatchObject({ extensions: { code: "RATE_LIMITED", retryAfterMs: expect.any(Number) } });
+      expect(refused.extensions).not.toHaveProperty("http");
     } finally {
       await client.dispose();
       await server.close();

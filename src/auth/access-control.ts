@@ -7,7 +7,6 @@
 import { GraphQLError } from "graphql";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { UNAVAILABLE_MESSAGE } from "../errors.js";
-import type { Limits } from "../limits.js";
 import type { Authenticator, Viewer } from "./authenticator.js";
 import { type RateLimiter, rateLimitedError } from "./rate-limit.js";
 
@@ -24,7 +23,6 @@ export function refusal(error: unknown): GraphQLError {
 export async function admit(
   authenticator: Authenticator,
   rateLimiter: RateLimiter,
-  limits: Limits,
   authorization: string | null | undefined,
 ): Promise<Viewer> {
   let viewer: Viewer;
@@ -37,7 +35,7 @@ export async function admit(
   if (viewer.keyId) {
     const decision = await rateLimiter.consume(viewer.keyId);
     if (!decision.allowed) {
-      throw rateLimitedError(decision.retryAfterSeconds, limits.rateLimitRequests, limits.rateLimitWindowSeconds);
+      throw rateLimitedError(decision);
     }
   }
   return viewer;
@@ -50,15 +48,10 @@ export async function admit(
 export async function admitRequest(
   request: Request,
   pathname: string,
-  checks: { authenticator: Authenticator; rateLimiter: RateLimiter; limits: Limits },
+  checks: { authenticator: Authenticator; rateLimiter: RateLimiter },
 ): Promise<{ viewer: Viewer; refused?: never } | { refused: Response; viewer?: never }> {
   try {
-    const viewer = await admit(
-      checks.authenticator,
-      checks.rateLimiter,
-      checks.limits,
-      credentialOf(request, pathname),
-    );
+    const viewer = await admit(checks.authenticator, checks.rateLimiter, credentialOf(request, pathname));
     return { viewer };
   } catch (error) {
     return { refused: refusalResponse(refusal(error), pathname) };
@@ -77,6 +70,13 @@ function credentialOf(request: Request, path: string) {
  * GraphQL clients get a GraphQL error body; the REST endpoint its own `{detail}` shape; /v1
  * OpenAI's, and /v1/messages Anthropic's.
  */
+/** A GraphQL refusal's extensions as the body carries them: its code and wait (RATE_LIMITED's
+ * `retryAfterSeconds`, `retryAfterMs`), the HTTP status and headers being the response's own. */
+function graphqlExtensions(error: GraphQLError) {
+  const { http: _http, ...extensions } = error.extensions;
+  return extensions;
+}
+
 function refusalResponse(error: GraphQLError, path: string) {
   const http = (error.extensions.http ?? {}) as { status?: number; headers?: Record<string, string> };
   const code = String(error.extensions.code ?? "").toLowerCase();
@@ -96,7 +96,7 @@ function refusalResponse(error: GraphQLError, path: string) {
           }
         : path.startsWith("/api/")
           ? { detail: error.message }
-          : { errors: [{ message: error.message, extensions: { code: error.extensions.code } }] };
+          : { errors: [{ message: error.message, extensions: graphqlExtensions(error) }] };
   return new Response(JSON.stringify(body), {
     status: http.status ?? 401,
     headers: { "content-type": "application/json; charset=utf-8", ...http.headers },

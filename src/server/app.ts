@@ -98,6 +98,7 @@ export function buildApp(options: AppOptions): App {
   const rateLimiter = createRateLimiter({
     requests: limits.rateLimitRequests,
     windowSeconds: limits.rateLimitWindowSeconds,
+    burstSeconds: limits.rateLimitBurstSeconds,
     redis: live.redis,
   });
   const tracing = options.tracing === undefined ? tracingFromConfig(config) : options.tracing;

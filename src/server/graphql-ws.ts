@@ -177,12 +177,11 @@ const isSubscription = (args: EnvelopedArgs) =>
 
 /** Over the key's rate limit: the error to answer with. */
 async function refuseOperation(app: App, ctx: ConnectionContext): Promise<GraphQLError | null> {
-  const { limits } = app.services;
   const { keyId } = ctx.extra.viewer!;
   if (!keyId) return null;
   const decision = await app.rateLimiter.consume(keyId);
   if (decision.allowed) return null;
-  const refused = rateLimitedError(decision.retryAfterSeconds, limits.rateLimitRequests, limits.rateLimitWindowSeconds);
+  const refused = rateLimitedError(decision);
   // No HTTP status on a WebSocket: keep the code and the wait only.
   const { http: _http, ...extensions } = refused.extensions;
   return new GraphQLError(refused.message, { extensions });

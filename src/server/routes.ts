@@ -124,8 +124,8 @@ function routeTable(deps: RouteDeps): Route<Handler>[] {
  * Access control for an API route: the caller (API key, rate limit), then for a stream the
  * connection policy. The viewer, or the refusal to answer with.
  */
-function admitter({ authenticator, rateLimiter, services, connections }: RouteDeps) {
-  const checks = { authenticator, rateLimiter, limits: services.limits };
+function admitter({ authenticator, rateLimiter, connections }: RouteDeps) {
+  const checks = { authenticator, rateLimiter };
   return async (request: Request, url: URL, server: ServerContext): Promise<Viewer | Response> => {
     const admitted = await admitRequest(request, url.pathname, checks);
     if (admitted.refused) return admitted.refused;
