@@ -62,12 +62,18 @@ describe.runIf(runs)("a turn whose end meets a database outage (PostgreSQL)", ()
   });
   afterAll(() => proxied?.close());
 
+  /** Whether a turn of the tenant is stored, in progress. */
+  const turnOpened = async (tenantId: string) =>
+    (await prisma.response.count({ where: { status: "IN_PROGRESS", dialog: { tenantId } } })) > 0;
+
   it("a short outage mid-turn: the turn stops, its end is written once the database is back, and the answer says it is stored as failed", async () => {
     const g = await startGeneratingServer({}, "outage-short", { store: proxied });
     let open!: () => void;
     g.upstream.script({ output: [{ text: "Stopped midway." }], holdAfterFirstChunk: new Promise((r) => (open = r)) });
     const answer = g.openai.responses.create({ model: "stand-in-1", input: "hi" }).catch((error) => error);
     await until(() => g.upstream.requests.length > 0, "the upstream called");
+    // The upstream is called while the turn's opening write commits (src/generation/first-call.ts): mid-turn is once it has.
+    await until(() => turnOpened("outage-short"), "the turn opened");
     await proxy.stop();
     open();
     // Back before the retries of the turn's end run out.
@@ -88,6 +94,8 @@ describe.runIf(runs)("a turn whose end meets a database outage (PostgreSQL)", ()
     g.upstream.script({ output: [{ text: "Never stored." }], holdAfterFirstChunk: new Promise((r) => (open = r)) });
     const answer = g.openai.responses.create({ model: "stand-in-1", input: "hi" }).catch((error) => error);
     await until(() => g.upstream.requests.length > 0, "the upstream called");
+    // The upstream is called while the turn's opening write commits (src/generation/first-call.ts): mid-turn is once it has.
+    await until(() => turnOpened("outage-long"), "the turn opened");
     await proxy.stop();
     open();
     const error = await answer;

@@ -51,10 +51,21 @@ export interface StepResult {
   calls: Extract<OutputItem, { type: "function_call" | "mcp_call" | "mcp_approval_request" }>[];
 }
 
-export async function runModelStep(step: StepRequest, target: StepTarget): Promise<StepResult> {
+/** Makes the step's call: the provider's stream of parts, or the call's error. */
+export const openStep = (step: StepRequest) => callProvider({ ...step, rawChunks: step.logprobs != null });
+
+/** How a step reads its call's parts. */
+export type PartReader = Pick<ReadableStreamDefaultReader<ProviderPart>, "read" | "cancel">;
+
+/** `opened`: the step's call made already, with this request (a turn's first call: first-call.ts). */
+export async function runModelStep(
+  step: StepRequest,
+  target: StepTarget,
+  opened?: Promise<PartReader>,
+): Promise<StepResult> {
   const follower = new StepFollower(step, target);
   try {
-    const reader = (await callProvider({ ...step, rawChunks: step.logprobs != null })).getReader();
+    const reader = opened ? await opened : (await openStep(step)).getReader();
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
       // A cancelled step ends where it is, with no failure and no step end (the turn's end saves it).
       if (step.abort.aborted) {

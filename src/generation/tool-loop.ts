@@ -9,19 +9,15 @@ import type { LanguageModelUsage } from "ai";
 import type { McpCallResult } from "../mcp/mcp-connection.js";
 import { callEvent, DENIED_TEXT, type McpItem, mcpMetadataOf, resultEvent } from "../mcp/mcp-events.js";
 import { type McpListing, type McpToolbox, openToolbox } from "../mcp/mcp-toolbox.js";
-import { fitToBudget, loadTokenizer } from "../formats/token-budget.js";
 import type { ModelOutcome } from "../tracing.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { Turn } from "./turn-request.js";
 import { toModelMessages } from "./model-messages.js";
-import { outputOf, toolChoice } from "./call-settings.js";
-import { runModelStep, type StepResult, type StepTarget, toolSet } from "./model-step.js";
+import { DEFAULT_MAX_TOOL_CALLS, modelContext, stepRequest } from "./model-call.js";
+import { runModelStep, type StepResult, type StepTarget } from "./model-step.js";
 import { type OutputItem, parseArguments, writtenText } from "./output-items.js";
 import { addUsage, type TurnWriter, turnWriter } from "./turn-writer.js";
 import { describeUpstreamFailure } from "./upstream-errors.js";
-
-/** How many MCP calls a turn makes when the request sets no max_tool_calls. */
-export const DEFAULT_MAX_TOOL_CALLS = 20;
 
 type CallItem = Extract<McpItem, { type: "mcp_call" }>;
 
@@ -87,6 +83,8 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
   } catch (error) {
     result.failure = error;
   } finally {
+    // A first call sent while the turn opened, and not read (the turn stopped before its first step), is aborted.
+    turn.firstCall?.discard();
     await toolbox?.close();
   }
   return result;
@@ -100,37 +98,17 @@ async function modelSteps(
   runCall: (item: CallItem) => Promise<void>,
   result: LoopResult,
 ) {
-  const { request, abort } = turn;
-  const context = await modelContext(turn);
+  const { request, abort, firstCall } = turn;
+  const context = firstCall ? (await firstCall.prepared).context : await modelContext(turn, turn.begun.context);
   const maxCalls = request.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
   let calls = 0;
   for (let steps = 0; steps <= maxCalls + 1 && !abort.aborted; steps++) {
-    const messages = toModelMessages([...context, ...produced]);
+    // The first call may be under way already, sent while the turn's opening write committed.
+    const sent = steps === 0 ? firstCall : null;
+    const messages = sent ? (await sent.prepared).messages : toModelMessages([...context, ...produced]);
     const span = turn.trace?.modelCall(() => messages);
     const itemsBefore = target.items.length;
-    const step = await runModelStep(
-      {
-        model: turn.model,
-        system: request.instructions ?? undefined,
-        messages,
-        tools: toolSet(request.tools, toolbox),
-        // Past max_tool_calls the model is offered no more calls: it answers with what it has.
-        toolChoice: calls >= maxCalls ? "none" : toolChoice(request.toolChoice),
-        temperature: request.temperature ?? undefined,
-        topP: request.topP ?? undefined,
-        maxOutputTokens: request.maxOutputTokens ?? undefined,
-        frequencyPenalty: request.frequencyPenalty ?? undefined,
-        presencePenalty: request.presencePenalty ?? undefined,
-        settings: request.settings,
-        output: outputOf(request.responseFormat),
-        maxRetries: turn.maxRetries,
-        abort,
-        providerOptions: turn.providerOptions,
-        toolbox,
-        logprobs: request.upstream?.logprobs ?? null,
-      },
-      target,
-    );
+    const step = await runModelStep(stepRequest(turn, messages, toolbox, calls), target, sent?.take());
     result.finishReason = step.finishReason;
     result.stopSequence = step.stopSequence;
     result.usage = addUsage(result.usage, step.usage);
@@ -161,15 +139,6 @@ function stepOutcome(step: StepResult, items: OutputItem[], aborted: boolean): M
     error: failed ? describeUpstreamFailure(step.failure).message : null,
     output: writtenText(items),
   };
-}
-
-/** The context the model is given: all of it, or with `truncate` what fits its window (tool pairs kept). */
-async function modelContext(turn: Turn) {
-  const { request, begun } = turn;
-  if (!request.truncate) return begun.context;
-  const count = await loadTokenizer("O200K_BASE");
-  const budget = turn.contextTokens - (request.maxOutputTokens ?? 0) - count(request.instructions ?? "");
-  return fitToBudget(begun.context, Math.max(budget, 0), count).events;
 }
 
 /** Acts on the request's answers to approval requests in the context, in order. */

@@ -5,6 +5,7 @@ import type { JSONValue } from "ai";
 import type { TurnTrace } from "../tracing.js";
 import type { McpSettings } from "../mcp/mcp-pool.js";
 import type { McpRequest } from "../mcp/mcp-request.js";
+import type { FirstCall } from "./first-call.js";
 import type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
 import type { TokenLogprob } from "./logprobs.js";
 import type { OutputItem } from "./output-items.js";
@@ -78,4 +79,6 @@ export interface Turn {
   /** The turn's span, its model and tool calls under it (src/tracing.ts); null when tracing is off. */
   trace: TurnTrace | null;
   mcp: McpSettings;
+  /** The turn's first model call, sent while its opening write committed (first-call.ts); null: made by its first step. */
+  firstCall: FirstCall | null;
 }

@@ -57,10 +57,23 @@ export interface BegunTurn {
   continued: number;
 }
 
+/** What a turn's context will be, known before its opening write commits (TurnSink.foresee). */
+export interface ForeseenTurn {
+  /** The response the turn will continue (null: none). */
+  previousResponseId: string | null;
+  /** The whole context the model will be given, as BegunTurn.context. */
+  context: StoredEvent[];
+}
+
 export type FinalStatus = Extract<ResponseStatus, "COMPLETED" | "FAILED" | "INCOMPLETE" | "CANCELLED">;
 
 export interface TurnSink {
   begin(start: TurnStart): Promise<BegunTurn>;
+  /**
+   * The context `begin` will give the turn when it is known now, with no read and before anything
+   * is written (src/generation/first-call.ts); null when only the opening write can tell.
+   */
+  foresee?(start: TurnStart): ForeseenTurn | null;
   /** One delta of the text or reasoning the model is typing; called in order, not awaited. */
   /** `onEnded`: the response turned out to be no longer IN_PROGRESS (ended elsewhere: a cancel). */
   textDelta(responseId: string, type: InFlightType, delta: string, onEnded?: () => void): void;
@@ -141,6 +154,7 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
         continued: earlier.length,
       };
     },
+    foresee: (start) => foreseenTurn(store, writes, start),
     textDelta(responseId, type, delta, onEnded) {
       // The history writes serialise calls per response, so deltas, commits and the completion
       // keep their order without being awaited here.
@@ -174,6 +188,29 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
     },
     eventMetadata: (eventIds) => readMetadata(store, eventIds),
   };
+}
+
+/**
+ * The context a stored turn will be given, when the response it will continue is certain before
+ * its write: the one it names, whose context is kept here, or none (a new dialog, or a branch from
+ * a dialog's start). A turn after a dialog's head is not foreseen: the write reads the head under
+ * the dialog's lock. Input the write would refuse, or that names approval requests (acted on by
+ * their stored metadata), is not foreseen either: the write answers as it does.
+ */
+function foreseenTurn(store: Store, writes: HistoryWrites, start: TurnStart): ForeseenTurn | null {
+  const parent = start.previousResponseId ?? null;
+  if (parent && start.fromStart) return null; // refused by the write
+  if (!parent && start.dialogId && !start.fromStart) return null; // after the dialog's head
+  const earlier = parent ? writes.keptContext(parent) : [];
+  if (!earlier) return null;
+  let input: StoredEvent[];
+  try {
+    input = contextEvents(store, start.input);
+  } catch {
+    return null;
+  }
+  if (input.some(isApprovalRequest)) return null;
+  return { previousResponseId: parent, context: [...earlier, ...input] };
 }
 
 /** A turn that keeps nothing (`store: false`): it reads the context it continues from `store`. */

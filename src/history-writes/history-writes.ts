@@ -125,6 +125,8 @@ export function createHistoryWrites(
     // The context a generated turn is given (turn-contexts.ts), read through the cache of chain tips.
     /** The context a turn just opened continues: its chain's events before its own, root first. */
     earlierContext: (turn: TurnPlace) => readEarlierContext(store, contexts, turn),
+    /** The kept context of `responseId` (its chain's events, its own last), or undefined: none is kept here. */
+    keptContext: (responseId: string) => contexts.get(responseId),
     /** Keeps the context of a turn whose final status is committed, `earlier` being the context it continued. */
     keepTurnContext: (turn: TurnPlace, earlier: readonly StoredEvent[]) =>
       keepTurnContext(store, contexts, turn, earlier),

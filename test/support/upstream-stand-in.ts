@@ -109,6 +109,8 @@ export async function startUpstreamStandIn(): Promise<UpstreamStandIn> {
   };
   const server = createServer(async (request, response) => {
     const body = await readJson(request);
+    // Aborted by the caller before its body was whole (a call discarded as it was made): no request.
+    if (!body) return;
     const path = (request.url ?? "").replace(/^\/v1/, "");
     const closed = new Promise<void>((resolve) => response.once("close", () => resolve()));
     requests.push({ path, headers: request.headers, body, closed });
@@ -201,9 +203,13 @@ function exampleOf(schema: JsonSchema | undefined): unknown {
 }
 
 /** The body as JSON (an empty object when it is not JSON: the stand-in then answers its fallback). */
-async function readJson(request: IncomingMessage): Promise<UpstreamRequestBody> {
+async function readJson(request: IncomingMessage): Promise<UpstreamRequestBody | null> {
   let text = "";
-  for await (const chunk of request) text += chunk;
+  try {
+    for await (const chunk of request) text += chunk;
+  } catch {
+    return null;
+  }
   try {
     return (JSON.parse(text) ?? {}) as UpstreamRequestBody;
   } catch {
