@@ -8,7 +8,7 @@ import { importMessages } from "../src/services/import-messages.js";
 import { onStatement } from "../src/statement-log.js";
 import { store } from "./support/database.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
-import { until } from "./support/until.js";
+import { keptTurn } from "./support/kept-turn.js";
 
 let g: GeneratingServer;
 beforeAll(async () => {
@@ -21,20 +21,8 @@ const statements: string[] = [];
 onStatement((sql) => statements.push(sql));
 /** The reads of a whole context since statement `from` (the recursive walk of its segments). */
 const historyReads = (from: number) => statements.slice(from).filter((sql) => sql.includes("WITH RECURSIVE"));
-/** Waits until the turn's context is kept: the read of its own events that keeps it has run. */
-const ownEventReads = () => statements.filter((sql) => sql.includes(`WHERE e."responseId" =`)).length;
-
-async function turn(input: string, previousResponseId?: string) {
-  const reads = ownEventReads();
-  const response = await g.openai.responses.create({
-    model: "stand-in-1",
-    input,
-    previous_response_id: previousResponseId,
-  });
-  // Its own events are read once its end is committed, to keep its context.
-  await until(() => ownEventReads() >= reads + 1, "the turn's context to be kept");
-  return response;
-}
+/** A stored turn of `g`, once its context is kept. */
+const turn = (input: string, previousResponseId?: string) => keptTurn(g, input, previousResponseId);
 
 const sentMessages = () => g.upstream.requests.at(-1)!.body.messages!.map((m) => `${m.role}: ${m.content}`);
 

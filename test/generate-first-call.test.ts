@@ -3,27 +3,11 @@
 // yet nothing of the turn reaches the client (or the database) until it has; a write that fails
 // aborts the call, answers as before and leaves nothing stored.
 import { describe, expect, it } from "vitest";
-import { onStatement } from "../src/statement-log.js";
 import { database } from "./support/database.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
+import { keptTurn as turn } from "./support/kept-turn.js";
 import { ownPoolPerFile } from "./support/own-pool.js";
 import { until } from "./support/until.js";
-
-const statements: string[] = [];
-onStatement((sql) => statements.push(sql));
-const ownEventReads = () => statements.filter((sql) => sql.includes(`WHERE e."responseId" =`)).length;
-
-/** A stored turn, answered whole; once it returns, its context is kept (the read that keeps it has run). */
-async function turn(g: GeneratingServer, input: string, previousResponseId?: string) {
-  const reads = ownEventReads();
-  const response = await g.openai.responses.create({
-    model: "stand-in-1",
-    input,
-    previous_response_id: previousResponseId,
-  });
-  await until(() => ownEventReads() >= reads + 1, "the turn's context to be kept");
-  return response;
-}
 
 /** POST /v1/responses, streamed, continuing `previous`; `answered` turns true once the client has the answer's head. */
 function streamedTurn(g: GeneratingServer, previous: string) {
@@ -51,12 +35,7 @@ describe("the first model call overlaps the opening write", () => {
     const dialogId = await dialogOf(first.id);
     // Deleted by another instance: this one still keeps the context and knows the response as the tenant's.
     await database.query(`DELETE FROM "Dialog" WHERE id = $1`, [dialogId]);
-    let gate!: () => void;
-    g.upstream.script({
-      output: [{ text: "Never sent." }],
-      holdAfterFirstChunk: new Promise((r) => (gate = r)),
-      holdAfterChunks: 0,
-    });
+    const gate = holdAnswer(g);
     const before = g.upstream.requests.length;
     const answer = await streamedTurn(g, first.id).answer;
     expect(answer.status).toBe(404);
@@ -67,6 +46,17 @@ describe("the first model call overlaps the opening write", () => {
     expect(await responsesOf(dialogId)).toBe(0);
   });
 });
+
+/** Scripts an answer held after its first chunk (it must never reach the client); returns what lets it go on. */
+function holdAnswer(g: GeneratingServer) {
+  let gate!: () => void;
+  g.upstream.script({
+    output: [{ text: "Never sent." }],
+    holdAfterFirstChunk: new Promise((r) => (gate = r)),
+    holdAfterChunks: 0,
+  });
+  return () => gate();
+}
 
 async function dialogOf(responseId: string) {
   const [row] = await database.query<{ dialogId: string }>(`SELECT "dialogId" FROM "Response" WHERE id = $1`, [
@@ -121,12 +111,7 @@ describe.runIf(onPostgres)("the first model call while the dialog's lock is held
     const g = await startGeneratingServer({}, "tenant-a", { store: hasty.store });
     const first = await turn(g, "One");
     const dialogId = await dialogOf(first.id);
-    let gate!: () => void;
-    g.upstream.script({
-      output: [{ text: "Never sent." }],
-      holdAfterFirstChunk: new Promise((r) => (gate = r)),
-      holdAfterChunks: 0,
-    });
+    const gate = holdAnswer(g);
     const before = g.upstream.requests.length;
     await hasty.admin.query("BEGIN");
     await hasty.admin.query(`SELECT id FROM "Dialog" WHERE id = $1 FOR UPDATE`, [dialogId]);
