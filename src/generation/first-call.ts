@@ -8,26 +8,12 @@
 // (tool-loop.ts), so no delta is written, published or sent before the commit. A write that fails
 // (the parent gone, a lock not had in time, a conflict) discards the call, which is aborted, and
 // its error is the answer as before.
-import type { ModelMessage } from "ai";
-import type { StoredEvent } from "../formats/stored-event.js";
 import { type CallBasis, modelContext, stepRequest } from "./model-call.js";
 import { toModelMessages } from "./model-messages.js";
 import { openStep, type PartReader } from "./model-step.js";
 import type { ProviderPart } from "./provider-stream.js";
+import type { FirstCall } from "./turn-request.js";
 import type { TurnSink } from "./turn-sink.js";
-
-export interface FirstCall {
-  /** The response the call's context continues: the begun turn's must be the same. */
-  previousResponseId: string | null;
-  /** The context the call gives the model (as modelContext makes it) and its messages. */
-  prepared: Promise<{ context: StoredEvent[]; messages: ModelMessage[] }>;
-  /** When the call was sent (performance.now()). */
-  sentAt: number;
-  /** The call's parts, for the turn's first step: from then on the step reads or cancels them. */
-  take(): Promise<PartReader>;
-  /** Aborts the call, unless the first step took it. */
-  discard(): void;
-}
 
 /** Sends the turn's first model call now, when it can be made before the turn is opened; else null. */
 export function openFirstCall(basis: CallBasis, sink: TurnSink): FirstCall | null {

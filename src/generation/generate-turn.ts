@@ -27,7 +27,8 @@ import { StorageFailure } from "./turn-writer.js";
 import { refuseDroppedSettings, upstreamOptions } from "./upstream-options.js";
 
 export type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
-export type { GenerateRequest, TurnObserver, UpstreamSettings } from "./turn-request.js";
+export type { GenerateRequest, TurnObserver } from "./turn-request.js";
+export type { UpstreamSettings } from "./upstream-options.js";
 
 export interface TurnOutcome {
   status: FinalStatus;

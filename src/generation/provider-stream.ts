@@ -14,7 +14,7 @@ import {
   prepareRetries,
   prepareToolsAndToolChoice,
 } from "ai/internal";
-import type { UpstreamSettings } from "./turn-request.js";
+import type { UpstreamSettings } from "./upstream-options.js";
 
 /** A provider's model of the AI SDK 6 specification (every model the catalog makes is one). */
 export type ModelV3 = Extract<LanguageModel, { specificationVersion: "v3" }>;

@@ -1,17 +1,18 @@
 // What a generated turn is asked to do (the request, its tools), what follows it as it streams
 // (the observer), and the running turn the tool loop works on.
 import type { Context as TraceContext } from "@opentelemetry/api";
-import type { JSONValue } from "ai";
+import type { JSONValue, ModelMessage } from "ai";
+import type { StoredEvent } from "../formats/stored-event.js";
 import type { TurnTrace } from "../tracing.js";
 import type { McpSettings } from "../mcp/mcp-pool.js";
 import type { McpRequest } from "../mcp/mcp-request.js";
-import type { FirstCall } from "./first-call.js";
 import type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
 import type { TokenLogprob } from "./logprobs.js";
+import type { PartReader } from "./model-step.js";
 import type { OutputItem } from "./output-items.js";
 import type { ModelCatalog } from "./providers.js";
 import type { BegunTurn, TurnSink, TurnStart } from "./turn-sink.js";
-import type { UpstreamParams } from "./upstream-options.js";
+import type { UpstreamParams, UpstreamSettings } from "./upstream-options.js";
 
 export interface GenerateRequest extends TurnStart {
   instructions?: string | null;
@@ -40,14 +41,6 @@ export interface GenerateRequest extends TurnStart {
   traceContext?: TraceContext;
   /** At most this many MCP calls in the turn; then the model must answer (DEFAULT_MAX_TOOL_CALLS). */
   maxToolCalls?: number | null;
-}
-
-export interface UpstreamSettings {
-  stopSequences?: string[];
-  seed?: number;
-  presencePenalty?: number;
-  frequencyPenalty?: number;
-  topK?: number;
 }
 
 /** Follows one turn's items as they stream (the Responses API's SSE is built on this). */
@@ -81,4 +74,18 @@ export interface Turn {
   mcp: McpSettings;
   /** The turn's first model call, sent while its opening write committed (first-call.ts); null: made by its first step. */
   firstCall: FirstCall | null;
+}
+
+/** A turn's first model call, sent while its opening write commits (first-call.ts makes it). */
+export interface FirstCall {
+  /** The response the call's context continues: the begun turn's must be the same. */
+  previousResponseId: string | null;
+  /** The context the call gives the model (as modelContext makes it) and its messages. */
+  prepared: Promise<{ context: StoredEvent[]; messages: ModelMessage[] }>;
+  /** When the call was sent (performance.now()). */
+  sentAt: number;
+  /** The call's parts, for the turn's first step: from then on the step reads or cancels them. */
+  take(): Promise<PartReader>;
+  /** Aborts the call, unless the first step took it. */
+  discard(): void;
 }

@@ -223,3 +223,12 @@ function refused(params: UpstreamParams, names: (keyof UpstreamParams)[], upstre
   }
   return {};
 }
+
+/** The AI SDK's other call settings, as a request gives them (stop sequences, seed, penalties, top-k). */
+export interface UpstreamSettings {
+  stopSequences?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  topK?: number;
+}
