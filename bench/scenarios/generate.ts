@@ -6,9 +6,12 @@
 // - through a minimal pass-through proxy (bench/lib/pass-through-proxy.ts, stores nothing);
 // - through the Portkey AI gateway (bench/lib/portkey.ts, stores nothing), when it installs;
 // - through dialogql's POST /v1/responses with previous_response_id, which reads the history,
-//   keeps the turn and streams it to watchers (a process of its own: bench/load/generate-server.ts).
+//   keeps the turn and streams it to watchers (a process of its own: bench/load/generate-server.ts);
+// - through dialogql's recorded proxy door, POST /v1/chat/completions with the whole history as
+//   messages, as a Chat Completions client sends it: the messages are matched to the stored chain
+//   (src/services/chat-match.ts) and the turn is kept as a branch of it (issue 26).
 // Figures: first-delta and done overheads (a path's percentile minus the direct call's), turns per
-// second at 16 clients against the direct call's, and dialogql's CPU per turn.
+// second at 16 clients against the direct call's, and each dialogql door's CPU per turn.
 // To measure one lever alone: GENERATE_DEPTHS=0,1000 and GENERATE_ROUNDS=1:20,16:5 narrow the run;
 // GENERATE_CPU_PROF=<file> writes a CPU profile of the dialogql process while it serves the turns
 // (not while it seeds its chains) to that .cpuprofile file.
@@ -116,6 +119,13 @@ const paths: Record<string, Path> = {
       },
       (chunk) => chunk.includes("response.output_text.delta"),
     ),
+  "dialogql chat": (depth, c) => timed(`${dialogqlUrl}/v1/chat/completions`, {}, chatBody(depth, c), chatText),
+};
+/** The paths that go through the dialogql process, whose CPU and statements are counted. */
+const doors = ["dialogql", "dialogql chat"] as const;
+const doorLabel: Record<(typeof doors)[number], string> = {
+  dialogql: "",
+  "dialogql chat": ", recorded Chat Completions door",
 };
 
 interface Samples {
@@ -131,7 +141,7 @@ async function measure(depth: number, clients: number, rounds: number) {
   for (const name of Object.keys(paths)) samples[name] = { timings: [], wallMs: 0, cpuMs: 0, statements: 0 };
   for (let round = -1; round < rounds; round++) {
     for (const [name, call] of Object.entries(paths)) {
-      const before = name === "dialogql" ? await serverUse() : null;
+      const before = (doors as readonly string[]).includes(name) ? await serverUse() : null;
       const start = performance.now();
       const timings = await Promise.all(Array.from({ length: clients }, (_, c) => call(depth, c)));
       if (round < 0) continue; // the first round warms every path
@@ -163,11 +173,11 @@ for (const depth of DEPTHS) {
         .filter(([name]) => name !== "direct")
         .map(([name, s]) => `${name} +${(at(metric, p, s) - at(metric, p, direct)).toFixed(1)}`)
         .join(", ");
-    const overheadFigure = (metric: keyof Timing, p: number, target?: number): Figure => {
-      const overhead = at(metric, p, samples.dialogql!) - at(metric, p, direct);
+    const overheadFigure = (door: (typeof doors)[number], metric: keyof Timing, p: number, target?: number): Figure => {
+      const overhead = at(metric, p, samples[door]!) - at(metric, p, direct);
       return {
         scenario: "generate",
-        metric: `${metric === "firstDelta" ? "first-delta" : "done"} overhead p${p} (${where})`,
+        metric: `${metric === "firstDelta" ? "first-delta" : "done"} overhead p${p} (${where}${doorLabel[door]})`,
         value: Number(overhead.toFixed(2)),
         unit: "ms",
         baseline: Number(at(metric, p, direct).toFixed(2)),
@@ -177,40 +187,43 @@ for (const depth of DEPTHS) {
       };
     };
     const deep = depth === DEPTHS.at(-1);
-    if (clients === 1) {
-      figures.push(overheadFigure("firstDelta", 50, 5), overheadFigure("done", 50));
-      const turns = samples.dialogql!.timings.length;
-      const cpu = samples.dialogql!.cpuMs / turns;
-      figures.push({
-        scenario: "generate",
-        metric: `server CPU per generated turn (depth ${depth})`,
-        value: Number(cpu.toFixed(2)),
-        unit: "ms",
-        ...(deep && { target: "≤ 4 ms", met: cpu <= 4, goal: true }),
-        note: `${(samples.dialogql!.statements / turns).toFixed(1)} database statements per turn`,
-      });
-    } else {
-      figures.push(
-        overheadFigure("firstDelta", 50, deep ? 10 : undefined),
-        overheadFigure("firstDelta", 99, deep ? 40 : undefined),
-        overheadFigure("done", 50, deep ? 20 : undefined),
-        overheadFigure("done", 99),
-      );
-      const rate = (s: Samples) => s.timings.length / (s.wallMs / 1000);
-      const ratio = rate(samples.dialogql!) / rate(direct);
-      figures.push({
-        scenario: "generate",
-        metric: `turns per second (${where})`,
-        value: Number(rate(samples.dialogql!).toFixed(1)),
-        unit: "turns/s",
-        baseline: Number(rate(direct).toFixed(1)),
-        ratio: Number(ratio.toFixed(2)),
-        peer: "direct call",
-        ...(deep && { target: "ratio ≥ 0.9", met: ratio >= 0.9, goal: true }),
-        note: Object.entries(samples)
-          .map(([name, s]) => `${name} ${rate(s).toFixed(1)}`)
-          .join(", "),
-      });
+    for (const door of doors) {
+      const s = samples[door]!;
+      if (clients === 1) {
+        figures.push(overheadFigure(door, "firstDelta", 50, 5), overheadFigure(door, "done", 50));
+        const turns = s.timings.length;
+        const cpu = s.cpuMs / turns;
+        figures.push({
+          scenario: "generate",
+          metric: `server CPU per generated turn (depth ${depth}${doorLabel[door]})`,
+          value: Number(cpu.toFixed(2)),
+          unit: "ms",
+          ...(deep && { target: "≤ 4 ms", met: cpu <= 4, goal: true }),
+          note: `${(s.statements / turns).toFixed(1)} database statements per turn`,
+        });
+      } else {
+        figures.push(
+          overheadFigure(door, "firstDelta", 50, deep ? 10 : undefined),
+          overheadFigure(door, "firstDelta", 99, deep ? 40 : undefined),
+          overheadFigure(door, "done", 50, deep ? 20 : undefined),
+          overheadFigure(door, "done", 99),
+        );
+        const rate = (samples: Samples) => samples.timings.length / (samples.wallMs / 1000);
+        const ratio = rate(s) / rate(direct);
+        figures.push({
+          scenario: "generate",
+          metric: `turns per second (${where}${doorLabel[door]})`,
+          value: Number(rate(s).toFixed(1)),
+          unit: "turns/s",
+          baseline: Number(rate(direct).toFixed(1)),
+          ratio: Number(ratio.toFixed(2)),
+          peer: "direct call",
+          ...(deep && { target: "ratio ≥ 0.9", met: ratio >= 0.9, goal: true }),
+          note: Object.entries(samples)
+            .map(([name, path]) => `${name} ${rate(path).toFixed(1)}`)
+            .join(", "),
+        });
+      }
     }
   }
 }
