@@ -38,6 +38,11 @@ const schema = z.object({
    * Unset: they are served on PORT only (they always are there too).
    */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * On HEALTH_PORT, /health and /ready answer 503 "stalled" once the event loop has not run for
+   * this long (they are answered by a thread of their own, src/server/health-listener.ts).
+   */
+  HEALTH_STALL_MS: z.coerce.number().int().min(200).default(10_000),
   /** Loopback unless told otherwise: a development server (open, without keys) is not for the network. */
   HOST: z.string().default("127.0.0.1"),
   /** postgresql://… for a real server; unset means embedded PGlite under DATA_DIR. */

@@ -19,6 +19,7 @@ import { createDrain, keepAliveTimeoutFor } from "./shutdown.js";
 import { paceUpgrades } from "../connections/upgrade-pacing.js";
 import type { SubscriptionPacing } from "../connections/subscription-pacing.js";
 import { listenForHealth } from "./health-listener.js";
+import { healthSources } from "./operations-endpoints.js";
 import type { TenantReads } from "../schema/request-budget.js";
 
 // Connections the kernel holds for the server before it accepts them. Node's default (511) is
@@ -118,8 +119,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     { perTick: app.services.limits.subscriptionStarts.upgradesPerTick, maxWaiting: app.connections.perInstance },
   );
   const { port } = server.address() as AddressInfo;
-  const healthPort = options.healthPort === undefined ? config.HEALTH_PORT : options.healthPort;
-  const health = healthPort == null ? null : await listenForHealth(app.listener, host, healthPort);
+  const health = await healthListenerFor(options, live, host);
 
   let closing: Promise<void> | undefined;
   return {
@@ -134,6 +134,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     tenantReads: app.services.tenantReads,
     close: () =>
       (closing ??= (async () => {
+        health?.draining();
         await drain.drain({
           drainMs,
           turnsMs: options.turnsMs ?? config.SHUTDOWN_TURNS_MS,
@@ -157,6 +158,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await app.tracing?.shutdown();
       })()),
   };
+}
+
+/** HEALTH_PORT's listener (src/server/health-listener.ts), when the options or the config ask for one. */
+function healthListenerFor(options: ServerOptions, live: LiveBus, host: string) {
+  const port = options.healthPort === undefined ? options.config.HEALTH_PORT : options.healthPort;
+  if (port == null) return null;
+  const sources = healthSources({ database: async () => options.store.database, live });
+  return listenForHealth(sources, { host, port, stallMs: options.config.HEALTH_STALL_MS });
 }
 
 type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
