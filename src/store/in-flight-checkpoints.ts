@@ -12,6 +12,7 @@ import { run } from "./sql.js";
 import type { Store } from "./store.js";
 
 export interface CheckpointPiece {
+  dialogId: string;
   responseId: string;
   part: number;
   type: HistoryEventType;
@@ -33,7 +34,7 @@ export async function appendCheckpoint(
   { database }: Store,
   piece: CheckpointPiece,
 ): Promise<{ inProgress: boolean; end: number }> {
-  const { responseId, part } = piece;
+  const { dialogId, responseId, part } = piece;
   const end = piece.offset + piece.text.length;
   const storedEnd = Prisma.sql`COALESCE((SELECT c."end" FROM "InFlightChunk" c
     WHERE c."responseId" = ${responseId} AND c.part = ${part}::int ORDER BY c."offset" DESC LIMIT 1), 0)`;
@@ -41,7 +42,7 @@ export async function appendCheckpoint(
     Prisma.sql`WITH response AS (
       UPDATE "Response" SET "inFlightPart" = ${part}::int, "inFlightType" = ${piece.type}::"HistoryEventType",
         "inFlightAt" = ${piece.at.toISOString()}::timestamp
-      WHERE id = ${responseId} AND status = 'IN_PROGRESS'
+      WHERE "dialogId" = ${dialogId} AND id = ${responseId} AND status = 'IN_PROGRESS'
       RETURNING id
     ), stale AS (
       DELETE FROM "InFlightChunk" c USING response
@@ -64,11 +65,16 @@ export async function appendCheckpoint(
  * Forgets the text (every piece, whatever the response's status) but keeps when the agent was
  * last heard from (`at`) on a response still in progress.
  */
-export async function eraseCheckpoint({ database }: Store, responseId: string, at: Date): Promise<void> {
+export async function eraseCheckpoint(
+  { database }: Store,
+  dialogId: string,
+  responseId: string,
+  at: Date,
+): Promise<void> {
   await run(
     Prisma.sql`WITH gone AS (DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId})
     UPDATE "Response" SET "inFlightPart" = NULL, "inFlightType" = NULL, "inFlightAt" = ${at.toISOString()}::timestamp
-    WHERE id = ${responseId} AND status = 'IN_PROGRESS' AND "inFlightAt" IS NOT NULL`,
+    WHERE "dialogId" = ${dialogId} AND id = ${responseId} AND status = 'IN_PROGRESS' AND "inFlightAt" IS NOT NULL`,
     database,
   );
 }

@@ -16,9 +16,9 @@ export type ResponseForWrite = { status: ResponseStatus; dialogId: string } & Pa
  * The statement reading a response for a write to it: its status and dialog, and with `forEnd`
  * what its final status needs (its usage, its events for the chat hash).
  */
-export const responseForWrite = (responseId: string, forEnd: boolean) =>
+export const responseForWrite = (dialogId: string, responseId: string, forEnd: boolean) =>
   Prisma.sql`SELECT status, "dialogId"${forEnd ? Prisma.sql`, ${usageRowColumns}, ${chatHashedEventsOf} AS events` : Prisma.empty}
-    FROM "Response" r WHERE id = ${responseId}`;
+    FROM "Response" r WHERE "dialogId" = ${dialogId} AND id = ${responseId}`;
 
 /** A response's usage as its change is priced from (DialogWrite#changeUsage). */
 export interface UsageRow extends Usage {
