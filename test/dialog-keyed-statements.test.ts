@@ -33,18 +33,23 @@ const NAMES_DIALOG = /"dialogId" = |"dialogId" IN |"dialogId" = \$|INSERT INTO "
 const WITHOUT_DIALOG: Record<string, RegExp> = {
   // Resolving a bare response id (a client's only handle) to its dialog: the lookup itself.
   "a write to a response id: its dialog": /^SELECT "dialogId" FROM "Response" WHERE id = \$1$/,
-  "previous_response_id / previousResponseId: its dialog and depth": /^SELECT id, "dialogId", depth FROM "Response" WHERE id = \$1$/,
+  "previous_response_id / previousResponseId: its dialog and depth":
+    /^SELECT id, "dialogId", depth FROM "Response" WHERE id = \$1$/,
   "streamed text to a response id: its row and tenant": /^SELECT r\.\*, d\."tenantId", .* WHERE r\.id = \$1$/,
-  "response(id:), /v1/responses/{id}: the row by id (Prisma)": /^SELECT "public"\."Response"\."id", .* WHERE \(?"public"\."Response"\."id" (=|IN)/,
-  "Response.context: the row by id and tenant": /^SELECT r\.\* FROM "Response" r JOIN "Dialog" d ON d\.id = r\."dialogId" WHERE r\.id = \$1 AND d\."tenantId" = \$2$/,
+  "response(id:), /v1/responses/{id}: the row by id (Prisma)":
+    /^SELECT "public"\."Response"\."id", .* WHERE \(?"public"\."Response"\."id" (=|IN)/,
+  "Response.context: the row by id and tenant":
+    /^SELECT r\.\* FROM "Response" r JOIN "Dialog" d ON d\.id = r\."dialogId" WHERE r\.id = \$1 AND d\."tenantId" = \$2$/,
   // Reads of a response's events through Prisma's relation (by responseId): Prisma knows no
   // composite relation here yet (docs/scaling.md, the plan).
-  "a response's events by Prisma relation": /^SELECT "public"\."Event"\."id", .* WHERE .*"public"\."Event"\."responseId" (=|IN)/,
+  "a response's events by Prisma relation":
+    /^SELECT "public"\."Event"\."id", .* WHERE .*"public"\."Event"\."responseId" (=|IN)/,
   // Tenant-wide by nature, counted up to COUNT_CAP.
   search: /^WITH matched AS MATERIALIZED \(SELECT e\.id FROM "Event" e JOIN "Dialog" d/,
   "search's count": /^SELECT count\(\*\)::int AS n FROM \(SELECT 1 FROM "Event" e JOIN "Dialog" d/,
   // A timer of the app, not a request: which responses had text in flight when it started.
-  "the in-flight text recovery": /^SELECT "public"\."Response"\."id" FROM "public"\."Response" WHERE \("public"\."Response"\."status"/,
+  "the in-flight text recovery":
+    /^SELECT "public"\."Response"\."id" FROM "public"\."Response" WHERE \("public"\."Response"\."status"/,
 };
 
 const unexplained = (statements: string[]) =>
@@ -65,10 +70,18 @@ async function graphql(query: string, variables?: Record<string, unknown>) {
 describe("hot-path statements name the dialog", () => {
   it("writes, text, subscriptions, history reads and /v1 turns", async () => {
     recording = true;
-    const { createResponse: first } = await graphql(
-      `mutation { createResponse(input: { model: "m", input: [{ human: { content: "Hi" } }] }) {
-        ... on Response { id dialog { id } } } }`,
-    );
+    const { createResponse: first } = await graphql(`
+      mutation {
+        createResponse(input: { model: "m", input: [{ human: { content: "Hi" } }] }) {
+          ... on Response {
+            id
+            dialog {
+              id
+            }
+          }
+        }
+      }
+    `);
     const dialogId = first.dialog.id as string;
     const watcher = new TextSubscriber(iterateTextDeltas(wsAs(g.server, g.key)), { dialogId, afterSeq: 0 });
     await watcher.until((w) => w.events.length === 1);
@@ -79,49 +92,154 @@ describe("hot-path statements name the dialog", () => {
     const firstUpdate = firstResult(updates);
 
     await graphql(
-      `mutation ($id: ID!) { appendEvents(input: { responseId: $id, events: [{ reasoning: { content: "Hmm" } }] }) {
-        __typename } }`,
+      `
+        mutation ($id: ID!) {
+          appendEvents(input: { responseId: $id, events: [{ reasoning: { content: "Hmm" } }] }) {
+            __typename
+          }
+        }
+      `,
       { id: first.id },
     );
     for (const delta of ["Hel", "lo"]) {
-      await graphql(`mutation ($id: ID!, $d: String!) { streamText(input: { responseId: $id, type: AI, delta: $d }) {
-        __typename } }`, { id: first.id, d: delta });
+      await graphql(
+        `
+          mutation ($id: ID!, $d: String!) {
+            streamText(input: { responseId: $id, type: AI, delta: $d }) {
+              __typename
+            }
+          }
+        `,
+        { id: first.id, d: delta },
+      );
     }
-    await graphql(`mutation ($id: ID!) { completeResponse(input: { responseId: $id }) { __typename } }`, {
-      id: first.id,
-    });
+    await graphql(
+      `
+        mutation ($id: ID!) {
+          completeResponse(input: { responseId: $id }) {
+            __typename
+          }
+        }
+      `,
+      {
+        id: first.id,
+      },
+    );
     expect(await firstUpdate).toMatchObject({ data: { responseUpdated: { id: first.id } } });
     const { createResponse: second } = await graphql(
-      `mutation ($p: ID!) { createResponse(input: { previousResponseId: $p, input: [{ human: { content: "More" } }],
-        output: [{ ai: { content: "Sure" } }] }) { ... on Response { id } } }`,
+      `
+        mutation ($p: ID!) {
+          createResponse(
+            input: {
+              previousResponseId: $p
+              input: [{ human: { content: "More" } }]
+              output: [{ ai: { content: "Sure" } }]
+            }
+          ) {
+            ... on Response {
+              id
+            }
+          }
+        }
+      `,
       { p: first.id },
     );
     const { createResponse: third } = await graphql(
-      `mutation ($d: ID!) { createResponse(input: { dialogId: $d, input: [{ human: { content: "Stop" } }] }) {
-        ... on Response { id } } }`,
+      `
+        mutation ($d: ID!) {
+          createResponse(input: { dialogId: $d, input: [{ human: { content: "Stop" } }] }) {
+            ... on Response {
+              id
+            }
+          }
+        }
+      `,
       { d: dialogId },
     );
-    await graphql(`mutation ($id: ID!) { streamText(input: { responseId: $id, type: AI, delta: "Half" }) {
-      __typename } }`, { id: third.id });
-    await graphql(`mutation ($id: ID!) { interruptResponse(input: { responseId: $id, behavior: SAVE_PARTIAL }) {
-      __typename } }`, { id: third.id });
+    await graphql(
+      `
+        mutation ($id: ID!) {
+          streamText(input: { responseId: $id, type: AI, delta: "Half" }) {
+            __typename
+          }
+        }
+      `,
+      { id: third.id },
+    );
+    await graphql(
+      `
+        mutation ($id: ID!) {
+          interruptResponse(input: { responseId: $id, behavior: SAVE_PARTIAL }) {
+            __typename
+          }
+        }
+      `,
+      { id: third.id },
+    );
     await watcher.until((w) => w.events.some((event) => event.content === "Half"));
 
-    await graphql(`query ($id: ID!) { response(id: $id) { id status output { __typename } } }`, { id: second.id });
     await graphql(
-      `query ($d: ID!) { dialog(id: $d) { history(first: 50) { totalMessages edges { node { __typename } } } } }`,
+      `
+        query ($id: ID!) {
+          response(id: $id) {
+            id
+            status
+            output {
+              __typename
+            }
+          }
+        }
+      `,
+      { id: second.id },
+    );
+    await graphql(
+      `
+        query ($d: ID!) {
+          dialog(id: $d) {
+            history(first: 50) {
+              totalMessages
+              edges {
+                node {
+                  __typename
+                }
+              }
+            }
+          }
+        }
+      `,
       { d: dialogId },
     );
-    await graphql(`query ($id: ID!) { response(id: $id) { context(first: 50) { totalMessages } } }`, { id: second.id });
+    await graphql(
+      `
+        query ($id: ID!) {
+          response(id: $id) {
+            context(first: 50) {
+              totalMessages
+            }
+          }
+        }
+      `,
+      { id: second.id },
+    );
     expect((await restAs(g.server, g.key)(`/api/dialogs/${dialogId}/history`)).status).toBe(200);
 
-    const turn = await g.openai.responses.create({ model: "stand-in-1", input: "Hello", previous_response_id: third.id });
+    const turn = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "Hello",
+      previous_response_id: third.id,
+    });
     const streamed = await g.openai.responses
       .stream({ model: "stand-in-1", previous_response_id: turn.id, input: "A story" })
       .finalResponse();
     await g.openai.responses.retrieve(streamed.id);
     await g.openai.responses.inputItems.list(streamed.id);
-    await graphql(`query { search(query: "story", first: 5) { totalCount } }`);
+    await graphql(`
+      query {
+        search(query: "story", first: 5) {
+          totalCount
+        }
+      }
+    `);
     await watcher.until((w) => w.events.some((event) => event.content === "A story"));
     watcher.close();
     recording = false;

@@ -17,6 +17,7 @@ import { chatHashAfter, finalChatHash } from "./chat-hash.js";
 import type { LockedDialog } from "./dialog-target.js";
 import { type DeltaRows, deltaRowsOf, HeldChanges, type Returned, type ReturnedDelta } from "./held-changes.js";
 import { responseForWrite, type ResponseForWrite, type UsageRow, usageRowColumns } from "./response-for-write.js";
+import { responseForRemoval, type ResponseForRemoval } from "./response-for-write.js";
 import type { NewEvent } from "../vocabulary/events.js";
 import {
   eventJson,
@@ -183,7 +184,7 @@ export class DialogWrite {
       );
       await this.#later(
         `InFlightChunk:${responseId}`,
-        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}`,
+        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "dialogId" = ${this.dialog.id} AND "responseId" = ${responseId}`,
       );
     }
     await this.#later(
@@ -220,7 +221,7 @@ export class DialogWrite {
     if (change.status && change.status !== "IN_PROGRESS") {
       await this.#later(
         `InFlightChunk:${responseId}`,
-        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}`,
+        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "dialogId" = ${this.dialog.id} AND "responseId" = ${responseId}`,
       );
     }
     await this.#later(
@@ -322,12 +323,7 @@ export class DialogWrite {
    * (that would take its context away). When it was the head, its parent becomes the head.
    */
   async removeLeafResponse(responseId: string): Promise<"removed" | "not-found" | "continued"> {
-    const [row] = await run<{ previousResponseId: string | null; depth: number; children: number }>(
-      Prisma.sql`SELECT r."previousResponseId", r.depth,
-        (SELECT count(*)::int FROM "Response" c WHERE c."dialogId" = r."dialogId" AND c."previousResponseId" = r.id) AS children
-        FROM "Response" r WHERE r.id = ${responseId} AND r."dialogId" = ${this.dialog.id}`,
-      this.session,
-    );
+    const [row] = await run<ResponseForRemoval>(responseForRemoval(this.dialog.id, responseId), this.session);
     if (!row) return "not-found";
     if (row.children) return "continued";
     const [gone] = await run<UsageSums>(
