@@ -2,7 +2,8 @@
 // by dialog"): every statement the hot paths send to Response, Event or InFlightChunk names the
 // dialog, so a database that spreads those tables over machines by dialog id could send each to the
 // one machine holding that dialog. The hot paths run here as a client would drive them — GraphQL
-// writes, streamed text, a subscription's catch-up and live deltas, history reads, /v1 turns — with
+// writes, streamed text, a subscription's catch-up and live deltas, history reads, /v1 turns, and
+// the tenant-wide lists (search and dialogs: bounded, not keyed by dialog) — with
 // the statement log on. The statements that cannot name the dialog (they are how a bare response
 // id is resolved to its dialog, or tenant-wide by nature) are listed by name below and in the doc:
 // a new statement on these tables that names no dialog fails this file.
@@ -67,179 +68,56 @@ async function graphql(query: string, variables?: Record<string, unknown>) {
   return body.data as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** One-line documents of the operations the story sends. */
+const OPS = {
+  create: `mutation ($i: CreateResponseInput!) { createResponse(input: $i) { ... on Response { id dialog { id } } } }`,
+  append: `mutation ($i: AppendEventsInput!) { appendEvents(input: $i) { __typename } }`,
+  text: `mutation ($i: StreamTextInput!) { streamText(input: $i) { __typename } }`,
+  complete: `mutation ($i: CompleteResponseInput!) { completeResponse(input: $i) { __typename } }`,
+  interrupt: `mutation ($i: InterruptResponseInput!) { interruptResponse(input: $i) { __typename } }`,
+  response: `query ($id: ID!) { response(id: $id) { id status output { __typename } } }`,
+  history: `query ($d: ID!) { dialog(id: $d) { history(first: 50) { totalMessages edges { cursor } } } }`,
+  context: `query ($id: ID!) { response(id: $id) { context(first: 50) { totalMessages } } }`,
+  updates: `subscription ($id: ID!) { responseUpdated(responseId: $id) { id status } }`,
+  search: `query ($q: String!) { search(query: $q, first: 5) { totalCount } }`,
+  dialogs: `query ($n: Int) { dialogs(first: $n) { totalCount } }`,
+};
+const human = (content: string) => [{ human: { content } }];
+
 describe("hot-path statements name the dialog", () => {
-  it("writes, text, subscriptions, history reads and /v1 turns", async () => {
+  it("writes, text, subscriptions, history reads, /v1 turns and the tenant-wide lists", async () => {
     recording = true;
-    const { createResponse: first } = await graphql(`
-      mutation {
-        createResponse(input: { model: "m", input: [{ human: { content: "Hi" } }] }) {
-          ... on Response {
-            id
-            dialog {
-              id
-            }
-          }
-        }
-      }
-    `);
+    const { createResponse: first } = await graphql(OPS.create, { i: { model: "m", input: human("Hi") } });
     const dialogId = first.dialog.id as string;
     const watcher = new TextSubscriber(iterateTextDeltas(wsAs(g.server, g.key)), { dialogId, afterSeq: 0 });
     await watcher.until((w) => w.events.length === 1);
-    const updates = wsAs(g.server, g.key).iterate({
-      query: `subscription ($id: ID!) { responseUpdated(responseId: $id) { id status } }`,
-      variables: { id: first.id },
-    });
-    const firstUpdate = firstResult(updates);
+    const firstUpdate = firstResult(wsAs(g.server, g.key).iterate({ query: OPS.updates, variables: { id: first.id } }));
 
-    await graphql(
-      `
-        mutation ($id: ID!) {
-          appendEvents(input: { responseId: $id, events: [{ reasoning: { content: "Hmm" } }] }) {
-            __typename
-          }
-        }
-      `,
-      { id: first.id },
-    );
-    for (const delta of ["Hel", "lo"]) {
-      await graphql(
-        `
-          mutation ($id: ID!, $d: String!) {
-            streamText(input: { responseId: $id, type: AI, delta: $d }) {
-              __typename
-            }
-          }
-        `,
-        { id: first.id, d: delta },
-      );
-    }
-    await graphql(
-      `
-        mutation ($id: ID!) {
-          completeResponse(input: { responseId: $id }) {
-            __typename
-          }
-        }
-      `,
-      {
-        id: first.id,
-      },
-    );
+    await graphql(OPS.append, { i: { responseId: first.id, events: [{ reasoning: { content: "Hmm" } }] } });
+    for (const delta of ["Hel", "lo"]) await graphql(OPS.text, { i: { responseId: first.id, type: "AI", delta } });
+    await graphql(OPS.complete, { i: { responseId: first.id } });
     expect(await firstUpdate).toMatchObject({ data: { responseUpdated: { id: first.id } } });
-    const { createResponse: second } = await graphql(
-      `
-        mutation ($p: ID!) {
-          createResponse(
-            input: {
-              previousResponseId: $p
-              input: [{ human: { content: "More" } }]
-              output: [{ ai: { content: "Sure" } }]
-            }
-          ) {
-            ... on Response {
-              id
-            }
-          }
-        }
-      `,
-      { p: first.id },
-    );
-    const { createResponse: third } = await graphql(
-      `
-        mutation ($d: ID!) {
-          createResponse(input: { dialogId: $d, input: [{ human: { content: "Stop" } }] }) {
-            ... on Response {
-              id
-            }
-          }
-        }
-      `,
-      { d: dialogId },
-    );
-    await graphql(
-      `
-        mutation ($id: ID!) {
-          streamText(input: { responseId: $id, type: AI, delta: "Half" }) {
-            __typename
-          }
-        }
-      `,
-      { id: third.id },
-    );
-    await graphql(
-      `
-        mutation ($id: ID!) {
-          interruptResponse(input: { responseId: $id, behavior: SAVE_PARTIAL }) {
-            __typename
-          }
-        }
-      `,
-      { id: third.id },
-    );
+    const output = [{ ai: { content: "Sure" } }];
+    const chained = { previousResponseId: first.id, input: human("More"), output };
+    const { createResponse: second } = await graphql(OPS.create, { i: chained });
+    const { createResponse: third } = await graphql(OPS.create, { i: { dialogId, input: human("Stop") } });
+    await graphql(OPS.text, { i: { responseId: third.id, type: "AI", delta: "Half" } });
+    await graphql(OPS.interrupt, { i: { responseId: third.id, behavior: "SAVE_PARTIAL" } });
     await watcher.until((w) => w.events.some((event) => event.content === "Half"));
 
-    await graphql(
-      `
-        query ($id: ID!) {
-          response(id: $id) {
-            id
-            status
-            output {
-              __typename
-            }
-          }
-        }
-      `,
-      { id: second.id },
-    );
-    await graphql(
-      `
-        query ($d: ID!) {
-          dialog(id: $d) {
-            history(first: 50) {
-              totalMessages
-              edges {
-                node {
-                  __typename
-                }
-              }
-            }
-          }
-        }
-      `,
-      { d: dialogId },
-    );
-    await graphql(
-      `
-        query ($id: ID!) {
-          response(id: $id) {
-            context(first: 50) {
-              totalMessages
-            }
-          }
-        }
-      `,
-      { id: second.id },
-    );
+    await graphql(OPS.response, { id: second.id });
+    await graphql(OPS.history, { d: dialogId });
+    await graphql(OPS.context, { id: second.id });
     expect((await restAs(g.server, g.key)(`/api/dialogs/${dialogId}/history`)).status).toBe(200);
 
-    const turn = await g.openai.responses.create({
-      model: "stand-in-1",
-      input: "Hello",
-      previous_response_id: third.id,
-    });
+    const turn = await g.openai.responses.create({ model: "stand-in-1", input: "Hi", previous_response_id: third.id });
     const streamed = await g.openai.responses
       .stream({ model: "stand-in-1", previous_response_id: turn.id, input: "A story" })
       .finalResponse();
     await g.openai.responses.retrieve(streamed.id);
     await g.openai.responses.inputItems.list(streamed.id);
-    await graphql(`
-      query {
-        search(query: "story", first: 5) {
-          totalCount
-        }
-      }
-    `);
+    await graphql(OPS.search, { q: "story" });
+    await graphql(OPS.dialogs, { n: 5 });
     await watcher.until((w) => w.events.some((event) => event.content === "A story"));
     watcher.close();
     recording = false;
