@@ -3,49 +3,12 @@
 // children start their own), fills the running counts and each event's (segmentId, depth), and the
 // context reads then give the history in the same order as before. Run against a database of its
 // own, on PostgreSQL when the suite runs there, else on PGlite.
-import { randomBytes } from "node:crypto";
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listMigrations } from "../src/db/migration-files.js";
 import { contextPageStatement } from "../src/services/context.js";
+import { type Scratch, scratchDatabase } from "./support/scratch-database.js";
 
 const SEGMENTS_MIGRATION = "20261123120000_context_segments";
-
-interface Scratch {
-  run(sql: string): Promise<void>;
-  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
-  close(): Promise<void>;
-}
-
-async function scratchDatabase(): Promise<Scratch> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) {
-    const db = await PGlite.create();
-    return {
-      run: async (sql) => void (await db.exec(sql)),
-      query: async <T>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
-      close: () => db.close(),
-    };
-  }
-  const name = `dialogql_test_backfill_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  return {
-    run: async (sql) => void (await client.query(sql)),
-    query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
-    close: async () => {
-      await client.end();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
 
 let db: Scratch;
 beforeAll(async () => {

@@ -23,8 +23,12 @@ export async function untilTurnEnds(
   { deadlineMs, onWaiting }: UntilTurnEndsOptions = {},
 ): Promise<boolean> {
   const ended = async () =>
-    (await deps.store.prisma.response.findUniqueOrThrow({ where: { id: responseId }, select: { status: true } }))
-      .status !== "IN_PROGRESS";
+    (
+      await deps.store.prisma.response.findUniqueOrThrow({
+        where: { id: responseId, dialogId },
+        select: { status: true },
+      })
+    ).status !== "IN_PROGRESS";
   // Listening first, then reading: an end committed in between is still announced.
   const updates = await deps.live.listen("historyDelta", dialogId);
   try {

@@ -143,7 +143,7 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
       // in it is acted on by its stored metadata, found by event id: then the stored events are read.
       const input = contextEvents(store, start.input);
       const own = input.some(isApprovalRequest)
-        ? await readResponseModelEvents(write.responseId, store.database)
+        ? await readResponseModelEvents(write.dialogId, write.responseId, store.database)
         : input;
       return {
         responseId: write.responseId,

@@ -116,7 +116,7 @@ async function takeUp(held: HeldTexts, checkpoint: InFlightState) {
 /** `erased`: the write that ended the text erased its checkpoint already (appendEvents' `endsText`). */
 export async function forget(
   held: HeldTexts,
-  text: Pick<InFlightState, "responseId" | "part">,
+  text: Pick<InFlightState, "dialogId" | "responseId" | "part">,
   { erased = false } = {},
 ) {
   await held.texts.delete(text.responseId, text.part);
@@ -124,7 +124,7 @@ export async function forget(
   held.checkpoints.delete(text.responseId);
   held.stored.delete(text.responseId);
   held.heads.delete(text.responseId);
-  if (!erased) await clearCheckpoint(held.store, text.responseId, held.clock());
+  if (!erased) await clearCheckpoint(held.store, text.dialogId, text.responseId, held.clock());
 }
 
 /** The response is gone (deleted with its row and checkpoint): its held text goes too. */

@@ -111,7 +111,7 @@ async function checkpoint(held: HeldTexts, text: InFlightHead, length: number, n
  * refused.
  */
 async function checkStillInProgress(held: HeldTexts, text: InFlightHead) {
-  const status = await statusOf(held.store, text.responseId);
+  const status = await statusOf(held.store, text.dialogId, text.responseId);
   if (status === "IN_PROGRESS") return;
   await forget(held, text);
   if (!status) throw NotFoundError.response(text.responseId);

@@ -23,8 +23,11 @@ export function readEarlierContext(store: Store, cache: ContextCache, turn: Turn
 
 async function readEarlier(store: Store, cache: ContextCache, responseId: string, dialogId: string) {
   const [context, [row]] = await Promise.all([
-    readModelContext(responseId, store.database),
-    store.database.query<{ status: string }>(`SELECT status FROM "Response" WHERE id = $1`, [responseId]),
+    readModelContext(responseId, store.database, dialogId),
+    store.database.query<{ status: string }>(`SELECT status FROM "Response" WHERE "dialogId" = $1 AND id = $2`, [
+      dialogId,
+      responseId,
+    ]),
   ]);
   if (row && row.status !== "IN_PROGRESS") cache.keep(responseId, dialogId, context);
   return context;
@@ -40,6 +43,6 @@ export async function keepTurnContext(
   turn: TurnPlace,
   earlier: readonly StoredEvent[],
 ): Promise<void> {
-  const own = await readResponseModelEvents(turn.responseId, store.database);
+  const own = await readResponseModelEvents(turn.dialogId, turn.responseId, store.database);
   cache.keep(turn.responseId, turn.dialogId, [...earlier, ...own]);
 }

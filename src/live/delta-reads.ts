@@ -90,7 +90,7 @@ const readKey = ({ dialogId, responseId, previousSeq, seq, status }: DeltaPayloa
   `${dialogId}/${responseId}/${previousSeq}/${seq}/${status}`;
 
 export function readDelta({ prisma, database }: Store, payload: DeltaPayload): Promise<WriteDeltaView> {
-  const { responseId, previousSeq, seq } = payload;
+  const { dialogId, responseId, previousSeq, seq } = payload;
   const key = readKey(payload);
   const now = Date.now();
   const sharedReads = sharedReadsFor(prisma, now);
@@ -101,8 +101,9 @@ export function readDelta({ prisma, database }: Store, payload: DeltaPayload): P
   const view = run<{ response: unknown; events: unknown[] }>(
     Prisma.sql`SELECT to_jsonb(r) AS response,
         (SELECT COALESCE(jsonb_agg(to_jsonb(e) ORDER BY e.seq), '[]'::jsonb) FROM "Event" e
-          WHERE e."responseId" = r.id AND e.seq > ${previousSeq}::int AND e.seq <= ${seq}::int) AS events
-      FROM "Response" r WHERE r.id = ${responseId}`,
+          WHERE e."dialogId" = r."dialogId" AND e.seq > ${previousSeq}::int AND e.seq <= ${seq}::int
+            AND e."responseId" = r.id) AS events
+      FROM "Response" r WHERE r."dialogId" = ${dialogId} AND r.id = ${responseId}`,
     database,
   ).then(([row]) => {
     if (!row) throw NotFoundError.response(responseId);
@@ -161,12 +162,12 @@ function noteResponse(prisma: PrismaClient, seq: number, row: Response) {
 }
 
 /** The row a text delta of `responseId` shows (see above): kept, or read once for all. */
-export function responseOfText({ prisma }: Store, responseId: string): Promise<Response> {
+export function responseOfText({ prisma }: Store, dialogId: string, responseId: string): Promise<Response> {
   const rows = streamingRowsFor(prisma);
   const now = Date.now();
   const known = rows.get(responseId);
   if (known && now - known.readAt < STREAMING_ROW_MS) return known.row;
-  const row = prisma.response.findUnique({ where: { id: responseId } }).then((found) => {
+  const row = prisma.response.findUnique({ where: { id: responseId, dialogId } }).then((found) => {
     if (!found) throw NotFoundError.response(responseId);
     // A finished (or deleted) response streams no more: nothing to keep.
     if (found.status !== "IN_PROGRESS" && rows.get(responseId)?.row === row) rows.delete(responseId);
@@ -224,7 +225,7 @@ export async function* readDeltasBetween(
   while (after < upTo) {
     const rows = await run<{ event: unknown; response: unknown }>(
       Prisma.sql`SELECT to_jsonb(e) AS event, to_jsonb(r) AS response
-        FROM "Event" e JOIN "Response" r ON r.id = e."responseId"
+        FROM "Event" e JOIN "Response" r ON r."dialogId" = e."dialogId" AND r.id = e."responseId"
         WHERE e."dialogId" = ${dialogId} AND e.seq > ${after}::int AND e.seq <= ${upTo}::int
         ORDER BY e.seq LIMIT ${REPLAY_BATCH}::int`,
       database,
@@ -257,7 +258,8 @@ async function readStatusChanges(database: SqlRunner, dialogId: string, from: nu
   const rows = await run<{ response: unknown }>(
     Prisma.sql`SELECT to_jsonb(r) AS response FROM "Response" r
       WHERE r."dialogId" = ${dialogId} AND r."finishedAtSeq" >= ${from}::int AND r."finishedAtSeq" <= ${upTo}::int
-        AND NOT EXISTS (SELECT 1 FROM "Event" e WHERE e."responseId" = r.id AND e.seq > ${after}::int AND e.seq <= ${upTo}::int)
+        AND NOT EXISTS (SELECT 1 FROM "Event" e
+          WHERE e."dialogId" = r."dialogId" AND e."responseId" = r.id AND e.seq > ${after}::int AND e.seq <= ${upTo}::int)
       ORDER BY r."finishedAtSeq" ASC, r.id ASC`,
     database,
   );

@@ -12,7 +12,7 @@ import type { ResponsesDeps } from "./responses-deps.js";
 export async function deleteConversationItem(deps: ResponsesDeps, tenantId: string, dialogId: string, itemId: string) {
   const dialog = await deps.store.prisma.dialog.findUnique({ where: { id: dialogId }, select: { headId: true } });
   if (!dialog) throw NotFoundError.dialog(dialogId);
-  const events = dialog.headId ? await readContext(dialog.headId, null, deps.store.database) : [];
+  const events = dialog.headId ? await readContext(dialog.headId, null, deps.store.database, dialogId) : [];
   const listed = withItemIds(events);
   const at = listed.findIndex(([id]) => id === itemId);
   if (at < 0) throw itemNotFound(itemId);

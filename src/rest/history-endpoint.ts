@@ -30,11 +30,11 @@ export async function handleHistoryRequest(
   if (!dialog) return json(404, { detail: `Dialog ${dialogId} not found` });
   let tip = dialog.headId;
   if (responseId) {
-    const response = await prisma.response.findUnique({ where: { id: responseId }, select: { dialogId: true } });
-    if (response?.dialogId !== dialogId) return json(404, { detail: `Response ${responseId} not found` });
+    const response = await prisma.response.findUnique({ where: { id: responseId, dialogId }, select: { id: true } });
+    if (!response) return json(404, { detail: `Response ${responseId} not found` });
     tip = responseId;
   }
-  const events = tip ? await readContext(tip, endpointTypes, database) : [];
+  const events = tip ? await readContext(tip, endpointTypes, database, dialogId) : [];
   const messages = events.map(toSeedMessage);
   return json(200, {
     dialog_id: dialogId,

@@ -48,7 +48,7 @@ async function sharedHistory(store: Store, link: ShareLink) {
     select: { id: true, title: true, lastSeq: true, headId: true },
   });
   const tip = link.responseId ?? dialog.headId;
-  const events = tip ? await readContext(tip, null, store.database) : [];
+  const events = tip ? await readContext(tip, null, store.database, dialog.id) : [];
   const responseIds = [...new Set([...events.map((event) => event.responseId), ...(tip ? [tip] : [])])];
   const responses = await store.prisma.response.findMany({
     where: { id: { in: responseIds } },

@@ -24,7 +24,10 @@ export const idOrNull = (id: string | number | null | undefined) => (id == null 
 
 /** The written response in the shape `query` asks for: from the write's rows, or read. */
 export function answerWithResponse(ctx: Context, written: WriteResult, query: PrismaQuery) {
-  const read = { ...(query as Prisma.ResponseDefaultArgs), where: { id: written.responseId } };
+  const read = {
+    ...(query as Prisma.ResponseDefaultArgs),
+    where: { id: written.responseId, dialogId: written.dialogId },
+  };
   return answerFromWrite(written, query) ?? ctx.store.prisma.response.findUniqueOrThrow(read);
 }
 

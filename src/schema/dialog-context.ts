@@ -25,7 +25,7 @@ builder.prismaObjectFields(Dialog, (t) => {
       args: { responseId: t.arg.id(), ...historyArgs },
       select: { headId: true },
       resolve: async (dialog, { responseId, ...args }, ctx, info) =>
-        resolveHistory(ctx, await contextTip(ctx, dialog, responseId), args, info),
+        resolveHistory(ctx, await contextTip(ctx, dialog, responseId), args, info, dialog.id),
     }),
     eventCount: t.int({
       nullable: false,

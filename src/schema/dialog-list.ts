@@ -1,5 +1,6 @@
 // The caller's dialogs as a list: filtered, ordered, counted, and each with a line to show for it.
 import { dialogOrderBy, dialogWhere } from "../services/dialog-filter.js";
+import { COUNT_CAP } from "../services/search.js";
 import { builder } from "./builder.js";
 import "./dialog.js";
 import { SearchFilter, searchFilterOf } from "./search.js";
@@ -48,7 +49,8 @@ builder.queryField("dialogs", (t) =>
           orderBy: dialogOrderBy(orderBy),
         }),
       totalCount: (_root, { filter }, { scope, store }) =>
-        store.prisma.dialog.count({ where: dialogWhere(scope.tenantId, searchFilterOf(filter)) }),
+        // Bounded like search's (COUNT_CAP): Prisma counts a LIMITed subselect.
+        store.prisma.dialog.count({ where: dialogWhere(scope.tenantId, searchFilterOf(filter)), take: COUNT_CAP }),
     },
     { name: "DialogConnection" },
     { name: "DialogEdge" },

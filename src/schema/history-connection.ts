@@ -78,9 +78,11 @@ export async function resolveHistory(
   responseId: string | null,
   args: HistoryArgs,
   info?: GraphQLResolveInfo,
+  /** The response's dialog, when known: every statement names it (docs/scaling.md). */
+  dialogId?: string,
 ) {
   const totals = memo(() =>
-    responseId ? countContext(responseId, args.types, store.database) : Promise.resolve(emptyTotals),
+    responseId ? countContext(responseId, args.types, store.database, dialogId) : Promise.resolve(emptyTotals),
   );
   if (info && selectsTotals(info)) void totals().catch(() => {}); // its resolver reports a failure
   const page = await resolveCursorConnection(
@@ -89,7 +91,7 @@ export async function resolveHistory(
       const range = { after: fromCursor(after, "after"), before: fromCursor(before, "before") };
       if (!responseId) return [];
       return budget.read(limit, () =>
-        readContextPage(responseId, { types: args.types, ...range, limit, inverted }, store.database),
+        readContextPage(responseId, { types: args.types, ...range, limit, inverted, dialogId }, store.database),
       );
     },
   );

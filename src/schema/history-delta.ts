@@ -48,7 +48,7 @@ const HistoryDelta = builder.objectRef<HistoryDeltaView | TextDeltaView>("Histor
       nullable: true,
       // A text delta's row is kept per response while it streams (src/live/delta-reads.ts).
       resolve: (delta, _args, ctx) =>
-        "text" in delta ? responseOfText(ctx.store, delta.text.responseId) : delta.response,
+        "text" in delta ? responseOfText(ctx.store, delta.dialogId, delta.text.responseId) : delta.response,
     }),
     seq: t.exposeInt("seq", { description: "Seq of the delta's last event (= previousSeq when it appends none)." }),
     previousSeq: t.exposeInt("previousSeq"),

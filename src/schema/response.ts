@@ -95,7 +95,7 @@ export const Response = builder.prismaObject("Response", {
       description:
         "Every event on this response's chain, root first: previous input + previous output + this input and output.",
       args: historyArgs,
-      resolve: (r, args, ctx, info) => resolveHistory(ctx, r.id, args, info),
+      resolve: (r, args, ctx, info) => resolveHistory(ctx, r.id, args, info, r.dialogId),
     }),
   }),
 });

@@ -5,6 +5,7 @@ import DataLoader from "dataloader";
 import type { Dialog as DialogRow } from "../generated/prisma/client.js";
 import type { Context } from "./context.js";
 import {
+  COUNT_CAP,
   countSearchHits,
   type SearchFilter as SearchFilterShape,
   type SearchHit as SearchHitRow,
@@ -107,7 +108,7 @@ const SearchConnection = builder.connectionObject(
     name: "SearchConnection",
     fields: (t) => ({
       totalCount: t.int({
-        description: "How many events match in all.",
+        description: `How many events match in all, counted up to ${COUNT_CAP}: ${COUNT_CAP} means at least that many.`,
         resolve: (page) => (page as unknown as SearchPage).totalCount(),
       }),
     }),

@@ -33,19 +33,25 @@ const counted = Object.values(segmentCountColumns);
 /**
  * `segments`: one row per segment of the context of `responseId`: its id, the deepest depth of it
  * the context holds (`upTo`), and its segment sums (`sums`: the event counts by default) at that
- * depth, the context's tip first.
+ * depth, the context's tip first. With `dialogId` (the tip's dialog, when the caller knows it)
+ * every probe names the dialog too: a chain never leaves its dialog (docs/scaling.md).
  */
-export const segmentsOf = (responseId: string, sums: readonly string[] = counted) => Prisma.sql`
+export const segmentsOf = (responseId: string, sums: readonly string[] = counted, dialogId?: string | null) => {
+  const inDialog = dialogId ? Prisma.sql`"dialogId" = ${dialogId} AND ` : Prisma.empty;
+  return Prisma.sql`
   WITH RECURSIVE segments AS (
-    SELECT "segmentId" AS id, depth AS "upTo", ${Prisma.raw(quote([...sums]))} FROM "Response" WHERE id = ${responseId}
+    SELECT "segmentId" AS id, depth AS "upTo", ${Prisma.raw(quote([...sums]))} FROM "Response"
+    WHERE ${inDialog}id = ${responseId}
     UNION ALL
     SELECT b."segmentId", b.depth, ${Prisma.raw(sums.map((name) => `b."${name}"`).join(", "))}
     FROM segments s
-    CROSS JOIN LATERAL (SELECT "previousResponseId" FROM "Response" WHERE id = s.id LIMIT 1) f
+    CROSS JOIN LATERAL (SELECT "previousResponseId" FROM "Response" WHERE ${inDialog}id = s.id LIMIT 1) f
     CROSS JOIN LATERAL (
-      SELECT "segmentId", depth, ${Prisma.raw(quote([...sums]))} FROM "Response" WHERE id = f."previousResponseId" LIMIT 1
+      SELECT "segmentId", depth, ${Prisma.raw(quote([...sums]))} FROM "Response"
+      WHERE ${inDialog}id = f."previousResponseId" LIMIT 1
     ) b
   )`;
+};
 
 export interface ContextPageQuery {
   types?: readonly HistoryEventType[] | null;
@@ -57,6 +63,8 @@ export interface ContextPageQuery {
   inverted: boolean;
   /** The columns to answer (every column of "Event" when absent). */
   columns?: Prisma.Sql;
+  /** The tip's dialog, when known (see segmentsOf). */
+  dialogId?: string | null;
 }
 
 // A page visits the context's segments in order and reads each one's range of events through the
@@ -77,7 +85,7 @@ export function contextPageStatement(responseId: string, query: ContextPageQuery
     ORDER BY "upTo" ${direction}`;
   const types = query.types?.length ? [...query.types] : null;
   return Prisma.sql`
-    ${segmentsOf(responseId)}
+    ${segmentsOf(responseId, counted, query.dialogId)}
     SELECT ${query.columns ?? Prisma.sql`e.*`} FROM (${segments}) s CROSS JOIN LATERAL "segmentEvents"(s.id, s."upTo",
       ${after?.depth ?? null}::int, ${after?.seq ?? null}::int, ${before?.depth ?? null}::int, ${before?.seq ?? null}::int,
       ${types}::text[], ${limit}::bigint, ${inverted}) e
@@ -95,24 +103,30 @@ const modelColumns = Prisma.raw(
 );
 
 /** The whole context, in order, as the model is given it. */
-export function readModelContext(responseId: string, db: Db) {
+export function readModelContext(responseId: string, db: Db, dialogId?: string | null) {
   return run<StoredEvent>(
-    contextPageStatement(responseId, { types: null, limit: null, inverted: false, columns: modelColumns }),
+    contextPageStatement(responseId, { types: null, limit: null, inverted: false, columns: modelColumns, dialogId }),
     db,
   );
 }
 
 /** One response's own events, in order, as the model is given them (the last part of its context). */
-export function readResponseModelEvents(responseId: string, db: Db) {
+export function readResponseModelEvents(dialogId: string, responseId: string, db: Db) {
   return run<StoredEvent>(
-    Prisma.sql`SELECT ${modelColumns} FROM "Event" e WHERE e."responseId" = ${responseId} ORDER BY e.seq`,
+    Prisma.sql`SELECT ${modelColumns} FROM "Event" e WHERE e."dialogId" = ${dialogId} AND e."responseId" = ${responseId}
+      ORDER BY e.seq`,
     db,
   );
 }
 
 /** The whole context, in order. */
-export function readContext(responseId: string, types: readonly HistoryEventType[] | null | undefined, db: Db) {
-  return run<ContextEvent>(contextPageStatement(responseId, { types, limit: null, inverted: false }), db);
+export function readContext(
+  responseId: string,
+  types: readonly HistoryEventType[] | null | undefined,
+  db: Db,
+  dialogId?: string | null,
+) {
+  return run<ContextEvent>(contextPageStatement(responseId, { types, limit: null, inverted: false, dialogId }), db);
 }
 
 export type ContextTotals = { all: number } & Record<HistoryEventType, number>;
@@ -121,14 +135,19 @@ export type ContextTotals = { all: number } & Record<HistoryEventType, number>;
  * The context's events counted by type, over the selection `types` (all when absent): the
  * segment counts at the deepest response the context holds in each of its segments, added up.
  */
-export async function countContext(responseId: string, types: readonly HistoryEventType[] | null | undefined, db: Db) {
+export async function countContext(
+  responseId: string,
+  types: readonly HistoryEventType[] | null | undefined,
+  db: Db,
+  dialogId?: string | null,
+) {
   const sums = Prisma.raw(
     Object.entries(segmentCountColumns)
       .map(([type, column]) => `COALESCE(sum("${column}"), 0)::int AS "${type}"`)
       .join(", "),
   );
   const [counts] = await run<Record<HistoryEventType, number>>(
-    Prisma.sql`${segmentsOf(responseId)} SELECT ${sums} FROM segments`,
+    Prisma.sql`${segmentsOf(responseId, counted, dialogId)} SELECT ${sums} FROM segments`,
     db,
   );
   const totals: ContextTotals = { all: 0, HUMAN: 0, AI: 0, REASONING: 0, TOOL_CALL: 0, TOOL_RESULT: 0, SYSTEM: 0 };

@@ -31,8 +31,8 @@ export async function saveCheckpoint(
     if (offset !== undefined && offset < from) return offset;
     // Unknown, the first try adds nothing and learns where the stored text ends.
     const text = offset === undefined || offset >= end ? "" : tail.slice(offset - from, end - from);
-    const { responseId, part, type } = head;
-    const piece = { responseId, part, type, at: new Date(head.at), offset: offset ?? 0, text };
+    const { dialogId, responseId, part, type } = head;
+    const piece = { dialogId, responseId, part, type, at: new Date(head.at), offset: offset ?? 0, text };
     const written = await appendCheckpoint(store, piece);
     if (!written.inProgress) return null;
     if (written.end >= end) return written.end;
@@ -65,9 +65,9 @@ export async function readResponseForText({ database }: Store, responseId: strin
 }
 
 /** A response's status, or null when it is gone: what a checkpoint checks first, without its text. */
-export async function statusOf({ database }: Store, responseId: string) {
+export async function statusOf({ database }: Store, dialogId: string, responseId: string) {
   const [row] = await run<Pick<Response, "status">>(
-    Prisma.sql`SELECT status FROM "Response" WHERE id = ${responseId}`,
+    Prisma.sql`SELECT status FROM "Response" WHERE "dialogId" = ${dialogId} AND id = ${responseId}`,
     database,
   );
   return row?.status ?? null;
@@ -127,8 +127,8 @@ export function idleStreamingResponses({ prisma }: Store, before: Date) {
  * The text was committed or dropped: forget it, but keep when the agent was last heard from, so
  * an agent that vanishes after this is still noticed by the idle sweep.
  */
-export async function clearCheckpoint(store: Store, responseId: string, now: number): Promise<void> {
-  await eraseCheckpoint(store, responseId, new Date(now));
+export async function clearCheckpoint(store: Store, dialogId: string, responseId: string, now: number): Promise<void> {
+  await eraseCheckpoint(store, dialogId, responseId, new Date(now));
 }
 
 /** Ids of IN_PROGRESS responses with checkpointed text (what a restarted server may have had in flight). */

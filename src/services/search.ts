@@ -21,8 +21,15 @@ const MARK_END = "\uE001";
 const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=24, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "`;
 
 export const MAX_QUERY_LENGTH = 500;
-/** How many of the newest matches are ranked; `totalCount` still counts them all. */
+/** How many of the newest matches are ranked; `totalCount` still counts them all (up to COUNT_CAP). */
 export const RANKED_CANDIDATES = 300;
+
+/**
+ * The most a tenant-wide count (`search` and `dialogs` totalCount) counts: a count reads every row
+ * it counts, and one over a tenant's whole history has no bound as the tenant grows (nor, with the
+ * tables spread over machines by dialog, one machine to ask). Past it, totalCount is COUNT_CAP.
+ */
+export const COUNT_CAP = 10_000;
 
 export interface SearchFilter {
   types?: readonly HistoryEventType[] | null;
@@ -103,9 +110,10 @@ export async function searchEvents(
   return db.query<SearchHit>(statement.text, statement.values);
 }
 
-/** How many events match in all. */
+/** How many events match in all, up to COUNT_CAP (the count stops reading there). */
 export async function countSearchHits(db: SqlRunner, query: string, tenantId: string, filter?: SearchFilter | null) {
-  const statement = Prisma.sql`SELECT count(*)::int AS n ${matches(checkedQuery(query), tenantId, filter)}`;
+  const statement = Prisma.sql`SELECT count(*)::int AS n
+    FROM (SELECT 1 ${matches(checkedQuery(query), tenantId, filter)} LIMIT ${COUNT_CAP}::int) capped`;
   const [row] = await db.query<{ n: number }>(statement.text, statement.values);
   return row!.n;
 }

@@ -9,12 +9,13 @@ import { run, type SqlRunner } from "./sql.js";
 /** The chat hash of the context `parent` ends (the tenant's seed for none); null when it has none. */
 export async function chatHashAfter(
   session: SqlRunner,
-  tenantId: string,
+  dialog: { id: string; tenantId: string },
   parent: { id: string } | null,
 ): Promise<Buffer | null> {
+  const { tenantId } = dialog;
   if (!parent) return chatHashSeed(tenantId);
   const [row] = await run<{ chatHash: string | null }>(
-    Prisma.sql`SELECT "chatHash" FROM "Response" WHERE id = ${parent.id}`,
+    Prisma.sql`SELECT "chatHash" FROM "Response" WHERE "dialogId" = ${dialog.id} AND id = ${parent.id}`,
     session,
   );
   return row?.chatHash ? Buffer.from(row.chatHash, "hex") : null;
@@ -26,15 +27,16 @@ export async function chatHashAfter(
  */
 export async function finalChatHash(
   session: SqlRunner,
-  tenantId: string,
+  dialog: { id: string; tenantId: string },
   responseId: string,
   known?: readonly ChatHashedEvent[],
 ) {
+  const { tenantId } = dialog;
   const events =
     known ??
     (await run<ChatHashedEvent>(
       Prisma.sql`SELECT type, content, parts, "callId", "toolName", args, "isError" FROM "Event"
-      WHERE "responseId" = ${responseId} ORDER BY seq`,
+      WHERE "dialogId" = ${dialog.id} AND "responseId" = ${responseId} ORDER BY seq`,
       session,
     ));
   return Prisma.sql`"chatHash" = "chatContextHash"("previousResponseId", ${tenantId}, ${normalMessageTexts(events)}::text[])`;
@@ -43,4 +45,5 @@ export async function finalChatHash(
 /** The same events as a column of a statement reading Response rows as `r` (a JSON array, in seq order). */
 export const chatHashedEventsOf = Prisma.sql`(SELECT COALESCE(jsonb_agg(jsonb_build_object('type', e.type,
     'content', e.content, 'parts', e.parts, 'callId', e."callId", 'toolName', e."toolName", 'args', e.args,
-    'isError', e."isError") ORDER BY e.seq), '[]'::jsonb) FROM "Event" e WHERE e."responseId" = r.id)`;
+    'isError', e."isError") ORDER BY e.seq), '[]'::jsonb) FROM "Event" e
+    WHERE e."dialogId" = r."dialogId" AND e."responseId" = r.id)`;

@@ -17,6 +17,7 @@ import { chatHashAfter, finalChatHash } from "./chat-hash.js";
 import type { LockedDialog } from "./dialog-target.js";
 import { type DeltaRows, deltaRowsOf, HeldChanges, type Returned, type ReturnedDelta } from "./held-changes.js";
 import { responseForWrite, type ResponseForWrite, type UsageRow, usageRowColumns } from "./response-for-write.js";
+import { responseForRemoval, type ResponseForRemoval } from "./response-for-write.js";
 import type { NewEvent } from "../vocabulary/events.js";
 import {
   eventJson,
@@ -114,7 +115,7 @@ export class DialogWrite {
     const charges: LedgerEntry[] = [];
     let previous = parent;
     const anyFinal = turns.some((turn) => turn.status !== "IN_PROGRESS");
-    let chatHash = anyFinal ? await chatHashAfter(this.session, this.dialog.tenantId, parent) : null;
+    let chatHash = anyFinal ? await chatHashAfter(this.session, this.dialog, parent) : null;
     for (const turn of turns) {
       const priced = pricedUsage(this.prices, turn.model, turn.usage);
       if (!isNoUsage(priced.sums)) {
@@ -167,7 +168,8 @@ export class DialogWrite {
       SELECT ev->>'id', ${this.dialog.id}, ev->>'responseId', (ev->>'seq')::int, p."segmentId", p.depth,
         ${eventValuesFromJson(this.now.toISOString())}
       FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) AS ev,
-        (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p RETURNING seq, to_jsonb("Event") AS item`,
+        (SELECT "segmentId", depth FROM "Response" WHERE "dialogId" = ${this.dialog.id} AND id = ${responseId}) p
+      RETURNING seq, to_jsonb("Event") AS item`,
       "events",
     );
     // The response's agent was heard from: the idle sweep measures from here (inFlightAt).
@@ -182,14 +184,15 @@ export class DialogWrite {
       );
       await this.#later(
         `InFlightChunk:${responseId}`,
-        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}`,
+        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "dialogId" = ${this.dialog.id} AND "responseId" = ${responseId}`,
       );
     }
     await this.#later(
       `Response:from:${responseId}`,
       Prisma.sql`UPDATE "Response" u SET ${Prisma.join([...segmentCountIncrements(events, "u", Prisma.sql`p.depth`), ...heardFrom])}
-        FROM (SELECT "segmentId", depth FROM "Response" WHERE id = ${responseId}) p
-        WHERE u."segmentId" = p."segmentId" AND u.depth >= p.depth RETURNING u.id, to_jsonb(u) AS item`,
+        FROM (SELECT "segmentId", depth FROM "Response" WHERE "dialogId" = ${this.dialog.id} AND id = ${responseId}) p
+        WHERE u."dialogId" = ${this.dialog.id} AND u."segmentId" = p."segmentId" AND u.depth >= p.depth
+        RETURNING u.id, to_jsonb(u) AS item`,
       "responses",
     );
   }
@@ -202,7 +205,7 @@ export class DialogWrite {
       if (change.status !== "IN_PROGRESS") {
         sets.push(
           Prisma.sql`"completedAt" = ${this.now.toISOString()}::timestamp, "finishedAtSeq" = ${this.#seq}::int`,
-          await finalChatHash(this.session, this.dialog.tenantId, responseId, this.#forEnd.get(responseId)?.events),
+          await finalChatHash(this.session, this.dialog, responseId, this.#forEnd.get(responseId)?.events),
         );
       }
     }
@@ -218,12 +221,13 @@ export class DialogWrite {
     if (change.status && change.status !== "IN_PROGRESS") {
       await this.#later(
         `InFlightChunk:${responseId}`,
-        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId}`,
+        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "dialogId" = ${this.dialog.id} AND "responseId" = ${responseId}`,
       );
     }
     await this.#later(
       `Response:${responseId}`,
-      Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE id = ${responseId} RETURNING id, to_jsonb("Response") AS item`,
+      Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE "dialogId" = ${this.dialog.id} AND id = ${responseId}
+        RETURNING id, to_jsonb("Response") AS item`,
       "responses",
     );
   }
@@ -239,7 +243,7 @@ export class DialogWrite {
     const [row] = known?.usage
       ? [known.usage]
       : await run<UsageRow>(
-          Prisma.sql`SELECT ${usageRowColumns} FROM "Response" WHERE id = ${responseId}`,
+          Prisma.sql`SELECT ${usageRowColumns} FROM "Response" WHERE "dialogId" = ${this.dialog.id} AND id = ${responseId}`,
           this.session,
         );
     if (known) delete known.usage;
@@ -259,7 +263,8 @@ export class DialogWrite {
     // The response's own row takes its sums in the caller's UPDATE; later ones of its segment here.
     await this.#later(
       `Response:after:${responseId}`,
-      Prisma.sql`UPDATE "Response" SET ${sums} WHERE "segmentId" = ${row.segmentId} AND depth > ${row.depth}::int`,
+      Prisma.sql`UPDATE "Response" SET ${sums}
+        WHERE "dialogId" = ${this.dialog.id} AND "segmentId" = ${row.segmentId} AND depth > ${row.depth}::int`,
     );
     const first = [row.inputTokens, row.outputTokens, row.cachedTokens, row.reasoningTokens].every((n) => n == null);
     const charge = {
@@ -287,7 +292,7 @@ export class DialogWrite {
     delete this.dialog.peeked;
     const [row] = peeked
       ? [peeked.row]
-      : await run<ResponseForWrite>(responseForWrite(responseId, forEnd), this.session);
+      : await run<ResponseForWrite>(responseForWrite(this.dialog.id, responseId, forEnd), this.session);
     if (!row || row.dialogId !== this.dialog.id) return null;
     if (forEnd) {
       const { status: _status, dialogId: _dialogId, events, ...usage } = row;
@@ -318,16 +323,11 @@ export class DialogWrite {
    * (that would take its context away). When it was the head, its parent becomes the head.
    */
   async removeLeafResponse(responseId: string): Promise<"removed" | "not-found" | "continued"> {
-    const [row] = await run<{ previousResponseId: string | null; depth: number; children: number }>(
-      Prisma.sql`SELECT r."previousResponseId", r.depth,
-        (SELECT count(*)::int FROM "Response" c WHERE c."previousResponseId" = r.id) AS children
-        FROM "Response" r WHERE r.id = ${responseId} AND r."dialogId" = ${this.dialog.id}`,
-      this.session,
-    );
+    const [row] = await run<ResponseForRemoval>(responseForRemoval(this.dialog.id, responseId), this.session);
     if (!row) return "not-found";
     if (row.children) return "continued";
     const [gone] = await run<UsageSums>(
-      Prisma.sql`DELETE FROM "Response" WHERE id = ${responseId}
+      Prisma.sql`DELETE FROM "Response" WHERE "dialogId" = ${this.dialog.id} AND id = ${responseId}
         RETURNING COALESCE("inputTokens", 0) AS "inputTokens", COALESCE("outputTokens", 0) AS "outputTokens",
           COALESCE("cachedTokens", 0) AS "cachedTokens", COALESCE("reasoningTokens", 0) AS "reasoningTokens", cost`,
       this.session,

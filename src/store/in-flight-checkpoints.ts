@@ -12,6 +12,7 @@ import { run } from "./sql.js";
 import type { Store } from "./store.js";
 
 export interface CheckpointPiece {
+  dialogId: string;
   responseId: string;
   part: number;
   type: HistoryEventType;
@@ -33,22 +34,24 @@ export async function appendCheckpoint(
   { database }: Store,
   piece: CheckpointPiece,
 ): Promise<{ inProgress: boolean; end: number }> {
-  const { responseId, part } = piece;
+  const { dialogId, responseId, part } = piece;
   const end = piece.offset + piece.text.length;
   const storedEnd = Prisma.sql`COALESCE((SELECT c."end" FROM "InFlightChunk" c
-    WHERE c."responseId" = ${responseId} AND c.part = ${part}::int ORDER BY c."offset" DESC LIMIT 1), 0)`;
+    WHERE c."dialogId" = ${dialogId} AND c."responseId" = ${responseId} AND c.part = ${part}::int
+    ORDER BY c."offset" DESC LIMIT 1), 0)`;
   const [row] = await run<{ inProgress: boolean; end: number }>(
     Prisma.sql`WITH response AS (
       UPDATE "Response" SET "inFlightPart" = ${part}::int, "inFlightType" = ${piece.type}::"HistoryEventType",
         "inFlightAt" = ${piece.at.toISOString()}::timestamp
-      WHERE id = ${responseId} AND status = 'IN_PROGRESS'
+      WHERE "dialogId" = ${dialogId} AND id = ${responseId} AND status = 'IN_PROGRESS'
       RETURNING id
     ), stale AS (
       DELETE FROM "InFlightChunk" c USING response
-      WHERE ${piece.offset}::int = 0 AND c."responseId" = response.id AND c.part <> ${part}::int
+      WHERE ${piece.offset}::int = 0 AND c."dialogId" = ${dialogId} AND c."responseId" = response.id
+        AND c.part <> ${part}::int
     ), stored AS (SELECT ${storedEnd} AS "end"), added AS (
-      INSERT INTO "InFlightChunk" ("responseId", part, "offset", "end", text)
-      SELECT response.id, ${part}::int, ${piece.offset}::int, ${end}::int, ${piece.text}
+      INSERT INTO "InFlightChunk" ("dialogId", "responseId", part, "offset", "end", text)
+      SELECT ${dialogId}, response.id, ${part}::int, ${piece.offset}::int, ${end}::int, ${piece.text}
       FROM response, stored WHERE ${end}::int > ${piece.offset}::int AND stored."end" = ${piece.offset}::int
       ON CONFLICT DO NOTHING
       RETURNING "end"
@@ -64,11 +67,16 @@ export async function appendCheckpoint(
  * Forgets the text (every piece, whatever the response's status) but keeps when the agent was
  * last heard from (`at`) on a response still in progress.
  */
-export async function eraseCheckpoint({ database }: Store, responseId: string, at: Date): Promise<void> {
+export async function eraseCheckpoint(
+  { database }: Store,
+  dialogId: string,
+  responseId: string,
+  at: Date,
+): Promise<void> {
   await run(
-    Prisma.sql`WITH gone AS (DELETE FROM "InFlightChunk" WHERE "responseId" = ${responseId})
+    Prisma.sql`WITH gone AS (DELETE FROM "InFlightChunk" WHERE "dialogId" = ${dialogId} AND "responseId" = ${responseId})
     UPDATE "Response" SET "inFlightPart" = NULL, "inFlightType" = NULL, "inFlightAt" = ${at.toISOString()}::timestamp
-    WHERE id = ${responseId} AND status = 'IN_PROGRESS' AND "inFlightAt" IS NOT NULL`,
+    WHERE "dialogId" = ${dialogId} AND id = ${responseId} AND status = 'IN_PROGRESS' AND "inFlightAt" IS NOT NULL`,
     database,
   );
 }
@@ -79,5 +87,5 @@ export async function eraseCheckpoint({ database }: Store, responseId: string, a
  */
 export const checkpointTextOf = (alias: string) =>
   Prisma.sql`(SELECT string_agg(c.text, '' ORDER BY c."offset") FROM "InFlightChunk" c
-    WHERE c."responseId" = ${Prisma.raw(`${alias}.id`)} AND c.part = ${Prisma.raw(`${alias}."inFlightPart"`)}
+    WHERE c."dialogId" = ${Prisma.raw(`${alias}."dialogId"`)} AND c."responseId" = ${Prisma.raw(`${alias}.id`)} AND c.part = ${Prisma.raw(`${alias}."inFlightPart"`)}
       AND ${Prisma.raw(`${alias}.status`)} = 'IN_PROGRESS')`;

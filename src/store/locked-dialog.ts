@@ -95,7 +95,7 @@ function peekWithLock(target: Exclude<DialogTarget, { create: NewDialog }>) {
   if (!target.withResponse) return Prisma.empty;
   const { id, forEnd } = target.withResponse;
   return Prisma.sql`, xmin::text = (SELECT s.xmin::text FROM "Dialog" s WHERE s.id = ${target.id}) AS unchanged,
-    (SELECT to_jsonb(x) FROM (${responseForWrite(id, forEnd)}) x) AS response`;
+    (SELECT to_jsonb(x) FROM (${responseForWrite(target.id, id, forEnd)}) x) AS response`;
 }
 
 async function createDialogRow(session: SqlRunner, dialog: NewDialog, now: Date): Promise<LockedDialog> {

@@ -7,7 +7,7 @@ import { until } from "./until.js";
 
 let ownEventReads = 0;
 onStatement((sql) => {
-  if (sql.includes(`WHERE e."responseId" =`)) ownEventReads++;
+  if (/e\."responseId" = \$\d/.test(sql)) ownEventReads++;
 });
 
 export async function keptTurn(g: GeneratingServer, input: string, previousResponseId?: string) {
