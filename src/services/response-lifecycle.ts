@@ -21,6 +21,12 @@ export interface AppendEventsInput {
   events: HistoryEventInput[];
   /** When given, the dialog's last seq must still be this (optimistic concurrency). */
   expectedSeq?: number | null;
+  /**
+   * Tool calls (call id → tool name) that earlier committed writes of this response stored, as a
+   * generated turn knows the calls it wrote: a result answering one is not looked up in the
+   * context. Not part of the GraphQL input: only the model loop, which wrote them, gives it.
+   */
+  ownCalls?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -44,12 +50,14 @@ export async function appendEvents(
       }
       // The response's own earlier output is part of its context, so a result may answer a call
       // appended a moment ago.
-      await checkToolResults(write.session, events, 0, { id: input.responseId }, (index) => [
-        "events",
-        String(index),
-        "toolResult",
-        "callId",
-      ]);
+      await checkToolResults(
+        write.session,
+        events,
+        0,
+        { id: input.responseId },
+        (index) => ["events", String(index), "toolResult", "callId"],
+        input.ownCalls,
+      );
       await write.appendEvents(input.responseId, events, "OUTPUT", { endsText });
       return "IN_PROGRESS";
     },
