@@ -51,7 +51,7 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
   const ownCalls = new Map<string, string>();
   let saved = 0;
   const commit = async (events: HistoryEventInput[]) => {
-    await sink.append(responseId, events, ownCalls).catch((error: unknown) => {
+    await sink.append(begun, events, ownCalls).catch((error: unknown) => {
       // Ended by someone else meanwhile: the turn stops as cancelled; the end is theirs.
       if (error instanceof NotInProgressError) endedElsewhere();
       throw new StorageFailure(error);

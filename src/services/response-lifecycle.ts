@@ -27,6 +27,8 @@ export interface AppendEventsInput {
    * context. Not part of the GraphQL input: only the model loop, which wrote them, gives it.
    */
   ownCalls?: ReadonlyMap<string, string>;
+  /** The response's dialog, when the caller knows it (see writeToInProgress); not part of the GraphQL input either. */
+  dialogId?: string;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface AppendEventsInput {
 export async function appendEvents(
   store: Store,
   input: AppendEventsInput,
-  { endsText = false, dialogId }: { endsText?: boolean; dialogId?: string } = {},
+  { endsText = false, dialogId = input.dialogId }: { endsText?: boolean; dialogId?: string } = {},
 ): Promise<WriteResult> {
   if (!input.events.length) throw ValidationError.at(["events"], "at least one event is required");
   const events = parseEventInputs(store.writeLimits, input.events, ["events"]);
