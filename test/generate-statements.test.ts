@@ -5,11 +5,14 @@
 // checkpoint, for its step's commit and for its end the lock that reads the response and one
 // statement (the turn knows its dialog: no lookup), and the read of its own events that keeps its
 // context. Its three committed writes return their delta's rows, so with Redis none is read back
-// to travel with its delta, and the count is the same with Redis and without. This file fails if
+// to travel with its delta, and the count is the same with Redis and without. An MCP turn's
+// appends (its listing, the model's call, the call's result) are likewise the lock and one
+// statement each: no dialog lookup, no look-up of the call a result answers. This file fails if
 // a change adds one.
 import { beforeAll, describe, expect, it } from "vitest";
 import { onStatement } from "../src/statement-log.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
+import { startTestMcpServer } from "./support/mcp-servers.js";
 import { withoutKeyChecks } from "./support/query-counter.js";
 import { until } from "./support/until.js";
 
@@ -77,5 +80,32 @@ describe("statements per generated turn", () => {
     expect([locks.length, heldWrites.length]).toEqual([2, 2]);
     // No read of the response's status, usage or events apart from the lock.
     expect(sent.filter((sql) => /^SELECT (status|model, "apiKeyId"|type, content)/.test(sql.trim()))).toEqual([]);
+  });
+});
+
+describe("statements of an MCP turn", () => {
+  it("writes its listing, the model's call and the call's result each with the lock and one statement", async () => {
+    const mcp = await startTestMcpServer();
+    g.upstream.script(
+      { output: [{ toolCall: { name: "add", arguments: '{"a":1,"b":2}' } }] },
+      { output: [{ text: "3" }] },
+    );
+    const from = statements.length;
+    const kept = keepReads();
+    const response = await g.openai.responses.create({
+      model: "stand-in-1",
+      input: "Add 1 and 2",
+      tools: [{ type: "mcp", server_label: "calc", server_url: mcp.url, require_approval: "never" }],
+    });
+    expect(response.status).toBe("completed");
+    await until(() => keepReads() > kept, "the turn's context to be kept");
+    const sent = withoutKeyChecks(statements.slice(from)).filter((sql) => !once(sql));
+    // The turn knows its dialog, and the call its result answers: it wrote them.
+    expect(dialogLookups(sent)).toEqual([]);
+    expect(sent.filter((sql) => sql.includes(`SELECT e."callId", e."toolName"`))).toEqual([]);
+    // The listing, the call, the result, the answer and the end: the lock and one statement each.
+    const locks = sent.filter((sql) => /FROM "Dialog" WHERE id = \$\d+ FOR UPDATE/.test(sql) && sql.includes("xmin"));
+    const heldWrites = sent.filter((sql) => sql.trimStart().startsWith("WITH held0 AS"));
+    expect([locks.length, heldWrites.length]).toEqual([5, 5]);
   });
 });

@@ -129,7 +129,15 @@ export function createGenerator(options: GeneratorOptions): Generator {
       await options.admit?.({ tenantId: request.tenantId, keyId: request.apiKeyId ?? null });
       const abort = new AbortController();
       const { maxRetries, contextTokens } = options.models;
-      const basis = { request, model, providerOptions, maxRetries, contextTokens, abort: abort.signal };
+      const basis = {
+        request,
+        model,
+        providerOptions,
+        maxRetries,
+        contextTokens,
+        abort: abort.signal,
+        mcp: options.mcp,
+      };
       const { begun, firstCall } = await openTurn(basis, sink);
       const done = runTurn({
         ...basis,
@@ -144,7 +152,6 @@ export function createGenerator(options: GeneratorOptions): Generator {
           );
           abort.abort(ENDED_ELSEWHERE);
         },
-        mcp: options.mcp,
         trace:
           options.tracing?.startTurn(request.traceContext, {
             model: request.model,

@@ -4,7 +4,7 @@
 import type { ModelMessage } from "ai";
 import type { StoredEvent } from "../formats/stored-event.js";
 import { fitToBudget, loadTokenizer } from "../formats/token-budget.js";
-import type { McpToolbox } from "../mcp/mcp-toolbox.js";
+import { type McpToolbox, openToolbox } from "../mcp/mcp-toolbox.js";
 import { outputOf, toolChoice } from "./call-settings.js";
 import { type StepRequest, toolSet } from "./model-step.js";
 import type { Turn } from "./turn-request.js";
@@ -13,7 +13,22 @@ import type { Turn } from "./turn-request.js";
 export const DEFAULT_MAX_TOOL_CALLS = 20;
 
 /** The parts of a turn its model calls are made from. */
-export type CallBasis = Pick<Turn, "request" | "model" | "maxRetries" | "abort" | "providerOptions" | "contextTokens">;
+export type CallBasis = Pick<
+  Turn,
+  "request" | "model" | "maxRetries" | "abort" | "providerOptions" | "contextTokens" | "mcp"
+>;
+
+/**
+ * The tools of the turn's MCP servers for a turn continuing `context` (listed now, or reused from
+ * a listing in it); null for a turn with none. Nothing is written: the turn writes the fresh listings.
+ */
+export async function openTurnToolbox({ request, mcp }: CallBasis, context: StoredEvent[], abort: AbortSignal) {
+  const servers = request.mcp?.servers ?? [];
+  if (!servers.length && !request.mcp?.approvals.length) return null;
+  // A tool named like one of the request's function tools is not offered.
+  const functionNames = new Set((request.tools ?? []).map((spec) => spec.name));
+  return openToolbox(servers, mcp, request.tenantId, context, functionNames, abort);
+}
 
 /** The context the model is given: all of it, or with `truncate` what fits its window (tool pairs kept). */
 export async function modelContext({ request, contextTokens }: CallBasis, context: StoredEvent[]) {

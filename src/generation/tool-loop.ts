@@ -8,13 +8,13 @@
 import type { LanguageModelUsage } from "ai";
 import type { McpCallResult } from "../mcp/mcp-connection.js";
 import { callEvent, DENIED_TEXT, type McpItem, mcpMetadataOf, resultEvent } from "../mcp/mcp-events.js";
-import { type McpListing, type McpToolbox, openToolbox } from "../mcp/mcp-toolbox.js";
+import type { McpListing, McpToolbox } from "../mcp/mcp-toolbox.js";
 import type { ModelOutcome } from "../tracing.js";
-import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { Turn } from "./turn-request.js";
 import { toModelMessages } from "./model-messages.js";
-import { DEFAULT_MAX_TOOL_CALLS, modelContext, stepRequest } from "./model-call.js";
-import { runModelStep, type StepResult, type StepTarget } from "./model-step.js";
+import { callAhead } from "./call-ahead.js";
+import { DEFAULT_MAX_TOOL_CALLS, modelContext, openTurnToolbox, stepRequest } from "./model-call.js";
+import { type PartReader, runModelStep, type StepRequest, type StepResult } from "./model-step.js";
 import { type OutputItem, parseArguments, writtenText } from "./output-items.js";
 import { addUsage, type TurnWriter, turnWriter } from "./turn-writer.js";
 import { describeUpstreamFailure } from "./upstream-errors.js";
@@ -35,7 +35,7 @@ export interface LoopResult {
 export async function runToolLoop(turn: Turn): Promise<LoopResult> {
   const { request, begun, abort } = turn;
   const writer = turnWriter(turn);
-  const { target, write, saveItems } = writer;
+  const { target, saveItems } = writer;
   const result: LoopResult = {
     items: writer.items,
     finishReason: undefined,
@@ -45,6 +45,8 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
     finalSave: saveItems,
   };
   let toolbox: McpToolbox | null = null;
+  // Runs the call; its result is written ahead (the next model call may be sent while it commits),
+  // and the item is done for the observer once it has committed.
   const runCall = async (item: CallItem) => {
     const server = toolbox?.server(item.serverLabel);
     const span = server && turn.trace?.toolCall({ ...item, serverUrl: server.serverUrl });
@@ -55,29 +57,22 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
     item.output = outcome.error ? null : outcome.text;
     item.error = outcome.error;
     item.status = outcome.error ? "failed" : "completed";
-    await write([resultEvent(item, outcome.text)]);
-    target.done(item);
+    writer.writeAhead([resultEvent(item, outcome.text)], () => target.done(item));
   };
   try {
     const mcp = request.mcp;
     if (mcp && (mcp.servers.length || mcp.approvals.length)) {
-      const functionNames = new Set((request.tools ?? []).map((spec) => spec.name));
-      toolbox = await openToolbox(
-        mcp.servers,
-        turn.mcp,
-        request.tenantId,
-        begun.context,
-        functionNames,
-        abort,
-        async (listing) => {
-          if (!listing.fresh) return;
-          const item = listingItem(listing, target.newId("mcp_list_tools"));
-          target.add(item);
-          await saveItems();
-          target.done(item);
-        },
-      );
-      await answerApprovals(turn, target, write, saveItems, runCall);
+      // Listed while the turn opened, when its first call was sent then (first-call.ts).
+      const listed = turn.firstCall && (await turn.firstCall.prepared).toolbox;
+      toolbox = listed || (await openTurnToolbox(turn, begun.context, abort));
+      for (const listing of toolbox!.listings) {
+        if (!listing.fresh) continue;
+        const item = listingItem(listing, target.newId("mcp_list_tools"));
+        target.add(item);
+        await saveItems();
+        target.done(item);
+      }
+      await answerApprovals(turn, writer, runCall);
     }
     await modelSteps(turn, writer, toolbox, runCall, result);
   } catch (error) {
@@ -85,6 +80,8 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
   } finally {
     // A first call sent while the turn opened, and not read (the turn stopped before its first step), is aborted.
     turn.firstCall?.discard();
+    // Results still committing are the turn's before its end: a failure among them is its failure.
+    await writer.settle().catch((error: unknown) => (result.failure ??= error));
     await toolbox?.close();
   }
   return result;
@@ -93,11 +90,12 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
 /** Calls the model, runs its MCP calls, and again, until the turn ends (see the file's comment). */
 async function modelSteps(
   turn: Turn,
-  { target, write, produced }: TurnWriter,
+  writer: TurnWriter,
   toolbox: McpToolbox | null,
   runCall: (item: CallItem) => Promise<void>,
   result: LoopResult,
 ) {
+  const { target, produced } = writer;
   const { request, abort, firstCall } = turn;
   const context = firstCall ? (await firstCall.prepared).context : await modelContext(turn, turn.begun.context);
   const maxCalls = request.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
@@ -108,7 +106,8 @@ async function modelSteps(
     const messages = sent ? (await sent.prepared).messages : toModelMessages([...context, ...produced]);
     const span = turn.trace?.modelCall(() => messages);
     const itemsBefore = target.items.length;
-    const step = await runModelStep(stepRequest(turn, messages, toolbox, calls), target, sent?.take());
+    const request = stepRequest(turn, messages, toolbox, calls);
+    const step = await runModelStep(request, target, sent?.take() ?? afterWritesAhead(writer, request));
     result.finishReason = step.finishReason;
     result.stopSequence = step.stopSequence;
     result.usage = addUsage(result.usage, step.usage);
@@ -120,13 +119,29 @@ async function modelSteps(
     const toRun = step.calls.filter((call): call is CallItem => call.type === "mcp_call");
     for (const call of toRun) {
       if (abort.aborted) return;
-      if (calls >= maxCalls) await refuseCall(call, write, target, maxCalls);
+      if (calls >= maxCalls) refuseCall(call, writer, maxCalls);
       else await runCall(call);
       calls++;
     }
     // Nothing ran, or the client has calls to run, or the user approvals to give: the turn ends.
     if (!toRun.length || toRun.length < step.calls.length) return;
   }
+}
+
+/**
+ * With results still committing (written ahead), the next model call is sent now and followed
+ * once they have committed; a failed write aborts it. With none, the step makes its call itself.
+ */
+function afterWritesAhead(writer: TurnWriter, request: StepRequest): Promise<PartReader> | undefined {
+  if (!writer.pending) return undefined;
+  const call = callAhead(request.abort, async (abort) => ({ ...request, abort }));
+  return writer.settle().then(
+    () => call.take(),
+    (error: unknown) => {
+      call.discard();
+      throw error;
+    },
+  );
 }
 
 /** A model call's usage and end, for its span (the text it wrote is put there only when content is captured). */
@@ -142,13 +157,8 @@ function stepOutcome(step: StepResult, items: OutputItem[], aborted: boolean): M
 }
 
 /** Acts on the request's answers to approval requests in the context, in order. */
-async function answerApprovals(
-  turn: Turn,
-  target: StepTarget,
-  write: (events: HistoryEventInput[]) => Promise<void>,
-  saveItems: () => Promise<void>,
-  runCall: (item: CallItem) => Promise<void>,
-) {
+async function answerApprovals(turn: Turn, writer: TurnWriter, runCall: (item: CallItem) => Promise<void>) {
+  const { target, write, saveItems } = writer;
   const { begun, request } = turn;
   const requests = begun.context.filter((event) => event.type === "TOOL_CALL" && event.callId?.startsWith("mcpr_"));
   const metadata = await turn.sink.eventMetadata(requests.flatMap((event) => (event.id ? [event.id] : [])));
@@ -186,18 +196,12 @@ async function answerApprovals(
   }
 }
 
-/** Past max_tool_calls a call is not run; the model is told so. */
-async function refuseCall(
-  item: CallItem,
-  write: (events: HistoryEventInput[]) => Promise<void>,
-  target: StepTarget,
-  maxCalls: number,
-) {
+/** Past max_tool_calls a call is not run; the model is told so (written ahead, as a result is). */
+function refuseCall(item: CallItem, writer: TurnWriter, maxCalls: number) {
   const text = `Not run: the response reached max_tool_calls (${maxCalls}).`;
   item.error = { type: "mcp_tool_execution_error", content: text };
   item.status = "failed";
-  await write([resultEvent(item, text)]);
-  target.done(item);
+  writer.writeAhead([resultEvent(item, text)], () => writer.target.done(item));
 }
 
 const missingServer = (label: string): McpCallResult => ({

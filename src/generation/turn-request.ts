@@ -6,6 +6,7 @@ import type { StoredEvent } from "../formats/stored-event.js";
 import type { TurnTrace } from "../tracing.js";
 import type { McpSettings } from "../mcp/mcp-pool.js";
 import type { McpRequest } from "../mcp/mcp-request.js";
+import type { McpToolbox } from "../mcp/mcp-toolbox.js";
 import type { FunctionTool, ResponseFormat, ToolChoice } from "./call-settings.js";
 import type { TokenLogprob } from "./logprobs.js";
 import type { PartReader } from "./model-step.js";
@@ -80,8 +81,12 @@ export interface Turn {
 export interface FirstCall {
   /** The response the call's context continues: the begun turn's must be the same. */
   previousResponseId: string | null;
-  /** The context the call gives the model (as modelContext makes it) and its messages. */
-  prepared: Promise<{ context: StoredEvent[]; messages: ModelMessage[] }>;
+  /**
+   * The context the call gives the model (as modelContext makes it), its messages, and the tools
+   * of the turn's MCP servers, listed while the turn opened (null: none; their listings are the
+   * turn's to write).
+   */
+  prepared: Promise<{ context: StoredEvent[]; messages: ModelMessage[]; toolbox: McpToolbox | null }>;
   /** When the call was sent (performance.now()). */
   sentAt: number;
   /** The call's parts, for the turn's first step: from then on the step reads or cancels them. */

@@ -77,8 +77,17 @@ export interface TurnSink {
   /** One delta of the text or reasoning the model is typing; called in order, not awaited. */
   /** `onEnded`: the response turned out to be no longer IN_PROGRESS (ended elsewhere: a cancel). */
   textDelta(responseId: string, type: InFlightType, delta: string, onEnded?: () => void): void;
-  /** The end of a model step: its events (text and reasoning ones included, as the model gave them). */
-  append(responseId: string, events: HistoryEventInput[]): Promise<void>;
+  /**
+   * The end of a model step: its events (text and reasoning ones included, as the model gave them).
+   * `ownCalls`: the tool calls (call id → name) the turn's committed writes stored, which a result
+   * among `events` may answer without the write looking for them. The turn is given as begun: its
+   * dialog is known, so the write does not look it up.
+   */
+  append(
+    turn: Pick<BegunTurn, "responseId" | "dialogId">,
+    events: HistoryEventInput[],
+    ownCalls?: ReadonlyMap<string, string>,
+  ): Promise<void>;
   /** `at` is the turn's end as its answer states it, so the stored completedAt is the same instant. */
   finish(turn: BegunTurn, status: FinalStatus, usage: UsageInput | null, error: unknown, at: Date): Promise<void>;
   /** The metadata of context events, by id (the model's context leaves metadata out). */
@@ -169,12 +178,12 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
           });
       }
     },
-    async append(responseId, events) {
+    async append({ responseId, dialogId }, events, ownCalls) {
       // Text and reasoning were streamed as in-flight text, which the writes commit (reasoning
       // when the answer starts, the answer together with the step's other events). Reasoning
       // with something to send back upstream is written whole, in place of its streamed text.
       const others = events.filter((event) => !event.ai && !(event.reasoning && !event.reasoning.providerFields));
-      if (others.length) await writes.appendEvents({ responseId, events: others });
+      if (others.length) await writes.appendEvents({ responseId, dialogId: dialogId!, events: others, ownCalls });
       else await writes.commitText(responseId);
     },
     async finish(turn, status, usage, error, at) {

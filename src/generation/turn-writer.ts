@@ -16,8 +16,22 @@ export interface TurnWriter {
   /** The events written so far, as the model's next step reads them. */
   produced: StoredEvent[];
   target: StepTarget;
-  /** Writes events now (one committed write, one delta). */
+  /** Writes events now (one committed write, one delta), after every write started before it. */
   write(events: HistoryEventInput[]): Promise<void>;
+  /**
+   * Writes events after every write started before, without waiting for them: the events count as
+   * produced at once, so the next model call can be made from them while they commit
+   * (call-ahead.ts); `committed` runs once they have (an observer's event about them goes there,
+   * never before). After a failed write no later one is made (until `settle`).
+   */
+  writeAhead(events: HistoryEventInput[], committed: () => void): void;
+  /**
+   * Settles once every write started has committed; rejects with the first that failed, and the
+   * writes after that (the turn's end saving what it can) are made again.
+   */
+  settle(): Promise<void>;
+  /** Whether a write started has not settled yet. */
+  readonly pending: boolean;
   /** Writes the items added since the last save. */
   saveItems(): Promise<void>;
 }
@@ -33,14 +47,48 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
   const responseId = begun.responseId;
   const items: OutputItem[] = [];
   const produced: StoredEvent[] = [];
+  // The tool calls committed so far: a result answering one needs no look-up by its write.
+  const ownCalls = new Map<string, string>();
   let saved = 0;
-  const write = async (events: HistoryEventInput[]) => {
-    await sink.append(responseId, events).catch((error: unknown) => {
+  const commit = async (events: HistoryEventInput[]) => {
+    await sink.append(begun, events, ownCalls).catch((error: unknown) => {
       // Ended by someone else meanwhile: the turn stops as cancelled; the end is theirs.
       if (error instanceof NotInProgressError) endedElsewhere();
       throw new StorageFailure(error);
     });
+    for (const { toolCall } of events) if (toolCall?.callId) ownCalls.set(toolCall.callId, toolCall.toolName ?? "");
+  };
+  // The turn's writes, one after another in the order they were started.
+  let tail: Promise<void> = Promise.resolve();
+  let pending = 0;
+  const enqueue = (events: HistoryEventInput[]) => {
+    const committed = tail.then(() => commit(events));
+    tail = committed;
+    pending++;
+    void committed.then(
+      () => pending--,
+      () => pending--,
+    );
+    return committed;
+  };
+  const write = async (events: HistoryEventInput[]) => {
+    await enqueue(events);
     produced.push(...events.map(asStored));
+  };
+  const writeAhead = (events: HistoryEventInput[], committed: () => void) => {
+    produced.push(...events.map(asStored));
+    tail = enqueue(events).then(committed);
+    // Its failure is read through settle (or the next write): not an unhandled rejection meanwhile.
+    tail.catch(() => {});
+  };
+  const settle = async () => {
+    const upTo = tail;
+    try {
+      await upTo;
+    } catch (error) {
+      if (tail === upTo) tail = Promise.resolve();
+      throw error;
+    }
   };
   const saveItems = async () => {
     const upTo = items.length;
@@ -63,7 +111,18 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     stepEnd: saveItems,
     saveItems,
   };
-  return { items, produced, target, write, saveItems };
+  return {
+    items,
+    produced,
+    target,
+    write,
+    writeAhead,
+    settle,
+    get pending() {
+      return pending > 0;
+    },
+    saveItems,
+  };
 }
 
 /** The history events an item is written as when its step ends. */

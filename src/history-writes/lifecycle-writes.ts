@@ -50,7 +50,7 @@ export const appendEvents = (held: HeldTexts, input: lifecycle.AppendEventsInput
     if (!text?.text) {
       const write = await lifecycle.appendEvents(held.store, input, {
         endsText: text != null,
-        dialogId: text?.dialogId,
+        dialogId: text?.dialogId ?? input.dialogId,
       });
       if (text) await forget(held, text, { erased: true });
       return published(held, ending(write, text?.part));

@@ -24,6 +24,8 @@ export interface McpListing {
 }
 
 export interface McpToolbox {
+  /** Each server's listing, in the request's order (the fresh ones are items the turn writes). */
+  readonly listings: readonly McpListing[];
   /** The tools offered to the model, by the name the model calls them. */
   readonly tools: ReadonlyMap<string, McpTool>;
   /** Whether a call of `name` waits for the user's approval first. */
@@ -34,8 +36,9 @@ export interface McpToolbox {
 }
 
 /**
- * Lists each server's tools (or reuses the context's listing), calling `onListing` for each in
- * order; tools named like one already offered (`taken`) are left out, with a warning.
+ * Lists the servers' tools, all at once (or reuses the context's listing); nothing is written
+ * here, so a turn may list while its opening write commits (src/generation/first-call.ts). Tools
+ * named like one already offered (`taken`, or an earlier server's) are left out, with a warning.
  */
 export async function openToolbox(
   servers: readonly McpServerSpec[],
@@ -44,13 +47,18 @@ export async function openToolbox(
   context: readonly StoredEvent[],
   taken: ReadonlySet<string>,
   signal: AbortSignal,
-  onListing: (listing: McpListing) => Promise<void>,
 ): Promise<McpToolbox> {
   const connections = turnConnections(settings, tenantId, signal);
   const tools = new Map<string, McpTool>();
-  for (const server of servers) {
-    const listing = await listingOf(server, context, connections, signal);
-    await onListing(listing);
+  let listings: McpListing[];
+  try {
+    listings = await Promise.all(servers.map((server) => listingOf(server, context, connections, signal)));
+  } catch (error) {
+    await connections.release();
+    throw error;
+  }
+  for (const listing of listings) {
+    const { server } = listing;
     for (const info of listing.tools) {
       if (taken.has(info.name) || tools.has(info.name)) {
         logger.warn(`MCP server ${server.serverLabel}: tool ${info.name} is named like another tool; not offered`);
@@ -60,6 +68,7 @@ export async function openToolbox(
     }
   }
   return {
+    listings,
     tools,
     needsApproval: (name) => {
       const tool = tools.get(name);

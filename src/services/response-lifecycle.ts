@@ -21,6 +21,14 @@ export interface AppendEventsInput {
   events: HistoryEventInput[];
   /** When given, the dialog's last seq must still be this (optimistic concurrency). */
   expectedSeq?: number | null;
+  /**
+   * Tool calls (call id → tool name) that earlier committed writes of this response stored, as a
+   * generated turn knows the calls it wrote: a result answering one is not looked up in the
+   * context. Not part of the GraphQL input: only the model loop, which wrote them, gives it.
+   */
+  ownCalls?: ReadonlyMap<string, string>;
+  /** The response's dialog, when the caller knows it (see writeToInProgress); not part of the GraphQL input either. */
+  dialogId?: string;
 }
 
 /**
@@ -31,7 +39,7 @@ export interface AppendEventsInput {
 export async function appendEvents(
   store: Store,
   input: AppendEventsInput,
-  { endsText = false, dialogId }: { endsText?: boolean; dialogId?: string } = {},
+  { endsText = false, dialogId = input.dialogId }: { endsText?: boolean; dialogId?: string } = {},
 ): Promise<WriteResult> {
   if (!input.events.length) throw ValidationError.at(["events"], "at least one event is required");
   const events = parseEventInputs(store.writeLimits, input.events, ["events"]);
@@ -44,12 +52,14 @@ export async function appendEvents(
       }
       // The response's own earlier output is part of its context, so a result may answer a call
       // appended a moment ago.
-      await checkToolResults(write.session, events, 0, { id: input.responseId }, (index) => [
-        "events",
-        String(index),
-        "toolResult",
-        "callId",
-      ]);
+      await checkToolResults(
+        write.session,
+        events,
+        0,
+        { id: input.responseId },
+        (index) => ["events", String(index), "toolResult", "callId"],
+        input.ownCalls,
+      );
       await write.appendEvents(input.responseId, events, "OUTPUT", { endsText });
       return "IN_PROGRESS";
     },

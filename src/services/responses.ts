@@ -201,8 +201,10 @@ export async function checkToolResults(
     "toolResult",
     "callId",
   ],
+  /** Calls known to be in the context already (AppendEventsInput.ownCalls): not looked up. */
+  known?: ReadonlyMap<string, string>,
 ) {
-  const callsInWrite = new Map<string, string>();
+  const callsInWrite = new Map<string, string>(known);
   const unanswered: { index: number; event: NewEvent }[] = [];
   events.forEach((event, index) => {
     if (event.type === "TOOL_CALL" && event.callId) callsInWrite.set(event.callId, event.toolName ?? "");

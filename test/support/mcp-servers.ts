@@ -95,3 +95,14 @@ export async function toolsCalled(url: string): Promise<string[]> {
     await client.close();
   }
 }
+
+/** How many `gated` calls wait at the test server's gate. */
+export async function waitingAtGate(server: McpServerProcess) {
+  const answer = await fetch(new URL("/gate", server.url));
+  return ((await answer.json()) as { waiting: number }).waiting;
+}
+
+/** Lets every `gated` call waiting at the test server's gate answer. */
+export async function openGate(server: McpServerProcess) {
+  await fetch(new URL("/gate", server.url), { method: "POST" });
+}

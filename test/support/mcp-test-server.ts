@@ -6,7 +6,8 @@
 // Its tools: `add` (a + b), `slow` (answers after `ms`), `fail` (a tool error), `hang` (never
 // answers: the test kills the process), `big` (`bytes` of output), `auth` (the Authorization header it got), `calls` (the names of the
 // tools called so far, to show that a call did not reach the server), `connections` (how many
-// clients have connected).
+// clients have connected), `gated` (answers once a test opens the gate: `GET /gate` says how many
+// calls wait at it, `POST /gate` lets them all go).
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +19,8 @@ import { z } from "zod";
 const called: string[] = [];
 /** How many clients have connected (`initialize` requests; the `connections` tool reads it). */
 let initialized = 0;
+/** The `gated` calls waiting for the test to open the gate. */
+const atGate: (() => void)[] = [];
 
 function mcpServer() {
   const server = new McpServer({ name: "dialogql-test", version: "1.0.0" });
@@ -50,6 +53,10 @@ function mcpServer() {
     { description: "The Authorization header it was sent", inputSchema: {} },
     async (_args, extra) => text(String(extra.requestInfo?.headers?.authorization ?? "none")),
   );
+  server.registerTool("gated", { description: "Answers once the gate opens", inputSchema: {} }, async () => {
+    await new Promise<void>((resolve) => atGate.push(resolve));
+    return text("through the gate");
+  });
   server.registerTool("hang", { description: "Never answers", inputSchema: {} }, () => new Promise(() => {}));
   server.registerTool(
     "big",
@@ -120,6 +127,11 @@ const http = createServer(async (request, response) => {
     sessions.clear();
     await Promise.all(forgotten.map((transport) => transport.close()));
     response.writeHead(204).end();
+    return;
+  }
+  if (request.url === "/gate") {
+    if (request.method === "POST") for (const open of atGate.splice(0)) open();
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ waiting: atGate.length }));
     return;
   }
   if (request.url !== "/mcp") {
