@@ -5,7 +5,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { newEventId } from "../ids.js";
 import type { NewEvent } from "../vocabulary/events.js";
-import { countColumns, eventCounts, segmentCountColumns } from "../vocabulary/event-counts.js";
+import { countColumns, type EventCounts, eventCounts, segmentCountColumns } from "../vocabulary/event-counts.js";
 import { segmentUsageColumns, type UsageSums, usageKinds } from "./usage.js";
 
 export { eventCounts };
@@ -29,7 +29,8 @@ export function eventJson(event: NewEvent, phase: Phase, place: EventPlace = {})
 export const eventValueColumns = Prisma.raw(
   `phase, type, content, parts, "modelName", "callId", "toolName", args, "isError", "providerFields", metadata, "createdAt"`,
 );
-export const eventValuesFromJson = (now: string) => Prisma.sql`
+/** `now`: the write's time (UTC ISO), or its stand-in (src/store/shaped-statement.ts). */
+export const eventValuesFromJson = (now: unknown) => Prisma.sql`
   (ev->>'phase')::"EventPhase", (ev->>'type')::"HistoryEventType", ev->>'content', NULLIF(ev->'parts', 'null'),
   ev->>'modelName', ev->>'callId', ev->>'toolName', NULLIF(ev->'args', 'null'), (ev->>'isError')::boolean,
   NULLIF(ev->'providerFields', 'null'), COALESCE(ev->'metadata', '{}'), COALESCE((ev->>'createdAt')::timestamp, ${now}::timestamp)`;
@@ -67,10 +68,9 @@ export const countColumnList = Prisma.raw(
     .join(", "),
 );
 
-export const countValues = (events: NewEvent[]) => {
-  const counts = eventCounts(events);
-  return Prisma.join(Object.values(countColumns).map((column) => Prisma.sql`${counts[column]}::int`));
-};
+/** A response's own counts (`eventCounts` of its events, or their stand-ins), in `countColumnList` order. */
+export const countValues = (counts: Record<keyof EventCounts, unknown>) =>
+  Prisma.join(Object.values(countColumns).map((column) => Prisma.sql`${counts[column]}::int`));
 
 export const jsonOrNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
 
@@ -82,18 +82,16 @@ const quoted = (columns: Record<string, string>) =>
 export const segmentCountColumnList = Prisma.raw(quoted(segmentCountColumns));
 
 /**
- * The segment counts of a new response holding `events`: its own counts added to those of `tail`
+ * The segment counts of a new response with its own `counts`: those added to the counts of `tail`
  * (an alias of a "segmentTail" row, whose columns are null when the response starts a segment).
  */
-export const segmentCountValues = (events: NewEvent[], tail: string) => {
-  const counts = eventCounts(events);
-  return Prisma.join(
+export const segmentCountValues = (counts: Record<keyof EventCounts, unknown>, tail: string) =>
+  Prisma.join(
     Object.entries(countColumns).map(([type, column]) => {
       const inSegment = segmentCountColumns[type as keyof typeof segmentCountColumns];
       return Prisma.sql`COALESCE(${Prisma.raw(`${tail}."${inSegment}"`)}, 0) + ${counts[column]}::int`;
     }),
   );
-};
 
 /**
  * `SET` items adding the counts of `events` to the response at `depth` of a segment and to the
@@ -119,7 +117,7 @@ export function segmentCountIncrements(events: readonly NewEvent[], row: string,
 export const segmentUsageColumnList = Prisma.raw(segmentUsageColumns.map((column) => `"${column}"`).join(", "));
 
 /** The usage sums of a new response with usage `sums`: its own added to those of `tail` (as segmentCountValues). */
-export const segmentUsageValues = (sums: UsageSums, tail: string) =>
+export const segmentUsageValues = (sums: Record<keyof UsageSums, unknown>, tail: string) =>
   Prisma.join(
     segmentUsageColumns.map((column, i) => {
       const own = i < usageKinds.length ? sums[usageKinds[i]!] : sums.cost;

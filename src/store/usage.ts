@@ -93,19 +93,37 @@ export const ledgerUpsert = Prisma.raw(
       .join(", "),
 );
 
-/** `INSERT … SELECT` head of a ledger row; the caller adds the values' source. */
-export function ledgerValues(entry: Omit<LedgerEntry, "tenantId">, tenant: Prisma.Sql, dialogId: string, now: Date) {
-  const { sums } = entry;
+/** A ledger row's values besides its tenant: `entry` charged for a write to `dialogId` at `now`. */
+export function ledgerRow(entry: Omit<LedgerEntry, "tenantId">, dialogId: string, now: Date) {
+  return {
+    apiKeyId: entry.apiKeyId ?? "",
+    model: entry.model ?? "",
+    day: ledgerDay(now),
+    shard: ledgerShard(dialogId),
+    responses: entry.responses,
+    sums: entry.sums,
+    unpricedTokens: entry.unpricedTokens,
+  };
+}
+
+type LedgerRow = ReturnType<typeof ledgerRow>;
+
+/** `INSERT … SELECT` head of a ledger row (its values, or their stand-ins); the caller adds the values' source. */
+export function ledgerValues(
+  row: { [K in keyof LedgerRow]: K extends "sums" ? Record<keyof UsageSums, unknown> : unknown },
+  tenant: Prisma.Sql,
+) {
+  const { sums } = row;
   return Prisma.sql`INSERT INTO "UsageDaily" (${ledgerColumns})
-    SELECT ${tenant}, ${entry.apiKeyId ?? ""}, ${entry.model ?? ""}, ${ledgerDay(now)}::date, ${ledgerShard(dialogId)}::smallint,
-      ${entry.responses}::int, ${sums.inputTokens}::bigint, ${sums.outputTokens}::bigint, ${sums.cachedTokens}::bigint,
-      ${sums.reasoningTokens}::bigint, ${sums.cost}::float8, ${entry.unpricedTokens}::bigint`;
+    SELECT ${tenant}, ${row.apiKeyId}, ${row.model}, ${row.day}::date, ${row.shard}::smallint,
+      ${row.responses}::int, ${sums.inputTokens}::bigint, ${sums.outputTokens}::bigint, ${sums.cachedTokens}::bigint,
+      ${sums.reasoningTokens}::bigint, ${sums.cost}::float8, ${row.unpricedTokens}::bigint`;
 }
 
 /** The statement adding `entry` to the ledger; null when it adds nothing. */
 export function ledgerStatement(entry: LedgerEntry, dialogId: string, now: Date): Prisma.Sql | null {
   if (isNoUsage(entry.sums) && !entry.responses) return null;
-  return Prisma.sql`${ledgerValues(entry, Prisma.sql`${entry.tenantId}`, dialogId, now)} ${ledgerUpsert}`;
+  return Prisma.sql`${ledgerValues(ledgerRow(entry, dialogId, now), Prisma.sql`${entry.tenantId}`)} ${ledgerUpsert}`;
 }
 
 /** Adds `entries` to the ledger (inside a write's transaction, or alone for a turn that stores no history). */
@@ -117,7 +135,7 @@ export async function addToLedger(session: SqlRunner, entries: LedgerEntry[], di
 }
 
 /** `SET` items adding `sums` to a dialog row's totals (or setting them, after a clear). */
-export function dialogUsageSets(sums: UsageSums, reset: boolean) {
+export function dialogUsageSets(sums: Record<keyof UsageSums, unknown>, reset: boolean) {
   return Prisma.join(
     [...usageKinds, "cost" as const].map((column) => {
       const cast = Prisma.raw(column === "cost" ? "float8" : "int");

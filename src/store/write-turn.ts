@@ -29,19 +29,19 @@ import {
   segmentUsageColumnList,
   segmentUsageValues,
 } from "./rows.js";
-import { run } from "./sql.js";
+import { type Slots, statementPerShape } from "./shaped-statement.js";
 import type { Store } from "./store.js";
 import {
   countCharges,
   dialogUsageSets,
   isNoUsage,
+  ledgerRow,
   ledgerUpsert,
   ledgerValues,
   pricedUsage,
   type UsageSums,
 } from "./usage.js";
-
-type PricedUsage = ReturnType<typeof pricedUsage>;
+import { type EventCounts, eventCounts } from "../vocabulary/event-counts.js";
 
 export interface TurnToInsert extends NewTurn {
   /** An existing dialog to lock and continue, or a new one to create with this turn as root (`tenantId` is stamped on it). */
@@ -78,58 +78,42 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
   // The turn's usage, priced, goes into the dialog's totals, its segment's sums and the ledger in
   // this same statement (src/store/usage.ts); a turn without usage sends none of that.
   const priced = pricedUsage(store.prices, turn.model, usage);
-  const charged = !isNoUsage(priced.sums);
-  const dialog = lockedOrNewDialog(turn, events.length, priced.sums);
-  // Past its retention a dialog takes no more writes, even before the sweeper deletes it.
   const cutoff = expiryCutoff(turn.now, store.retentionMs);
-  const alive =
-    turn.dialog.isNew || cutoff == null ? Prisma.sql`TRUE` : Prisma.sql`d."updatedAt" > ${cutoff}::timestamp`;
-  const totals = charged ? Prisma.sql`, ${dialogUsageSets(priced.sums, false)}` : Prisma.empty;
-  const moveHead = turn.dialog.isNew
-    ? Prisma.empty
-    : Prisma.sql`, u AS (
-        UPDATE "Dialog" SET "lastSeq" = d."lastSeq" + ${events.length}, "headId" = r.id, "headDepth" = r.depth,
-          "updatedAt" = ${now}::timestamp ${totals}
-        FROM d, r WHERE "Dialog".id = d.id
-        RETURNING to_jsonb("Dialog") AS after)`;
-  const ledger = charged ? ledgerOfTurn(turn, priced) : Prisma.empty;
-  const final = turn.status !== "IN_PROGRESS";
+  const shape: TurnShape = {
+    isNew: turn.dialog.isNew,
+    // Past its retention a dialog takes no more writes, even before the sweeper deletes it.
+    checksAlive: !turn.dialog.isNew && cutoff != null,
+    charged: !isNoUsage(priced.sums),
+    final: turn.status !== "IN_PROGRESS",
+    fromStart: Boolean(turn.fromStart && !parent),
+  };
   const all = [...turn.input, ...turn.output];
-  const fromStart = turn.fromStart && !parent;
-  const parentId = fromStart ? Prisma.sql`NULL::text` : Prisma.sql`COALESCE(${parent?.id ?? null}::text, d."headId")`;
-  // A finished turn's context is known now; one still in progress gets its hash when it finishes.
-  const chatHash = final
-    ? Prisma.sql`"chatContextHash"(${parentId}, d."tenantId", ${normalMessageTexts(all)}::text[])`
-    : Prisma.sql`NULL::text`;
-  const statement = Prisma.sql`
-    WITH d AS (${dialog}),
-    r AS (
-      INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
-        "reasoningTokens", "totalTokens", "cachedTokens", cost, "apiKeyId", error, metadata, "createdAt", "completedAt",
-        "finishedAtSeq", "idempotencyKey", "requestHash", "chatHash", ${countColumnList}, "segmentId", ${segmentCountColumnList},
-        ${segmentUsageColumnList})
-      SELECT ${turn.id}, d.id, ${parentId},
-        ${fromStart ? Prisma.sql`0` : Prisma.sql`COALESCE(${parent ? parent.depth + 1 : null}::int, d."headDepth" + 1, 0)`},
-        ${turn.model}, ${turn.status}::"ResponseStatus", ${usage.inputTokens}::int, ${usage.outputTokens}::int,
-        ${usage.reasoningTokens}::int, ${usage.totalTokens}::int, ${usage.cachedTokens}::int, ${priced.sums.cost}::float8,
-        ${turn.apiKeyId}, ${jsonOrNull(turn.error)}::jsonb,
-        ${JSON.stringify(turn.metadata)}::jsonb, ${now}::timestamp, ${final ? now : null}::timestamp,
-        ${final ? events.length : null}::int + d."lastSeq", ${turn.idempotencyKey}, ${turn.requestHash}, ${chatHash},
-        ${countValues(all)}, COALESCE(tail."segmentId", ${turn.id}), ${segmentCountValues(all, "tail")},
-        ${segmentUsageValues(priced.sums, "tail")}
-      FROM d LEFT JOIN LATERAL "segmentTail"(${parentId}) tail ON TRUE
-      WHERE ${alive}
-      RETURNING *),
-    e AS (
-      INSERT INTO "Event" (id, "dialogId", "responseId", seq, "segmentId", depth, ${eventValueColumns})
-      SELECT ev->>'id', d.id, r.id, d."lastSeq" + t.ord, r."segmentId", r.depth, ${eventValuesFromJson(now)}
-      FROM d, r, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS t(ev, ord)
-      RETURNING seq, to_jsonb("Event") AS item)
-    ${moveHead} ${ledger}
-    SELECT d."lastSeq" AS "previousSeq", r.depth, ${alive} AS alive, to_jsonb(r) AS response,
-      (SELECT COALESCE(jsonb_agg(e.item ORDER BY e.seq), '[]'::jsonb) FROM e) AS events,
-      ${turn.dialog.isNew ? Prisma.sql`d.after` : Prisma.sql`(SELECT after FROM u)`} AS dialog
-    FROM d LEFT JOIN r ON TRUE`;
+  const statement = turnStatement(shape, {
+    turnId: turn.id,
+    dialogId: turn.dialog.id,
+    tenantId: turn.dialog.tenantId,
+    now,
+    cutoff,
+    eventCount: events.length,
+    parentId: parent?.id ?? null,
+    depth: parent ? parent.depth + 1 : null,
+    model: turn.model,
+    status: turn.status,
+    usage,
+    sums: priced.sums,
+    cost: priced.sums.cost,
+    apiKeyId: turn.apiKeyId,
+    error: jsonOrNull(turn.error),
+    metadata: JSON.stringify(turn.metadata),
+    completedAt: shape.final ? now : null,
+    finishedEvents: shape.final ? events.length : null,
+    idempotencyKey: turn.idempotencyKey,
+    requestHash: turn.requestHash,
+    messageTexts: shape.final ? normalMessageTexts(all) : null,
+    counts: eventCounts(all),
+    events: JSON.stringify(events),
+    ledger: shape.charged ? ledgerRow({ ...priced, apiKeyId: turn.apiKeyId, model: turn.model, responses: 1 }, turn.dialog.id, turn.now) : null, // prettier-ignore
+  });
   type Outcome = {
     previousSeq: number;
     depth: number | null;
@@ -138,13 +122,12 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
     events: unknown[];
     dialog: unknown;
   };
+  const send = () => store.database.query<Outcome>(statement.text, statement.values);
   // A new dialog has no other writer; an existing one's writers take turns for the pool.
-  const [row] = turn.dialog.isNew
-    ? await run<Outcome>(statement, store.database)
-    : await store.dialogWriters.run(turn.dialog.id, () => run<Outcome>(statement, store.database));
+  const [row] = turn.dialog.isNew ? await send() : await store.dialogWriters.run(turn.dialog.id, send);
   if (!row) return "not-found";
   if (!row.alive || row.depth === null) return "expired";
-  if (charged) countCharges(store.prices, [{ model: turn.model, responses: 1, ...priced }]);
+  if (shape.charged) countCharges(store.prices, [{ model: turn.model, responses: 1, ...priced }]);
   return {
     previousSeq: row.previousSeq,
     depth: row.depth,
@@ -154,32 +137,110 @@ export async function insertTurn(store: Store, turn: TurnToInsert): Promise<Stor
   };
 }
 
+/** What decides the text of a turn's statement; everything else is a parameter. */
+interface TurnShape {
+  isNew: boolean;
+  checksAlive: boolean;
+  charged: boolean;
+  final: boolean;
+  fromStart: boolean;
+}
+
+/** A turn's parameters, by name (src/store/shaped-statement.ts). */
+interface TurnValues {
+  turnId: string;
+  dialogId: string;
+  tenantId: string;
+  now: string;
+  cutoff: string | null;
+  eventCount: number;
+  parentId: string | null;
+  /** The explicit parent's depth + 1. */
+  depth: number | null;
+  model: string | null;
+  status: string;
+  usage: NewTurn["usage"];
+  sums: UsageSums;
+  cost: number;
+  apiKeyId: string | null;
+  error: string | null;
+  metadata: string;
+  completedAt: string | null;
+  finishedEvents: number | null;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  messageTexts: string[] | null;
+  counts: EventCounts;
+  events: string;
+  ledger: ReturnType<typeof ledgerRow> | null;
+}
+
+const shapeKey = (shape: TurnShape) =>
+  (shape.isNew ? 1 : 0) | (shape.checksAlive ? 2 : 0) | (shape.charged ? 4 : 0) | (shape.final ? 8 : 0) | (shape.fromStart ? 16 : 0); // prettier-ignore
+
+/** The one statement of a turn (see the top of this file), its text made once per shape. */
+const turnStatement = statementPerShape<TurnShape, TurnValues>(shapeKey, (shape, p) => {
+  const alive = shape.checksAlive ? Prisma.sql`d."updatedAt" > ${p.cutoff}::timestamp` : Prisma.sql`TRUE`;
+  const totals = shape.charged ? Prisma.sql`, ${dialogUsageSets(p.sums, false)}` : Prisma.empty;
+  const moveHead = shape.isNew
+    ? Prisma.empty
+    : Prisma.sql`, u AS (
+        UPDATE "Dialog" SET "lastSeq" = d."lastSeq" + ${p.eventCount}::int, "headId" = r.id, "headDepth" = r.depth,
+          "updatedAt" = ${p.now}::timestamp ${totals}
+        FROM d, r WHERE "Dialog".id = d.id
+        RETURNING to_jsonb("Dialog") AS after)`;
+  const ledger = shape.charged
+    ? Prisma.sql`, l AS (${ledgerValues(p.ledger, Prisma.sql`d."tenantId"`)} FROM d, r ${ledgerUpsert})`
+    : Prisma.empty;
+  const parentId = shape.fromStart ? Prisma.sql`NULL::text` : Prisma.sql`COALESCE(${p.parentId}::text, d."headId")`;
+  // A finished turn's context is known now; one still in progress gets its hash when it finishes.
+  const chatHash = shape.final
+    ? Prisma.sql`"chatContextHash"(${parentId}, d."tenantId", ${p.messageTexts}::text[])`
+    : Prisma.sql`NULL::text`;
+  return Prisma.sql`
+    WITH d AS (${lockedOrNewDialog(shape, p)}),
+    r AS (
+      INSERT INTO "Response" (id, "dialogId", "previousResponseId", depth, model, status, "inputTokens", "outputTokens",
+        "reasoningTokens", "totalTokens", "cachedTokens", cost, "apiKeyId", error, metadata, "createdAt", "completedAt",
+        "finishedAtSeq", "idempotencyKey", "requestHash", "chatHash", ${countColumnList}, "segmentId", ${segmentCountColumnList},
+        ${segmentUsageColumnList})
+      SELECT ${p.turnId}, d.id, ${parentId},
+        ${shape.fromStart ? Prisma.sql`0` : Prisma.sql`COALESCE(${p.depth}::int, d."headDepth" + 1, 0)`},
+        ${p.model}, ${p.status}::"ResponseStatus", ${p.usage.inputTokens}::int, ${p.usage.outputTokens}::int,
+        ${p.usage.reasoningTokens}::int, ${p.usage.totalTokens}::int, ${p.usage.cachedTokens}::int, ${p.cost}::float8,
+        ${p.apiKeyId}, ${p.error}::jsonb,
+        ${p.metadata}::jsonb, ${p.now}::timestamp, ${p.completedAt}::timestamp,
+        ${p.finishedEvents}::int + d."lastSeq", ${p.idempotencyKey}, ${p.requestHash}, ${chatHash},
+        ${countValues(p.counts)}, COALESCE(tail."segmentId", ${p.turnId}), ${segmentCountValues(p.counts, "tail")},
+        ${segmentUsageValues(p.sums, "tail")}
+      FROM d LEFT JOIN LATERAL "segmentTail"(${parentId}) tail ON TRUE
+      WHERE ${alive}
+      RETURNING *),
+    e AS (
+      INSERT INTO "Event" (id, "dialogId", "responseId", seq, "segmentId", depth, ${eventValueColumns})
+      SELECT ev->>'id', d.id, r.id, d."lastSeq" + t.ord, r."segmentId", r.depth, ${eventValuesFromJson(p.now)}
+      FROM d, r, jsonb_array_elements(${p.events}::jsonb) WITH ORDINALITY AS t(ev, ord)
+      RETURNING seq, to_jsonb("Event") AS item)
+    ${moveHead} ${ledger}
+    SELECT d."lastSeq" AS "previousSeq", r.depth, ${alive} AS alive, to_jsonb(r) AS response,
+      (SELECT COALESCE(jsonb_agg(e.item ORDER BY e.seq), '[]'::jsonb) FROM e) AS events,
+      ${shape.isNew ? Prisma.sql`d.after` : Prisma.sql`(SELECT after FROM u)`} AS dialog
+    FROM d LEFT JOIN r ON TRUE`;
+});
+
 /**
  * The statement `d` of the turn's write: the existing dialog's row locked, or the new dialog
  * inserted with the turn as its head and the turn's usage as its totals.
  */
-function lockedOrNewDialog(turn: TurnToInsert, eventCount: number, sums: UsageSums) {
-  const now = turn.now.toISOString();
-  return turn.dialog.isNew
+function lockedOrNewDialog(shape: TurnShape, p: Slots<TurnValues>) {
+  return shape.isNew
     ? Prisma.sql`INSERT INTO "Dialog" (id, "tenantId", "lastSeq", "headId", "headDepth", "createdAt", "updatedAt",
           "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", cost)
-        VALUES (${turn.dialog.id}, ${turn.dialog.tenantId}, ${eventCount}, ${turn.id}, 0, ${now}::timestamp, ${now}::timestamp,
-          ${sums.inputTokens}::int, ${sums.outputTokens}::int, ${sums.cachedTokens}::int,
-          ${sums.reasoningTokens}::int, ${sums.cost}::float8)
+        VALUES (${p.dialogId}, ${p.tenantId}, ${p.eventCount}, ${p.turnId}, 0, ${p.now}::timestamp, ${p.now}::timestamp,
+          ${p.sums.inputTokens}::int, ${p.sums.outputTokens}::int, ${p.sums.cachedTokens}::int,
+          ${p.sums.reasoningTokens}::int, ${p.sums.cost}::float8)
         RETURNING id, "tenantId", 0 AS "lastSeq", NULL::text AS "headId", NULL::int AS "headDepth", "updatedAt", to_jsonb("Dialog") AS after`
-    : Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt", NULL::jsonb AS after FROM "Dialog" WHERE id = ${turn.dialog.id} FOR UPDATE`;
-}
-
-/** The CTE `l` that charges the turn's priced usage to the ledger (src/store/usage.ts). */
-function ledgerOfTurn(turn: TurnToInsert, priced: PricedUsage) {
-  const entry = {
-    apiKeyId: turn.apiKeyId,
-    model: turn.model,
-    responses: 1,
-    sums: priced.sums,
-    unpricedTokens: priced.unpricedTokens,
-  };
-  return Prisma.sql`, l AS (${ledgerValues(entry, Prisma.sql`d."tenantId"`, turn.dialog.id, turn.now)} FROM d, r ${ledgerUpsert})`;
+    : Prisma.sql`SELECT id, "tenantId", "lastSeq", "headId", "headDepth", "updatedAt", NULL::jsonb AS after FROM "Dialog" WHERE id = ${p.dialogId} FOR UPDATE`;
 }
 
 /** SQLSTATE 23505: from the drivers directly, or wrapped by Prisma (whose two adapters put it in different fields). */
