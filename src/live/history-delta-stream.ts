@@ -81,6 +81,7 @@ export function historyDeltaStream(
       // committed meanwhile is dropped by that write (onCommitted).
       const start = await readCatchUp(store, dialogId, afterSeq, textsOfDialog, undefined, startUpReads);
       if (!start.dialog) return;
+      updates.committedUpTo(start.dialog.lastSeq);
       if (afterSeq == null) history.startsLiveAt(start.dialog);
       // A client resuming at n may have missed a status change or a clear made at n itself:
       // include them. A client starting live has nothing from before to clear.
@@ -96,6 +97,7 @@ export function historyDeltaStream(
         if (isResync(update)) {
           const shared = await readCatchUp(store, dialogId, history.sent, textsOfDialog, update, resyncReads);
           if (!shared.dialog) break; // the dialog was deleted
+          updates.committedUpTo(shared.dialog.lastSeq);
           yield* history.catchUpWith(shared, history.sent);
           continue;
         }

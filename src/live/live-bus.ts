@@ -13,6 +13,7 @@ import { metrics } from "../metrics.js";
 import { PayloadQueue } from "./payload-queue.js";
 import { createClusterFanout } from "./redis-cluster-fanout.js";
 import { orderedSends } from "./ordered-sends.js";
+import { type Place, SeqOrder } from "./seq-order.js";
 import { createRedisFanout } from "./redis-fanout.js";
 import { type RedisFanout, type RedisFanoutHandlers, readyWithin, withTimeout } from "./redis-messages.js";
 
@@ -107,7 +108,12 @@ export const isText = (message: LiveMessage): message is TextMessage => "text" i
 export type Topic = "historyDelta" | "responseUpdated";
 
 /** One listener's payloads; a caught-up reader may have them taken directly (src/live/direct-delivery.ts). */
-export type Listener = AsyncIterableIterator<LiveMessage> & Pick<PayloadQueue<LiveMessage>, "takeDirectly">;
+export type Listener = AsyncIterableIterator<LiveMessage> &
+  Pick<PayloadQueue<LiveMessage>, "takeDirectly"> & {
+    /** The listener read the dialog's seq from the database: payloads up to it are no news, and
+     * one that follows it need not wait (src/live/seq-order.ts). */
+    committedUpTo(seq: number): void;
+  };
 
 /** Instance-wide notices that are not about one dialog (API key revocations). */
 export type NoticeHandler = (notice: unknown) => void;
@@ -180,10 +186,16 @@ export interface LiveBusOptions {
   redisClusterNodes?: string | null;
   /** How long a Redis command may take (REDIS_COMMAND_TIMEOUT_MS); 1 s when not given. */
   redisCommandTimeoutMs?: number;
+  /** How long a dialog's payload waits for the ones before it (src/live/seq-order.ts); ORDER_HOLD_MS when not given. */
+  orderHoldMs?: number;
 }
 
+/** A payload published out of order usually arrives within milliseconds of the one it follows;
+ * later than this, it is taken as lost and the subscribers read the gap. */
+export const ORDER_HOLD_MS = 100;
+
 export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
-  const local = localListeners();
+  const local = localListeners(options.orderHoldMs ?? ORDER_HOLD_MS);
   const redis = redisFanoutOf(options, redisHandlers(local, options.carriage));
   // Notices from other instances arrive for the life of the bus.
   void redis?.subscribe(NOTICES);
@@ -233,7 +245,7 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
       const payloads = local.add(channel, () => redis?.unsubscribe(channel));
       // Counted at once (the count is synchronous), so a return() that comes early releases it.
       await redis?.subscribe(channel);
-      return payloads;
+      return Object.assign(payloads, { committedUpTo: (seq: number) => local.committedUpTo(channel, seq) });
     },
 
     listenerCount: (topic, id) => local.count(channelOf(topic, id)),
@@ -286,27 +298,60 @@ function publishedPayload(write: CommittedPayload): CommittedPayload {
 
 type LocalListeners = ReturnType<typeof localListeners>;
 
+/** Where a message stands in its dialog's order (src/live/seq-order.ts). */
+function placeOf(message: LiveMessage): Place {
+  if (isText(message)) return "after";
+  if (isResync(message)) return "resync";
+  if (isDeleted(message)) return "flush";
+  return message;
+}
+
+/** One channel's listeners; a dialog's (historyDelta) get its payloads in seq order. */
+class Channel {
+  readonly listeners = new Set<PayloadQueue<LiveMessage>>();
+  readonly order: SeqOrder<LiveMessage> | null;
+
+  constructor(topic: string, holdMs: number) {
+    this.order = topic === "historyDelta" ? new SeqOrder(placeOf, (message) => this.handOn(message), holdMs) : null;
+  }
+
+  deliver(message: LiveMessage) {
+    if (this.order) this.order.receive(message);
+    else this.handOn(message);
+  }
+
+  handOn(message: LiveMessage) {
+    for (const listener of this.listeners) listener.push(message);
+  }
+}
+
 /** This instance's listeners, by channel, and its notice handlers. */
-function localListeners() {
+function localListeners(orderHoldMs: number) {
   // Every listener of a channel gets the same payload object (which is what lets subscribers
   // share one execution of it, src/server/shared-subscription-results.ts).
-  const listenersByChannel = new Map<string, Set<PayloadQueue<LiveMessage>>>();
+  const channels = new Map<string, Channel>();
   const noticeHandlers: NoticeHandler[] = [];
   return {
     deliver(channel: string, message: unknown) {
       if (channel === NOTICES) return noticeHandlers.forEach((handle) => handle(message));
-      for (const listener of listenersByChannel.get(channel) ?? []) listener.push(message as LiveMessage);
+      channels.get(channel)?.deliver(message as LiveMessage);
     },
-    everyListener: () => [...listenersByChannel.values()].flatMap((listeners) => [...listeners]),
-    of: (channel: string) => [...(listenersByChannel.get(channel) ?? [])],
-    count: (channel: string) => listenersByChannel.get(channel)?.size ?? 0,
+    everyListener: () => [...channels.values()].flatMap((each) => [...each.listeners]),
+    channels: () => [...channels.keys()],
+    count: (channel: string) => channels.get(channel)?.listeners.size ?? 0,
+    committedUpTo: (channel: string, seq: number) => channels.get(channel)?.order?.committedUpTo(seq),
     /** A new listener of `channel`; `released` is called when it returns. */
     add(channel: string, released: () => void): PayloadQueue<LiveMessage> {
-      const listeners = listenersByChannel.get(channel) ?? new Set();
-      listenersByChannel.set(channel, listeners);
+      let listening = channels.get(channel);
+      if (!listening)
+        channels.set(channel, (listening = new Channel(channel.slice(0, channel.indexOf(":")), orderHoldMs)));
+      const { listeners } = listening;
       const payloads: PayloadQueue<LiveMessage> = new PayloadQueue(LISTENER_BUFFER, () => {
         listeners.delete(payloads);
-        if (!listeners.size && listenersByChannel.get(channel) === listeners) listenersByChannel.delete(channel);
+        if (!listeners.size && channels.get(channel) === listening) {
+          channels.delete(channel);
+          listening.order?.close();
+        }
         released();
       });
       listeners.add(payloads);
@@ -328,10 +373,9 @@ function redisHandlers(local: LocalListeners, carriage: DeltaCarriage | undefine
       local.deliver(channel, payload);
     },
     resync(channels) {
-      const listeners = channels === "all" ? local.everyListener() : channels.flatMap(local.of);
       // One object for all: the subscribers of a dialog share the reads of one resync by it.
       const resync: Resync = { resync: true };
-      for (const listener of listeners) listener.push(resync);
+      for (const channel of channels === "all" ? local.channels() : channels) local.deliver(channel, resync);
     },
   };
 }
