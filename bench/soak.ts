@@ -18,6 +18,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import path from "node:path";
 import WebSocket from "ws";
 import { createApiKey } from "../src/auth/api-keys.js";
@@ -125,7 +126,17 @@ async function probe(until: number) {
 const sampler = sampleInstances(instances.map((instance) => instance.url));
 await sleep(3_000); // start-up settles
 const rssStart = instances.map((instance) => rssMiB(instance.child));
+// The soak's own event loop: B's probe shares it with A's clients, so its delay is part of B's times.
+const clientDelay = monitorEventLoopDelay({ resolution: 5 });
+clientDelay.enable();
+const delayOf = () => {
+  const ms = (ns: number) => (ns / 1e6).toFixed(0);
+  const line = `mean ${ms(clientDelay.mean)} / p99 ${ms(clientDelay.percentile(99))} / max ${ms(clientDelay.max)} ms`;
+  clientDelay.reset();
+  return line;
+};
 const quiet = await probe(Date.now() + QUIET_MS);
+const quietDelay = delayOf();
 
 const end = Date.now() + minutes * 60_000;
 const tally: Record<string, number> = {};
@@ -236,6 +247,7 @@ silent.on("close", (code) => count(`silent socket closed ${code}`));
 silent.on("error", () => undefined);
 
 const loaded = await probe(end);
+const loadedDelay = delayOf();
 await Promise.all([...writers, ...turns]);
 const rssEnd = instances.map((instance) => rssMiB(instance.child));
 sampler.stop();
@@ -258,6 +270,7 @@ console.log(
   `tenant B reads, soak:  p50 ${ms(loaded.p50)}, p99 ${ms(loaded.p99)} (${loaded.count}, ${loaded.errors} errors)`,
 );
 console.log(`tenant A: ${JSON.stringify(tally)}`);
+console.log(`the soak client's own loop delay (5 ms resolution): quiet ${quietDelay}; soak ${loadedDelay}`);
 const loads = sampler.samples.map((sample) => sample.load);
 console.log(
   `load average (1 min) during the run: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}, at the end ${loadavg()[0]!.toFixed(1)}`,

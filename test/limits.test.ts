@@ -348,4 +348,48 @@ describe("rate limit per API key", () => {
       await server.close();
     }
   });
+
+  // Issue 29: the Responses API's WebSocket mode refused without saying how long to wait, where its
+  // HTTP answers carry Retry-After. The refusal is an `error` event with the HTTP answer's status
+  // and wait headers (what OpenAI's SDKs read before a retry) and the same message.
+  it("the /v1 WebSocket mode's refusal carries its wait, as the HTTP answer's status and headers", async () => {
+    const server = await startServer({
+      store,
+      config: testConfig,
+      port: 0,
+      limits: { rateLimitRequests: 2, rateLimitWindowSeconds: 60, rateLimitBurstSeconds: 0 },
+    });
+    const { authorization } = await tenantKey("v1-ws-limited");
+    const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/v1/responses`, { headers: { authorization } });
+    try {
+      await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+      const events: Record<string, unknown>[] = [];
+      socket.on("message", (data) => events.push(JSON.parse(String(data)) as Record<string, unknown>));
+      // No model is configured: the first two are refused for that, after counting; the third by the limit.
+      for (let i = 0; i < 3; i++) socket.send(JSON.stringify({ type: "response.create", model: "m", input: "hi" }));
+      await until(() => events.length === 3, "three answers");
+      const refused = events.find((event) => (event.error as { code?: string }).code === "rate_limited")!;
+      expect(refused).toMatchObject({
+        type: "error",
+        status: 429,
+        error: {
+          type: "rate_limit_error",
+          code: "rate_limited",
+          param: null,
+          message: expect.stringContaining("at most 2 requests per 60 s"),
+        },
+      });
+      const headers = refused.headers as Record<string, string>;
+      const seconds = Number(headers["retry-after"]);
+      const ms = Number(headers["retry-after-ms"]);
+      // The window's wait: it started with the first request, moments ago.
+      expect(seconds).toBeGreaterThan(30);
+      expect(seconds).toBeLessThanOrEqual(60);
+      expect(Math.ceil(ms / 1000)).toBe(seconds);
+      expect((refused.error as { message: string }).message).toContain(`retry in ${seconds} s`);
+    } finally {
+      socket.close();
+      await server.close();
+    }
+  });
 });

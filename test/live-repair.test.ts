@@ -18,6 +18,7 @@ import {
   subscribe,
 } from "./support/live.js";
 import { countStatements } from "./support/query-counter.js";
+import { metrics } from "../src/metrics.js";
 
 let server: RunningServer;
 let write: ReturnType<typeof writer>;
@@ -80,14 +81,34 @@ describe("historyDelta repairs what pub/sub loses", () => {
     const { responseId, deltas } = await watchedDialog();
     const earlier = await appendEvents(store, { responseId, events: [ai("e2")] });
     const later = await appendEvents(store, { responseId, events: [ai("e3")] });
-    server.live.publish(later); // shows a gap before it: e2 is read from the database
-    server.live.publish(earlier); // already sent by then
+    server.live.publish(later); // waits for the one before it (src/live/seq-order.ts)
+    server.live.publish(earlier);
     await write.appendEvents({ responseId, events: [ai("e4")] });
     expect(ranges(await take(deltas, 3))).toEqual([
       [1, 2, ["e2"]],
       [2, 3, ["e3"]],
       [3, 4, ["e4"]],
     ]);
+    await deltas.return?.();
+  });
+
+  // Issue 29's soak: writers publish after their commits, so a dialog's payloads often arrive a
+  // moment out of order, and each of its subscribers then read the gap and took its slow chain.
+  it("a payload that arrives just before the one it follows is put back in order, not read as a gap", async () => {
+    const { responseId, deltas } = await watchedDialog();
+    const earlier = await appendEvents(store, { responseId, events: [ai("e2")] });
+    const later = await appendEvents(store, { responseId, events: [ai("e3")] });
+    const direct = async () => (await metrics.deltasWrittenDirectly.get()).values[0]?.value ?? 0;
+    const before = await direct();
+    server.live.publish(later);
+    server.live.publish(earlier);
+    expect(ranges(await take(deltas, 2))).toEqual([
+      [1, 2, ["e2"]],
+      [2, 3, ["e3"]],
+    ]);
+    // Both found the subscriber caught up, so the direct lane wrote them: a gap read would have
+    // taken the subscriber's own chain.
+    expect((await direct()) - before).toBe(2);
     await deltas.return?.();
   });
 });

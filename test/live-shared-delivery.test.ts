@@ -6,6 +6,8 @@
 // while its neighbour carries on.
 import type { ResultOf } from "@graphql-typed-document-node/core";
 import { print } from "graphql";
+import { once } from "node:events";
+import { type IncomingMessage, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { RunningServer } from "../src/server/http-server.js";
@@ -171,7 +173,8 @@ describe("one delta, many subscribers", () => {
 });
 
 // Subscribers that keep up get each live delta from one loop per delta (src/live/direct-delivery.ts);
-// one whose socket is backed up gets them through its own chain. Both see every delta, in order.
+// one whose socket is backed up holds one message until it reads again, the rest waiting behind it.
+// Both see every delta, in order.
 describe("caught-up and lagging subscribers of one dialog", () => {
   const writtenDirectly = async () => (await metrics.deltasWrittenDirectly.get()).values[0]?.value ?? 0;
 
@@ -211,10 +214,11 @@ describe("caught-up and lagging subscribers of one dialog", () => {
     expect(contentsOf(caughtUp.of("s"))).toEqual(contents);
     expect(contentsOf(lagging.of("s"))).toEqual(contents);
 
-    // Some went by the loop, and not all: the lagging one's backed-up socket took its own chain.
+    // By the loop: every one of the caught-up subscriber's, and the lagging one's too once its
+    // socket took the message it held (what waited behind that follows by the same loop).
     const direct = (await writtenDirectly()) - before;
-    expect(direct).toBeGreaterThan(0);
-    expect(direct).toBeLessThan(2 * contents.length);
+    expect(direct).toBeGreaterThanOrEqual(contents.length);
+    expect(direct).toBeLessThanOrEqual(2 * contents.length);
   });
 });
 
@@ -266,5 +270,100 @@ describe("text deltas to caught-up subscribers", () => {
     }
     // Every one of them by the loop: none took its subscription's own chain.
     expect((await writtenDirectly()) - before).toBe(3 * words.length);
+  });
+});
+
+/** An SSE subscription spoken over plain HTTP, keeping every event it receives and what came first. */
+async function sseSubscribe(server: RunningServer, variables: Record<string, unknown>) {
+  const body = JSON.stringify({ query: print(DELTA), variables });
+  const request = httpRequest(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+  });
+  request.end(body);
+  const [response] = (await once(request, "response")) as [IncomingMessage];
+  let text = "";
+  const events: { event: string; data: string }[] = [];
+  response.setEncoding("utf8");
+  response.on("data", (chunk: string) => {
+    text += chunk;
+    for (let end = text.indexOf("\n\n"); end >= 0; end = text.indexOf("\n\n")) {
+      const message = text.slice(0, end);
+      text = text.slice(end + 2);
+      const fields = Object.fromEntries(
+        message.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]),
+      ) as { event?: string; data?: string };
+      events.push({ event: fields.event ?? "(comment)", data: fields.data ?? "" });
+    }
+  });
+  return {
+    status: response.statusCode,
+    contentType: response.headers["content-type"],
+    events,
+    seqs: () =>
+      events
+        .filter((e) => e.event === "next")
+        .map((e) => (JSON.parse(e.data) as { data: ResultOf<typeof DELTA> }).data.historyDelta.seq),
+    contents: () =>
+      events
+        .filter((e) => e.event === "next")
+        .map((e) => {
+          const { append } = (JSON.parse(e.data) as { data: ResultOf<typeof DELTA> }).data.historyDelta;
+          return (append[1] as { content: string }).content;
+        }),
+    pause: () => response.pause(),
+    resume: () => response.resume(),
+    close: () => request.destroy(),
+  };
+}
+
+// SSE subscribers take the same lane (src/server/sse-next-messages.ts): one whose response keeps up is
+// written to by the loop, one whose response is backed up by its own chain, and no message overtakes
+// another on either.
+describe("caught-up and lagging SSE subscribers of one dialog", () => {
+  const writtenDirectly = async () => (await metrics.deltasWrittenDirectly.get()).values[0]?.value ?? 0;
+
+  it("both receive every delta once, in order, as Yoga's SSE events, the lagging one after it reads again", async () => {
+    const started = await write.createResponse({ input: [{ human: { content: "Hello" } }] });
+    const dialogId = started.dialog.id;
+    const caughtUp = await sseSubscribe(server, { dialogId });
+    const lagging = await sseSubscribe(server, { dialogId });
+    try {
+      expect([caughtUp.status, caughtUp.contentType]).toEqual([200, "text/event-stream"]);
+      await until(() => server.live.listenerCount("historyDelta", dialogId) === 2);
+      const before = await writtenDirectly();
+      lagging.pause();
+
+      const contents = [
+        ...Array.from({ length: 6 }, (_, i) => `${i}`.repeat(900_000)),
+        ...Array.from({ length: 10 }, (_, i) => `small ${i}`),
+      ];
+      for (const content of contents) {
+        await write.createResponse({
+          dialogId,
+          input: [{ human: { content: "go on" } }],
+          output: [{ ai: { content } }],
+        });
+      }
+      const seqs = contents.map((_, i) => 3 + 2 * i);
+      await until(() => caughtUp.seqs().length === contents.length, "the caught-up subscriber's deltas");
+      expect(caughtUp.seqs()).toEqual(seqs);
+      expect(lagging.seqs().length).toBeLessThan(contents.length);
+
+      lagging.resume();
+      await until(() => lagging.seqs().length === contents.length, "the lagging subscriber's deltas");
+      expect(lagging.seqs()).toEqual(seqs);
+      expect(caughtUp.contents()).toEqual(contents);
+      expect(lagging.contents()).toEqual(contents);
+      // A comment first (a browser may wait for a first byte), then `next` events (and keep-alive comments).
+      expect(caughtUp.events[0]).toEqual({ event: "(comment)", data: "" });
+      expect(new Set(caughtUp.events.map((e) => e.event))).toEqual(new Set(["(comment)", "next"]));
+      const direct = (await writtenDirectly()) - before;
+      expect(direct).toBeGreaterThanOrEqual(contents.length);
+      expect(direct).toBeLessThanOrEqual(2 * contents.length);
+    } finally {
+      caughtUp.close();
+      lagging.close();
+    }
   });
 });

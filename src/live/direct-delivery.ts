@@ -5,7 +5,9 @@
 // subscribers of one dialog cost more than the socket writes themselves.
 //
 // A subscriber is caught up when its whole chain is idle, waiting for the next payload (its
-// listener's queue has a reader waiting) and its socket has nothing left to send. For those, the
+// listener's queue has a reader waiting) and its socket has nothing left to send. A dialog's
+// payloads reach its listeners in seq order (src/live/seq-order.ts), so a caught-up subscriber
+// stays caught up while its dialog's writers publish a moment out of order. For those, the
 // history stream hands the payload to its subscription's lane instead: the payload's shared
 // execution (src/server/shared-subscription-results.ts) is awaited once for all of them, and when it
 // settles one synchronous loop writes the shared `next` message to each of their sockets. While a
@@ -16,9 +18,10 @@
 // queue until it is flushed, so a slow reader still holds one message, as on the usual chain.
 //
 // The lane of a subscription is found through its GraphQL context, which the three parties share:
-// the transport sets `write` (src/server/graphql-ws.ts), the shared results set `execute`, and the
-// history stream (src/live/history-delta-stream.ts) calls `deliver`. A lane missing either end
-// (SSE, tests without a socket) delivers nothing, and every payload takes the usual chain.
+// the transport sets `write` (graphql-ws: src/server/graphql-ws-next-messages.ts; SSE:
+// src/server/sse-next-messages.ts), the shared results set `execute`, and the history stream
+// (src/live/history-delta-stream.ts) calls `deliver`. A lane missing either end (a transport
+// without one, such as a batched request) delivers nothing, and every payload takes the usual chain.
 import type { ExecutionResult } from "graphql";
 import { metrics } from "../metrics.js";
 

@@ -75,12 +75,14 @@ export function historyDeltaStream(
     const updates = await live.listen("historyDelta", dialogId);
     onAbort(signal, () => updates.return?.());
     try {
-      const history = new SentHistory(store, dialogId, afterSeq ?? 0, new TextPositions(textOffsets), signal);
+      const texts = new TextPositions(textOffsets, updates.endedTexts);
+      const history = new SentHistory(store, dialogId, afterSeq ?? 0, texts, signal);
       const textsOfDialog = (id: string) => inFlight.textsOfDialog(id);
       // Read after the listener is in place, so it misses nothing: text it shows that a write
       // committed meanwhile is dropped by that write (onCommitted).
       const start = await readCatchUp(store, dialogId, afterSeq, textsOfDialog, undefined, startUpReads);
       if (!start.dialog) return;
+      updates.committedUpTo(start.dialog.lastSeq);
       if (afterSeq == null) history.startsLiveAt(start.dialog);
       // A client resuming at n may have missed a status change or a clear made at n itself:
       // include them. A client starting live has nothing from before to clear.
@@ -96,6 +98,7 @@ export function historyDeltaStream(
         if (isResync(update)) {
           const shared = await readCatchUp(store, dialogId, history.sent, textsOfDialog, update, resyncReads);
           if (!shared.dialog) break; // the dialog was deleted
+          updates.committedUpTo(shared.dialog.lastSeq);
           yield* history.catchUpWith(shared, history.sent);
           continue;
         }
@@ -152,7 +155,7 @@ class SentHistory {
 
   /** A write sent by the direct lane (takeDirectly), counted once written. */
   shownDirectly(delta: DeltaPayload) {
-    this.texts.onCommitted(delta);
+    this.texts.onCommitted(delta, true);
     this.#finishes.onSent(delta);
     this.sent = delta.seq;
   }
@@ -218,7 +221,7 @@ class SentHistory {
       yield responseDeletedDelta(update);
       return;
     }
-    this.texts.onCommitted(update);
+    this.texts.onCommitted(update, true);
     const statusOnly = update.seq === update.previousSeq;
     if (update.seq <= this.sent && !statusOnly) return; // already sent
     // A gap before this write: read it from the database first.
@@ -308,20 +311,21 @@ function takeDirectly(updates: Listener, lane: DirectLane, signal: StopSignal, h
  */
 class FinishesShown {
   private at = -1;
-  private readonly responses = new Set<string>();
+  // Almost always one response: an array emptied in place allocates nothing per delta.
+  private readonly responses: string[] = [];
 
   onSent(delta: DeltaPayload | HistoryDeltaView) {
     if (delta.status == null || delta.status === "IN_PROGRESS" || delta.responseId == null) return;
     // Read back, a delta's status is its response's now: it finished at its own seq, or later.
     const at = "response" in delta && delta.response?.finishedAtSeq != null ? delta.response.finishedAtSeq : delta.seq;
     if (at < this.at) return;
-    if (at > this.at) this.responses.clear();
+    if (at > this.at) this.responses.length = 0;
     this.at = at;
-    this.responses.add(delta.responseId);
+    if (!this.responses.includes(delta.responseId)) this.responses.push(delta.responseId);
   }
 
   /** Status-only `delta` is the finish of a response shown final at its seq. */
   has(delta: DeltaPayload) {
-    return delta.seq === this.at && delta.status !== "IN_PROGRESS" && this.responses.has(delta.responseId);
+    return delta.seq === this.at && delta.status !== "IN_PROGRESS" && this.responses.includes(delta.responseId);
   }
 }

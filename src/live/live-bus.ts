@@ -7,110 +7,46 @@
 // also goes through Redis to the other instances (src/live/redis-fanout.ts, redis-cluster-fanout.ts),
 // so a Redis outage never stops same-instance subscribers, and after one the listeners of the
 // channels it touched are told to resync from the database.
-import type { Event, Response } from "../generated/prisma/client.js";
-import type { ResponseStatus } from "../generated/prisma/enums.js";
 import { metrics } from "../metrics.js";
-import { PayloadQueue } from "./payload-queue.js";
+import type { PayloadQueue } from "./payload-queue.js";
 import { createClusterFanout } from "./redis-cluster-fanout.js";
 import { orderedSends } from "./ordered-sends.js";
+import type { EndedTexts } from "./ended-texts.js";
+import {
+  type CommittedPayload,
+  type CommittedWrite,
+  type DeletedPayload,
+  type DeltaRows,
+  type TextPayload,
+  type Topic,
+  type ClearedPayload,
+  type DeltaPayload,
+  type LiveMessage,
+  type ResponseDeletedPayload,
+  type Resync,
+  type NoticeHandler,
+  isCleared,
+  isDeleted,
+  isResponseDeleted,
+} from "./live-messages.js";
+import { type LocalListeners, localListeners, NOTICES } from "./local-listeners.js";
 import { createRedisFanout } from "./redis-fanout.js";
 import { type RedisFanout, type RedisFanoutHandlers, readyWithin, withTimeout } from "./redis-messages.js";
 
-/** What one committed write changed, as published. */
-export interface DeltaPayload {
-  dialogId: string;
-  responseId: string;
-  /** The dialog's last seq before the write and after it (equal for a status-only write). */
-  previousSeq: number;
-  seq: number;
-  /** The response's status once the write committed. */
-  status: ResponseStatus;
-  /** The write committed or dropped the response's in-flight text of this part (src/history-writes/). */
-  endsTextPart?: number;
-}
-
-/** Text appended to an in-flight AI or reasoning event (src/history-writes/). */
-export interface TextPayload {
-  dialogId: string;
-  responseId: string;
-  /** The index the event will have among the response's events once committed. */
-  part: number;
-  type: "AI" | "REASONING";
-  /** Where `delta` starts in the event's text (UTF-16 code units). */
-  offset: number;
-  delta: string;
-}
-
-export interface TextMessage {
-  text: TextPayload;
-}
-
-/**
- * clearDialog committed: every event of the dialog up to `seq` is gone (the dialog's seq does not
- * move, so previousSeq = seq). A client drops what it holds and continues after `seq`.
- */
-export interface ClearedPayload {
-  dialogId: string;
-  cleared: true;
-  previousSeq: number;
-  seq: number;
-}
-
-/**
- * A response was deleted (the Responses API's DELETE /v1/responses/{id}; only a response nobody
- * continues can be): it and its events are gone. No seq moves (previousSeq = seq = the dialog's
- * last seq). A client drops the response's events and its in-flight text.
- */
-export interface ResponseDeletedPayload {
-  dialogId: string;
-  responseId: string;
-  responseDeleted: true;
-  previousSeq: number;
-  seq: number;
-}
-
-/** deleteDialog committed: the dialog's streams end. */
-export interface DeletedPayload {
-  dialogId: string;
-  deleted: true;
-}
-
-export const isDeleted = (message: LiveMessage): message is DeletedPayload => "deleted" in message;
-
-export const isCleared = (message: LiveMessage): message is ClearedPayload => "cleared" in message;
-
-export const isResponseDeleted = (message: LiveMessage): message is ResponseDeletedPayload =>
-  "responseDeleted" in message;
-
-/** Payloads may have been lost (Redis was away): re-read the current state from the database. */
-export interface Resync {
-  resync: true;
-}
-
-/** What a committed write publishes (src/history-writes/ is the one caller of publish). */
-export type CommittedPayload = DeltaPayload | ClearedPayload | DeletedPayload | ResponseDeletedPayload;
-
-/** A delta's events (in seq order) and its response's row, as the write that committed it returned them. */
-export interface DeltaRows {
-  events: Event[];
-  response: Response;
-}
-
-/** What publish is given: the payload, and a delta's rows when its write returned them (never published as such). */
-export type CommittedWrite = CommittedPayload & { delta?: DeltaRows };
-
-export type LiveMessage = CommittedPayload | Resync | TextMessage;
-
-export const isResync = (message: LiveMessage): message is Resync => "resync" in message;
-export const isText = (message: LiveMessage): message is TextMessage => "text" in message;
-
-export type Topic = "historyDelta" | "responseUpdated";
+// The messages' shapes live in live-messages.ts (so the listeners' module can use them); importers
+// take them from here, with the bus.
+export * from "./live-messages.js";
+export { NOTICES } from "./local-listeners.js";
 
 /** One listener's payloads; a caught-up reader may have them taken directly (src/live/direct-delivery.ts). */
-export type Listener = AsyncIterableIterator<LiveMessage> & Pick<PayloadQueue<LiveMessage>, "takeDirectly">;
-
-/** Instance-wide notices that are not about one dialog (API key revocations). */
-export type NoticeHandler = (notice: unknown) => void;
+export type Listener = AsyncIterableIterator<LiveMessage> &
+  Pick<PayloadQueue<LiveMessage>, "takeDirectly"> & {
+    /** The listener read the dialog's seq from the database: payloads up to it are no news, and
+     * one that follows it need not wait (src/live/seq-order.ts). */
+    committedUpTo(seq: number): void;
+    /** Which texts of the dialog its live payloads show are over (src/live/ended-texts.ts). */
+    endedTexts: EndedTexts;
+  };
 
 export interface LiveBus {
   /** Call only after the write committed. */
@@ -140,10 +76,6 @@ export interface LiveBus {
   close(): Promise<void>;
 }
 
-// A subscriber that stops reading keeps at most this many payloads; older ones are dropped and
-// the history stream refills the hole from the database when it notices the gap.
-const LISTENER_BUFFER = 10_000;
-export const NOTICES = "dialogql:notices";
 // A delta's read that takes longer (a slow database) is not waited for: the delta goes as ids,
 // and the dialog's later messages are not held behind it.
 const CARRY_WAIT_MS = 5_000;
@@ -180,10 +112,16 @@ export interface LiveBusOptions {
   redisClusterNodes?: string | null;
   /** How long a Redis command may take (REDIS_COMMAND_TIMEOUT_MS); 1 s when not given. */
   redisCommandTimeoutMs?: number;
+  /** How long a dialog's payload waits for the ones before it (src/live/seq-order.ts); ORDER_HOLD_MS when not given. */
+  orderHoldMs?: number;
 }
 
+/** A payload published out of order usually arrives within milliseconds of the one it follows;
+ * later than this, it is taken as lost and the subscribers read the gap. */
+export const ORDER_HOLD_MS = 100;
+
 export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
-  const local = localListeners();
+  const local = localListeners(options.orderHoldMs ?? ORDER_HOLD_MS);
   const redis = redisFanoutOf(options, redisHandlers(local, options.carriage));
   // Notices from other instances arrive for the life of the bus.
   void redis?.subscribe(NOTICES);
@@ -233,7 +171,10 @@ export function createLiveBus(options: LiveBusOptions = {}): LiveBus {
       const payloads = local.add(channel, () => redis?.unsubscribe(channel));
       // Counted at once (the count is synchronous), so a return() that comes early releases it.
       await redis?.subscribe(channel);
-      return payloads;
+      return Object.assign(payloads, {
+        committedUpTo: (seq: number) => local.committedUpTo(channel, seq),
+        endedTexts: local.endedTexts(channel),
+      });
     },
 
     listenerCount: (topic, id) => local.count(channelOf(topic, id)),
@@ -284,40 +225,6 @@ function publishedPayload(write: CommittedPayload): CommittedPayload {
   } satisfies DeltaPayload;
 }
 
-type LocalListeners = ReturnType<typeof localListeners>;
-
-/** This instance's listeners, by channel, and its notice handlers. */
-function localListeners() {
-  // Every listener of a channel gets the same payload object (which is what lets subscribers
-  // share one execution of it, src/server/shared-subscription-results.ts).
-  const listenersByChannel = new Map<string, Set<PayloadQueue<LiveMessage>>>();
-  const noticeHandlers: NoticeHandler[] = [];
-  return {
-    deliver(channel: string, message: unknown) {
-      if (channel === NOTICES) return noticeHandlers.forEach((handle) => handle(message));
-      for (const listener of listenersByChannel.get(channel) ?? []) listener.push(message as LiveMessage);
-    },
-    everyListener: () => [...listenersByChannel.values()].flatMap((listeners) => [...listeners]),
-    of: (channel: string) => [...(listenersByChannel.get(channel) ?? [])],
-    count: (channel: string) => listenersByChannel.get(channel)?.size ?? 0,
-    /** A new listener of `channel`; `released` is called when it returns. */
-    add(channel: string, released: () => void): PayloadQueue<LiveMessage> {
-      const listeners = listenersByChannel.get(channel) ?? new Set();
-      listenersByChannel.set(channel, listeners);
-      const payloads: PayloadQueue<LiveMessage> = new PayloadQueue(LISTENER_BUFFER, () => {
-        listeners.delete(payloads);
-        if (!listeners.size && listenersByChannel.get(channel) === listeners) listenersByChannel.delete(channel);
-        released();
-      });
-      listeners.add(payloads);
-      return payloads;
-    },
-    onNotice(handler: NoticeHandler) {
-      noticeHandlers.push(handler);
-    },
-  };
-}
-
 /** What the Redis fan-out does with what arrives from the other instances. */
 function redisHandlers(local: LocalListeners, carriage: DeltaCarriage | undefined): RedisFanoutHandlers {
   return {
@@ -328,10 +235,9 @@ function redisHandlers(local: LocalListeners, carriage: DeltaCarriage | undefine
       local.deliver(channel, payload);
     },
     resync(channels) {
-      const listeners = channels === "all" ? local.everyListener() : channels.flatMap(local.of);
       // One object for all: the subscribers of a dialog share the reads of one resync by it.
       const resync: Resync = { resync: true };
-      for (const listener of listeners) listener.push(resync);
+      for (const channel of channels === "all" ? local.channels() : channels) local.deliver(channel, resync);
     },
   };
 }

@@ -4,6 +4,7 @@
 import type { Response } from "../generated/prisma/client.js";
 import { eventCountOf } from "../vocabulary/event-counts.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
+import { EndedTexts } from "./ended-texts.js";
 import type { DeltaPayload, TextPayload } from "./live-bus.js";
 
 /** A text-only delta as the schema shows it: it moves no seq (seq = previousSeq = what was sent). */
@@ -49,26 +50,29 @@ function viewOf(text: TextPayload, sent: number): TextDeltaView {
   return view;
 }
 
-// The responses whose texts ended are remembered so that a late text delta of one is dropped; a
-// subscriber of a busy dialog sees thousands of writes a minute, each one response ended, so only
-// the latest are kept (a text delta arrives within moments of its response's writes, not a
-// thousand writes later).
-const MAX_ENDED = 1_000;
-
 export class TextPositions {
   /** responseId → the part this subscriber is being sent and how much of it it has. */
   readonly #has = new Map<string, { part: number; length: number }>();
-  /** responseId → parts below this are committed or dropped (Infinity: the response finished). */
-  readonly #endedBelow = new Map<string, number>();
+  /** What this subscriber read itself (replays) or was told of alone (clears, deletions). */
+  readonly #own = new EndedTexts();
 
-  constructor(resumedAt: readonly TextOffset[] = []) {
+  constructor(
+    resumedAt: readonly TextOffset[] = [],
+    /** The dialog's registry, kept from the live payloads every subscriber receives (src/live/ended-texts.ts). */
+    private readonly live: EndedTexts = new EndedTexts(),
+  ) {
     for (const { responseId, part, offset } of resumedAt) this.#has.set(responseId, { part, length: offset });
+  }
+
+  /** Below which part `responseId`'s text is over. */
+  #endedBelow(responseId: string) {
+    return Math.max(this.#own.below(responseId), this.live.below(responseId));
   }
 
   /** The rest of each text so far that the subscriber lacks. */
   *fromSnapshot(states: readonly InFlightState[], sent: number): Generator<TextDeltaView> {
     for (const state of states) {
-      if (state.part < (this.#endedBelow.get(state.responseId) ?? 0)) continue;
+      if (state.part < this.#endedBelow(state.responseId)) continue;
       const has = this.#has.get(state.responseId);
       const from = has && has.part === state.part ? has.length : has && has.part > state.part ? Infinity : 0;
       if (from >= state.text.length) continue;
@@ -91,7 +95,7 @@ export class TextPositions {
    * took() once it was.
    */
   viewOfText(text: TextPayload, sent: number): TextDeltaView | null | "gap" {
-    if (text.part < (this.#endedBelow.get(text.responseId) ?? 0)) return null;
+    if (text.part < this.#endedBelow(text.responseId)) return null;
     const has = this.#has.get(text.responseId);
     const length = has && has.part === text.part ? has.length : has && has.part > text.part ? Infinity : 0;
     const end = text.offset + text.delta.length;
@@ -111,7 +115,7 @@ export class TextPositions {
   followsSent(text: TextPayload) {
     const has = this.#has.get(text.responseId);
     if (has) return has.part === text.part;
-    return text.part === (this.#endedBelow.get(text.responseId) ?? 0);
+    return text.part === this.#endedBelow(text.responseId);
   }
 
   /** The subscriber was sent `text` (as viewOfText showed it): it has its part up to its end. */
@@ -121,32 +125,29 @@ export class TextPositions {
 
   /** clearDialog: every response of the dialog, with its text, is gone. */
   onCleared() {
-    for (const responseId of [...this.#has.keys(), ...this.#endedBelow.keys()]) this.#ended(responseId, Infinity);
+    for (const responseId of [...this.#has.keys(), ...this.#own.responses(), ...this.live.responses()])
+      this.#own.end(responseId, Infinity);
     this.#has.clear();
   }
 
   /** deleteResponse: the response, with its text, is gone. */
   onResponseDeleted(responseId: string) {
-    this.#ended(responseId, Infinity);
+    this.#own.end(responseId, Infinity);
     this.#has.delete(responseId);
   }
 
-  /** A committed write: texts it committed or dropped are over for this subscriber. */
-  onCommitted(delta: DeltaPayload & { response?: Response | null }) {
-    let endedBelow = delta.endsTextPart == null ? 0 : delta.endsTextPart + 1;
-    if (delta.status !== "IN_PROGRESS") endedBelow = Infinity;
-    // A replayed write carries no endsTextPart; its response's event count says the same.
-    if (delta.response) endedBelow = Math.max(endedBelow, eventCountOf(delta.response));
-    if (endedBelow <= (this.#endedBelow.get(delta.responseId) ?? 0)) return;
-    this.#ended(delta.responseId, endedBelow);
+  /**
+   * A committed write: texts it committed or dropped are over for this subscriber. A live one
+   * (published on the bus) is in the dialog's registry already; a replayed one is read here.
+   */
+  onCommitted(delta: DeltaPayload & { response?: Response | null }, live = false) {
     const has = this.#has.get(delta.responseId);
+    if (live) {
+      if (has && has.part < this.live.below(delta.responseId)) this.#has.delete(delta.responseId);
+      return;
+    }
+    // A replayed write carries no endsTextPart; its response's event count says the same.
+    const endedBelow = this.#own.onCommitted(delta, delta.response ? eventCountOf(delta.response) : 0);
     if (has && has.part < endedBelow) this.#has.delete(delta.responseId);
-  }
-
-  #ended(responseId: string, below: number) {
-    // Re-inserted, so the Map's order stays oldest first, and the oldest goes past the bound.
-    this.#endedBelow.delete(responseId);
-    this.#endedBelow.set(responseId, below);
-    if (this.#endedBelow.size > MAX_ENDED) this.#endedBelow.delete(this.#endedBelow.keys().next().value!);
   }
 }

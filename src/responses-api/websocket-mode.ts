@@ -5,14 +5,15 @@
 // upgrade (Authorization header), and the socket is admitted by the connection policy like every
 // long-lived connection (src/connections/connection-policy.ts: counted per key, tenant and instance,
 // bounded in unsent bytes, closed when its key is revoked); each request counts against the key's
-// rate limit, and one socket runs at most MAX_SUBSCRIPTIONS_PER_CONNECTION turns at once.
+// rate limit (refused with its wait, as an HTTP answer gives it), and one socket runs at most
+// MAX_SUBSCRIPTIONS_PER_CONNECTION turns at once.
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { Authenticator, Viewer } from "../auth/authenticator.js";
 import { refusal } from "../auth/access-control.js";
 import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
-import type { RateLimiter } from "../auth/rate-limit.js";
+import { type RateLimiter, type RateLimitRefusal, rateLimitedError } from "../auth/rate-limit.js";
 import { type ConnectionPolicy, KEY_REVOKED } from "../connections/connection-policy.js";
 import { emitsAsTenantWork, type TenantShare } from "../db/tenant-work.js";
 import type { Limits } from "../limits.js";
@@ -94,8 +95,7 @@ export function createResponsesWebSocket(deps: WebSocketModeDeps) {
       try {
         if (viewer.keyId) {
           const decision = await deps.rateLimiter.consume(viewer.keyId);
-          if (!decision.allowed)
-            return refuse(new ApiError(429, "Too many requests", "rate_limit_error", null, "rate_limited"));
+          if (!decision.allowed) return send(rateLimitedEvent(decision));
         }
         const message = parseMessage(String(data));
         const scope = deps.tenants.of(viewer.tenantId);
@@ -116,6 +116,22 @@ export function createResponsesWebSocket(deps: WebSocketModeDeps) {
   }
 
   return { handleUpgrade, close: () => sockets.close() };
+}
+
+/**
+ * A request over the rate limit, refused as the HTTP routes refuse it (the same message, naming the
+ * limit and its wait), with what an HTTP answer says in its status and headers carried in the event:
+ * `status` (as OpenAI's WebSocket-mode errors carry it) and `headers` with `retry-after` (whole
+ * seconds) and `retry-after-ms`, which OpenAI's SDKs read to wait before they retry.
+ */
+function rateLimitedEvent(refusal: RateLimitRefusal) {
+  const error = new ApiError(429, rateLimitedError(refusal).message, "rate_limit_error", null, "rate_limited");
+  return {
+    type: "error",
+    status: 429,
+    headers: { "retry-after": String(refusal.retryAfterSeconds), "retry-after-ms": String(refusal.retryAfterMs) },
+    ...errorBody(error),
+  };
 }
 
 function parseMessage(text: string): Record<string, unknown> {

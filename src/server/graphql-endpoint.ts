@@ -10,6 +10,7 @@ import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { type SubscriptionPacing, useSubscriptionPacing } from "../connections/subscription-pacing.js";
 import { useSharedSubscriptionResults } from "./shared-subscription-results.js";
+import { useSseNextMessages } from "./sse-next-messages.js";
 import { logger } from "../logger.js";
 import { schema } from "../schema/index.js";
 import type { AppServices, Context } from "../schema/context.js";
@@ -68,6 +69,8 @@ export function createGraphqlEndpoint(
       useErrorReporting(),
       useEndSubscriptionOnFailedEvent(),
       useSharedSubscriptionResults(),
+      // Subscriptions over SSE: each result serialised once, caught-up subscribers written by their lane.
+      useSseNextMessages(),
       useCompiledQueries(),
       options.largeAnswers.plugin(),
       // After Yoga's request parsers (registered before these plugins), so it sees the chosen one.
