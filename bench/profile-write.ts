@@ -5,17 +5,15 @@
 // its share of the pool (dialogql), and writes the V8 profile to PROFILE (when given).
 // `flock /work/helpers/measure.lock npx tsx bench/profile-write.ts` with BENCH_DATABASE_URL set.
 import { writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
 import { Session } from "node:inspector/promises";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import pg from "pg";
 import { runTs } from "./lib/child.js";
 import { DEVELOPMENT_TENANT } from "../src/auth/authenticator.js";
 import { applyMigrations } from "../src/db/migrate.js";
 import { config, database } from "./lib/store.js";
 import { startInProcessServer } from "./lib/server.js";
-import { type PeerDatabase, peerServer } from "./peer/yoga-pg.js";
+import { servePeer } from "./lib/peer.js";
+import { pgPeerDatabase } from "./peer/pg-peer-database.js";
 
 const side = process.env.SIDE ?? "dialogql";
 const seconds = Number(process.env.SECONDS ?? 5);
@@ -23,35 +21,8 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 
 async function startPeerHere() {
   await applyMigrations(database);
-  pg.types.setTypeParser(1114, (text) => new Date(`${text.replace(" ", "T")}Z`));
-  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE });
-  const db: PeerDatabase = {
-    query: async (sql, params) => (await pool.query(sql, params)).rows,
-    async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        const result = await work({ query: async (sql, params) => (await client.query(sql, params)).rows });
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK");
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-  };
-  const server = createServer(peerServer(db));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await pool.end();
-    },
-  };
+  const { db, pool } = pgPeerDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  return servePeer(db, () => pool.end());
 }
 
 const server = side === "peer" ? await startPeerHere() : await startInProcessServer();

@@ -79,6 +79,13 @@ beforeAll(async () => {
 });
 afterAll(() => sockets.forEach((socket) => socket.close()));
 
+// Large events first, more than the kernel holds for a socket that is not read, so a lagging
+// subscriber's socket backs up on the server; then small ones.
+const backingUp = [
+  ...Array.from({ length: 6 }, (_, i) => `${i}`.repeat(900_000)),
+  ...Array.from({ length: 10 }, (_, i) => `small ${i}`),
+];
+
 describe("one delta, many subscribers", () => {
   it("frames the shared payload for each subscription id, on one socket and across sockets", async () => {
     const started = await write.createResponse({ input: [{ human: { content: "Hello" } }] });
@@ -190,12 +197,7 @@ describe("caught-up and lagging subscribers of one dialog", () => {
     const before = await writtenDirectly();
     lagging.pause();
 
-    // Large events first, more than the kernel holds for a socket that is not read, so the
-    // lagging one's socket backs up on the server; then small ones.
-    const contents = [
-      ...Array.from({ length: 6 }, (_, i) => `${i}`.repeat(900_000)),
-      ...Array.from({ length: 10 }, (_, i) => `small ${i}`),
-    ];
+    const contents = backingUp;
     for (const content of contents) {
       await write.createResponse({ dialogId, input: [{ human: { content: "go on" } }], output: [{ ai: { content } }] });
     }
@@ -334,10 +336,7 @@ describe("caught-up and lagging SSE subscribers of one dialog", () => {
       const before = await writtenDirectly();
       lagging.pause();
 
-      const contents = [
-        ...Array.from({ length: 6 }, (_, i) => `${i}`.repeat(900_000)),
-        ...Array.from({ length: 10 }, (_, i) => `small ${i}`),
-      ];
+      const contents = backingUp;
       for (const content of contents) {
         await write.createResponse({
           dialogId,

@@ -5,7 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { peerServer } from "../peer/yoga-pg.js";
+import { type PeerDatabase, peerServer } from "../peer/yoga-pg.js";
 import { spawnIpcChild } from "./ipc-child.js";
 import { config, database } from "./store.js";
 
@@ -30,19 +30,23 @@ export async function startPeer(): Promise<{ url: string; close(): Promise<void>
         }),
     };
   }
-  const server = createServer(
-    peerServer({
-      query: (sql, params) => database.query(sql, params),
-      transaction: (work) =>
-        database.transaction((session) => work({ query: (sql, params) => session.query(sql, params) })),
-    }),
-  );
+  return servePeer({
+    query: (sql, params) => database.query(sql, params),
+    transaction: (work) =>
+      database.transaction((session) => work({ query: (sql, params) => session.query(sql, params) })),
+  });
+}
+
+/** The peer serving `db` in this process, on a free loopback port; `close` also runs `end` (its pool's). */
+export async function servePeer(db: PeerDatabase, end?: () => Promise<void>) {
+  const server = createServer(peerServer(db));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await end?.();
     },
   };
 }

@@ -2,29 +2,10 @@
 // pool of the same size as dialogql's, against DATABASE_URL. Tells its parent the URL it listens on.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import pg from "pg";
-import { type PeerDatabase, peerServer } from "./yoga-pg.js";
+import { pgPeerDatabase } from "./pg-peer-database.js";
+import { peerServer } from "./yoga-pg.js";
 
-// "timestamp without time zone" holds UTC wall-clock time, as Prisma stores it.
-pg.types.setTypeParser(1114, (text) => new Date(`${text.replace(" ", "T")}Z`));
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10) });
-const db: PeerDatabase = {
-  query: async (sql, params) => (await pool.query(sql, params)).rows,
-  async transaction(work) {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      const result = await work({ query: async (sql, params) => (await client.query(sql, params)).rows });
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK");
-      throw error;
-    } finally {
-      client.release();
-    }
-  },
-};
+const { db, pool } = pgPeerDatabase(process.env.DATABASE_URL, Number(process.env.POOL_SIZE ?? 10));
 
 const server = createServer(peerServer(db));
 server.listen(0, "127.0.0.1", () => {

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useDebounced } from "../hooks/use-debounced.js";
 import { useDialogPages } from "../hooks/use-dialog-pages.js";
 import { useListKeys } from "../hooks/use-list-keys.js";
+import { countText } from "../lib/counts.js";
 import { DialogListItem } from "./DialogListItem.js";
 import { DialogFilters, defaultControls, filterOf } from "./workbench/DialogFilters.js";
 
@@ -28,7 +29,7 @@ export function DialogList({ selectedId }: { selectedId: string | null }) {
     <nav aria-label="Dialogs" className="dialog-nav">
       <DialogFilters value={controls} onChange={setControls} />
       <p className="dialog-count muted" data-testid="dialog-count">
-        {totalCount == null ? "…" : `${rows.length} of ${totalCount.toLocaleString("en")} dialogs`}
+        {totalCount == null ? "…" : `${rows.length} of ${countText(totalCount)} dialogs`}
       </p>
       {error && !rows.length && <p className="muted pad">Cannot load dialogs: {error}</p>}
       {!error && !loading && !rows.length && (

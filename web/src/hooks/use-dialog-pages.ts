@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useClient } from "urql";
 import type { DialogOrder, DialogPageQuery, SearchFilter } from "../../../src/client/index.js";
+import { countAfterRemoval } from "../lib/counts.js";
 import { DialogPageDocument } from "../lib/operations.js";
 
 export type DialogRowData = DialogPageQuery["dialogs"]["edges"][number]["node"];
@@ -117,7 +118,7 @@ export function useDialogPages(filter: SearchFilter, orderBy: DialogOrder, pollM
       setState((s) => ({
         ...s,
         rows: s.rows.filter((row) => row.id !== id),
-        totalCount: s.totalCount == null ? null : s.totalCount - 1,
+        totalCount: s.totalCount == null ? null : countAfterRemoval(s.totalCount),
       }));
     };
     window.addEventListener(DIALOG_DELETED, removed);

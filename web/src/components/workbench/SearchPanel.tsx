@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useQuery } from "urql";
 import { useDebounced } from "../../hooks/use-debounced.js";
 import { dialogPath } from "../../hooks/use-route.js";
+import { countText } from "../../lib/counts.js";
 import { SearchEventsDocument } from "../../lib/operations.js";
 import { dialogName, plainSnippet } from "../../lib/plain-text.js";
 import { Link } from "../Link.js";
@@ -51,7 +52,7 @@ export function SearchPanel() {
               ? `Search failed: ${error.message}`
               : fetching && !data
                 ? "Searching…"
-                : `${(data?.search.totalCount ?? 0).toLocaleString("en")} matching events`}
+                : `${countText(data?.search.totalCount ?? 0)} matching events`}
           </p>
           <ol>
             {hits.map((hit) => (
