@@ -61,8 +61,11 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
   // The turn's writes, one after another in the order they were started.
   let tail: Promise<void> = Promise.resolve();
   let pending = 0;
-  const enqueue = (events: HistoryEventInput[]) => {
-    const committed = tail.then(() => commit(events));
+  // A write ahead is not made after a failed one; an awaited write (the turn's end saving what it
+  // can, with its retries) is made all the same, still after the writes started before it.
+  const enqueue = (events: HistoryEventInput[], afterFailure: "skip" | "write") => {
+    const previous = afterFailure === "write" ? tail.catch(() => undefined) : tail;
+    const committed = previous.then(() => commit(events));
     tail = committed;
     pending++;
     void committed.then(
@@ -72,12 +75,12 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     return committed;
   };
   const write = async (events: HistoryEventInput[]) => {
-    await enqueue(events);
+    await enqueue(events, "write");
     produced.push(...events.map(asStored));
   };
   const writeAhead = (events: HistoryEventInput[], committed: () => void) => {
     produced.push(...events.map(asStored));
-    tail = enqueue(events).then(committed);
+    tail = enqueue(events, "skip").then(committed);
     // Its failure is read through settle (or the next write): not an unhandled rejection meanwhile.
     tail.catch(() => {});
   };
