@@ -68,10 +68,7 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     const committed = previous.then(() => commit(events));
     tail = committed;
     pending++;
-    void committed.then(
-      () => pending--,
-      () => pending--,
-    );
+    committed.finally(() => pending--).catch(() => undefined);
     return committed;
   };
   const write = async (events: HistoryEventInput[]) => {
@@ -81,17 +78,23 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
   const writeAhead = (events: HistoryEventInput[], committed: () => void) => {
     produced.push(...events.map(asStored));
     tail = enqueue(events, "skip").then(committed);
-    // Its failure is read through settle (or the next write): not an unhandled rejection meanwhile.
-    tail.catch(() => {});
+    // Its failure is read through settle, even after an awaited write made since (which does not
+    // stop at it): kept here, and not an unhandled rejection meanwhile.
+    tail.catch((error: unknown) => (aheadFailure ??= { error }));
   };
+  let aheadFailure: { error: unknown } | null = null;
   const settle = async () => {
     const upTo = tail;
     try {
       await upTo;
     } catch (error) {
-      if (tail === upTo) tail = Promise.resolve();
-      throw error;
+      aheadFailure ??= { error };
     }
+    if (!aheadFailure) return;
+    const { error } = aheadFailure;
+    aheadFailure = null;
+    if (tail === upTo) tail = Promise.resolve();
+    throw error;
   };
   const saveItems = async () => {
     const upTo = items.length;
