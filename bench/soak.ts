@@ -28,7 +28,7 @@ import { openStore } from "../src/store/store.js";
 import { startUpstreamStandIn } from "../test/support/upstream-stand-in.js";
 import { freshDatabase } from "./lib/databases.js";
 import { formatSamples, sampleInstances } from "./lib/soak-samples.js";
-import { percentile } from "./lib/stats.js";
+import { runTs } from "./lib/child.js";
 
 const minutes = Number(process.argv.find((a) => a.startsWith("--minutes="))?.slice(10) ?? 5);
 const QUIET_MS = 15_000;
@@ -103,30 +103,22 @@ const newDialog = async (url: string, key: string) =>
   (await graphql(url, key, WRITE, { input: { input: [{ human: { content: "start" } }] } })).data!.createResponse.dialog
     .id as string;
 
-// Tenant B's probe: its own dialog's context, read on instance 1, timed.
+// Tenant B's probe: its own dialog's history, read on instance 1 and timed, in a process of its own
+// (bench/load/tenant-probe.ts) so that the soak client's busy loop is not counted in B's times.
 const dialogB = await newDialog(a.url, keyB);
-const READ_B = `query($d: ID!) { dialog(id: $d) { history(first: 20) { edges { node { ... on BaseHistoryEvent { seq } } } } } }`;
-async function probe(until: number) {
-  const times: number[] = [];
-  let errors = 0;
-  while (Date.now() < until) {
-    const started = performance.now();
-    // A failed probe (refused, reset, not JSON) is counted with its time, and the soak goes on.
-    const failed = await graphql(a.url, keyB, READ_B, { d: dialogB }).then(
-      (answer) => Boolean(answer.errors),
-      () => true,
-    );
-    times.push(performance.now() - started);
-    if (failed) errors++;
-    await sleep(20);
-  }
-  return { p50: percentile(times, 50), p99: percentile(times, 99), count: times.length, errors };
-}
+type ProbeResult = { p50: number; p99: number; count: number; errors: number; loopDelayP99Ms: number };
+const probe = (durationMs: number) =>
+  runTs<ProbeResult[]>(path.join(root, "bench/load/tenant-probe.ts"), {
+    TARGET_URL: a.url,
+    API_KEY: keyB,
+    DIALOG_ID: dialogB,
+    DURATION_MS: String(durationMs),
+  }).then((results) => results[0]!);
 
 const sampler = sampleInstances(instances.map((instance) => instance.url));
 await sleep(3_000); // start-up settles
 const rssStart = instances.map((instance) => rssMiB(instance.child));
-// The soak's own event loop: B's probe shares it with A's clients, so its delay is part of B's times.
+// The soak client's own event loop (A's load); B's probe has its own and reports its delay.
 const clientDelay = monitorEventLoopDelay({ resolution: 5 });
 clientDelay.enable();
 const delayOf = () => {
@@ -135,10 +127,11 @@ const delayOf = () => {
   clientDelay.reset();
   return line;
 };
-const quiet = await probe(Date.now() + QUIET_MS);
+const quiet = await probe(QUIET_MS);
 const quietDelay = delayOf();
 
 const end = Date.now() + minutes * 60_000;
+const loadedProbe = probe(minutes * 60_000);
 const tally: Record<string, number> = {};
 const count = (what: string) => (tally[what] = (tally[what] ?? 0) + 1);
 
@@ -246,7 +239,7 @@ silent.on("open", () => {
 silent.on("close", (code) => count(`silent socket closed ${code}`));
 silent.on("error", () => undefined);
 
-const loaded = await probe(end);
+const loaded = await loadedProbe;
 const loadedDelay = delayOf();
 await Promise.all([...writers, ...turns]);
 const rssEnd = instances.map((instance) => rssMiB(instance.child));
@@ -264,10 +257,10 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 console.log(`soak: ${minutes} min, two instances, PostgreSQL + Redis, keys required`);
 console.log(`RSS (MiB) at start: ${rssStart.join(", ")}; at the end: ${rssEnd.join(", ")}`);
 console.log(
-  `tenant B reads, quiet: p50 ${ms(quiet.p50)}, p99 ${ms(quiet.p99)} (${quiet.count}, ${quiet.errors} errors)`,
+  `tenant B reads, quiet: p50 ${ms(quiet.p50)}, p99 ${ms(quiet.p99)} (${quiet.count}, ${quiet.errors} errors; probe loop delay p99 ${ms(quiet.loopDelayP99Ms)})`,
 );
 console.log(
-  `tenant B reads, soak:  p50 ${ms(loaded.p50)}, p99 ${ms(loaded.p99)} (${loaded.count}, ${loaded.errors} errors)`,
+  `tenant B reads, soak:  p50 ${ms(loaded.p50)}, p99 ${ms(loaded.p99)} (${loaded.count}, ${loaded.errors} errors; probe loop delay p99 ${ms(loaded.loopDelayP99Ms)})`,
 );
 console.log(`tenant A: ${JSON.stringify(tally)}`);
 console.log(`the soak client's own loop delay (5 ms resolution): quiet ${quietDelay}; soak ${loadedDelay}`);
