@@ -190,8 +190,10 @@ for (let s = 0; s < 20; s++) {
   const socket = new WebSocket(`${b.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws", {
     headers: { authorization: `Bearer ${keyA}` },
   });
-  socket.on("open", () => {
-    socket.send(JSON.stringify({ type: "connection_init" }));
+  socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init" })));
+  // graphql-ws closes a socket that subscribes before its connection_ack (4401): wait for it.
+  socket.on("message", (data) => {
+    if (JSON.parse(String(data)).type !== "connection_ack") return void count("ws delta");
     socket.send(
       JSON.stringify({
         id: "1",
@@ -203,7 +205,7 @@ for (let s = 0; s < 20; s++) {
       }),
     );
   });
-  socket.on("message", () => count("ws delta"));
+  socket.on("close", (code) => count(`ws closed ${code}`));
   socket.on("error", () => count("ws error"));
   sockets.push(socket);
 }
