@@ -3,7 +3,13 @@
 // response finishes), and a request's prefix hashes, computed here, find the longest one in a
 // single statement whatever the depth of the chain.
 import { describe, expect, it } from "vitest";
-import { ChatHashChain, chatHashSeed, chatPrefixHashes, normalMessages } from "../src/formats/chat-context-hash.js";
+import {
+  ChatHashChain,
+  chatHashHex,
+  chatHashSeed,
+  chatPrefixHashes,
+  normalMessages,
+} from "../src/formats/chat-context-hash.js";
 import { requestEvents, hashedView } from "../src/responses-api/recorded-turn.js";
 import { matchChatContext } from "../src/services/chat-match.js";
 import { importMessages } from "../src/services/import-messages.js";
@@ -150,9 +156,7 @@ describe("matchChatContext", () => {
     await completeResponse(store, { responseId: begun.responseId });
     // Hashed from the events it holds, in SQL, exactly as the request side hashes the same messages.
     expect((await read()).chatHash).toBe(
-      chatPrefixHashes(TENANT, normalMessages(eventsOf(messages)))
-        .at(-1)!
-        .toString("hex"),
+      chatHashHex(chatPrefixHashes(TENANT, normalMessages(eventsOf(messages))).at(-1)!),
     );
     // A turn that continued it while it was in progress has no hash: its context was not settled.
     const child = await prisma.response.findUniqueOrThrow({

@@ -12,6 +12,7 @@
 import {
   ChatHashChain,
   type ChatHashedEvent,
+  chatHashHex,
   chatHashSeed,
   chatPrefixHashes,
   normalMessages,
@@ -63,7 +64,7 @@ export async function matchChatContext(
 /** The longest of `hashes` (prefix hashes from prefix `from` on) that a stored response of the tenant has. */
 async function longestStored(
   store: Store,
-  hashes: readonly Buffer[],
+  hashes: readonly string[],
   from: number,
   tenantId: string,
   dialogId: string | null,
@@ -87,7 +88,7 @@ async function longestStored(
        LIMIT 1) owned
      ORDER BY h.k DESC
      LIMIT 1`,
-    [hashes.map((hash) => hash.toString("hex")), tenantId, dialogId, cutoff],
+    [hashes.map(chatHashHex), tenantId, dialogId, cutoff],
   );
   return best ? { ...best, at: from + best.at } : null;
 }
