@@ -52,13 +52,16 @@ export async function matchChatContext(
   const none = { previousResponseId: null, dialogId: null, inputFrom: 0 };
   if (!messages.length) return none;
   const hashes = chatPrefixHashes(tenantId, messages, chain);
+  // Only where each message ends is kept across the probes' awaits, not the messages' texts: what
+  // a request of thousands of messages leaves alive while it waits is copied by each young GC.
+  const ends = messages.map((message) => message.end);
   const cutoff = expiryCutoff(new Date(), store.retentionMs);
   const probe = (from: number, to: number) =>
     longestStored(store, hashes.slice(from, to), from, tenantId, dialogId, cutoff);
   const split = Math.max(0, hashes.length - FIRST_PROBES);
   const best = (await probe(split, hashes.length)) ?? (split > 0 ? await probe(0, split) : null);
   if (!best) return none;
-  return { previousResponseId: best.id, dialogId: best.dialogId, inputFrom: messages[best.at]!.end };
+  return { previousResponseId: best.id, dialogId: best.dialogId, inputFrom: ends[best.at]! };
 }
 
 /** The longest of `hashes` (prefix hashes from prefix `from` on) that a stored response of the tenant has. */
