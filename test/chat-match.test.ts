@@ -3,7 +3,13 @@
 // response finishes), and a request's prefix hashes, computed here, find the longest one in a
 // single statement whatever the depth of the chain.
 import { describe, expect, it } from "vitest";
-import { chatPrefixHashes, normalMessages } from "../src/formats/chat-context-hash.js";
+import {
+  ChatHashChain,
+  chatHashHex,
+  chatHashSeed,
+  chatPrefixHashes,
+  normalMessages,
+} from "../src/formats/chat-context-hash.js";
 import { requestEvents, hashedView } from "../src/responses-api/recorded-turn.js";
 import { matchChatContext } from "../src/services/chat-match.js";
 import { importMessages } from "../src/services/import-messages.js";
@@ -40,6 +46,38 @@ describe("matchChatContext", () => {
     const edited = [...messages.slice(0, 201), { role: "user", content: "After 100, really?" }];
     const branch = await matchChatContext(store, TENANT, eventsOf(edited));
     expect(branch).toMatchObject({ previousResponseId: ids[99], inputFrom: 201 });
+  });
+
+  it("hashes each message once and probes a few hashes, at depth 30 as at depth 300", async () => {
+    const matchCounted = async (request: unknown[]) => {
+      const chain = new ChatHashChain(chatHashSeed(TENANT));
+      const counted = await countStatements(() => matchChatContext(store, TENANT, eventsOf(request), null, chain));
+      return { ...counted, hashed: chain.steps };
+    };
+    const shallow = conversation(30, "Thirty turns.");
+    const deep = conversation(300, "Three hundred turns.");
+    const [shallowIds, deepIds] = [await importChat(shallow), await importChat(deep)];
+    const [atThirty, atThreeHundred] = [
+      await matchCounted([...shallow, { role: "user", content: "Next?" }]),
+      await matchCounted([...deep, { role: "user", content: "Next?" }]),
+    ];
+    expect(atThirty.result.previousResponseId).toBe(shallowIds.at(-1));
+    expect(atThreeHundred.result.previousResponseId).toBe(deepIds.at(-1));
+    // One hash step a message before the new one (hashing each prefix anew would be 601 · 602 / 2),
+    // and one statement of the same few hashes whatever the depth.
+    expect([atThirty.hashed, atThreeHundred.hashed]).toEqual([shallow.length, deep.length]);
+    expect(atThreeHundred.statements).toHaveLength(1);
+    expect(atThreeHundred.bytes).toEqual(atThirty.bytes);
+
+    // A changed first message matches nothing (every prefix differs): the few longest, then the rest.
+    const changed = [
+      { role: "system", content: "Three hundred turns!" },
+      ...deep.slice(1),
+      { role: "user", content: "?" },
+    ];
+    const unmatched = await matchCounted(changed);
+    expect(unmatched.result).toEqual({ previousResponseId: null, dialogId: null, inputFrom: 0 });
+    expect([unmatched.hashed, unmatched.statements.length]).toEqual([deep.length, 2]);
   });
 
   it("keeps each tenant's chains to itself", async () => {
@@ -117,7 +155,9 @@ describe("matchChatContext", () => {
     ]);
     await completeResponse(store, { responseId: begun.responseId });
     // Hashed from the events it holds, in SQL, exactly as the request side hashes the same messages.
-    expect((await read()).chatHash).toBe(chatPrefixHashes(TENANT, normalMessages(eventsOf(messages))).at(-1));
+    expect((await read()).chatHash).toBe(
+      chatHashHex(chatPrefixHashes(TENANT, normalMessages(eventsOf(messages))).at(-1)!),
+    );
     // A turn that continued it while it was in progress has no hash: its context was not settled.
     const child = await prisma.response.findUniqueOrThrow({
       where: { id: continued.responseId },

@@ -14,8 +14,10 @@
 // h = sha256(h ‖ utf8(normal form)). Each stored response keeps the hash of its whole context
 // (its parent's hash extended by its own messages: the SQL function "chatContextHash" of the
 // migration 20261125200600_chat_context_hash computes the same), and a request's prefix hashes
-// are computed in one pass over its messages.
-import { createHash } from "node:crypto";
+// are computed in one pass over its messages: one SHA-256 call per message over a scratch buffer
+// the running hash and the message are written into (no hash object, no copy of the text, no hex
+// string per message: hex is made only for the prefixes a request probes).
+import { createHash, hash } from "node:crypto";
 import type { HistoryEventType } from "../generated/prisma/enums.js";
 
 /** The columns of an event the normal form reads (stored events and events about to be stored alike). */
@@ -37,35 +39,32 @@ export interface NormalMessage {
 
 /** The messages `events` make, in the normal form, each with where it ends in `events`. */
 export function normalMessages(events: readonly ChatHashedEvent[]): NormalMessage[] {
+  // Each text is JSON.stringify of a list, spelled out piece by piece (the same text, one list and
+  // one array walk fewer a message: a Chat Completions request brings thousands).
   const messages: NormalMessage[] = [];
   let assistant: { text: string; calls: unknown[][] } | null = null;
-  const closeAssistant = () => {
-    if (assistant) messages[messages.length - 1]!.text = JSON.stringify(["assistant", assistant.text, assistant.calls]);
-    assistant = null;
-  };
-  events.forEach((event, index) => {
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index]!;
+    if (assistant && event.type !== "TOOL_CALL") {
+      messages[messages.length - 1]!.text = assistantText(assistant.text, assistant.calls);
+      assistant = null;
+    }
     switch (event.type) {
       case "SYSTEM":
-      case "HUMAN":
-        closeAssistant();
-        messages.push({
-          text: JSON.stringify([event.type === "SYSTEM" ? "system" : "user", contentOf(event)]),
-          end: index + 1,
-        });
+      case "HUMAN": {
+        const role = event.type === "SYSTEM" ? '["system",' : '["user",';
+        messages.push({ text: role + JSON.stringify(contentOf(event)) + "]", end: index + 1 });
         break;
-      case "TOOL_RESULT":
-        closeAssistant();
-        messages.push({
-          text: JSON.stringify(["tool", event.callId ?? "", contentOf(event), event.isError === true]),
-          end: index + 1,
-        });
+      }
+      case "TOOL_RESULT": {
+        const [callId, content] = [JSON.stringify(event.callId ?? ""), JSON.stringify(contentOf(event))];
+        messages.push({ text: `["tool",${callId},${content},${event.isError === true}]`, end: index + 1 });
         break;
+      }
       case "REASONING":
-        // Not part of the normal form, but an assistant message ends where reasoning starts.
-        closeAssistant();
+        // Not part of the normal form, but an assistant message ends where reasoning starts (above).
         break;
       case "AI":
-        closeAssistant();
         assistant = { text: textOf(contentOf(event)), calls: [] };
         messages.push({ text: "", end: index + 1 });
         break;
@@ -78,10 +77,14 @@ export function normalMessages(events: readonly ChatHashedEvent[]): NormalMessag
         messages[messages.length - 1]!.end = index + 1;
         break;
     }
-  });
-  closeAssistant();
+  }
+  if (assistant) messages[messages.length - 1]!.text = assistantText(assistant.text, assistant.calls);
   return messages;
 }
+
+/** JSON.stringify(["assistant", text, calls]). */
+const assistantText = (text: string, calls: unknown[][]) =>
+  `["assistant",${JSON.stringify(text)},${calls.length ? JSON.stringify(calls) : "[]"}]`;
 
 /** The text of the normal form's messages (what the hash chain is made of). */
 export const normalMessageTexts = (events: readonly ChatHashedEvent[]) => normalMessages(events).map((m) => m.text);
@@ -94,10 +97,46 @@ export const chatHashSeed = (tenantId: string) =>
 export const extendChatHash = (hash: Buffer, message: string) =>
   createHash("sha256").update(hash).update(message, "utf8").digest();
 
-/** The hashes (hex) of every prefix of `messages`: the first is the hash of messages[0] alone. */
-export function chatPrefixHashes(tenantId: string, messages: readonly NormalMessage[]): string[] {
-  let hash = chatHashSeed(tenantId);
-  return messages.map((message) => (hash = extendChatHash(hash, message.text)).toString("hex"));
+/**
+ * A hash chain extended message by message: h = sha256(h ‖ utf8(message)), computed over one scratch
+ * buffer that holds the running hash followed by the message. Digests come as binary strings (one
+ * character a byte): a string costs less to make than a Buffer, and thousands are made a request.
+ */
+export class ChatHashChain {
+  #scratch = Buffer.allocUnsafe(4096);
+  /** Messages hashed so far (tests count them to see that a request is hashed once, not per prefix). */
+  steps = 0;
+
+  constructor(start: Buffer) {
+    start.copy(this.#scratch, 0, 0, 32);
+  }
+
+  /** Extends the chain by `message` and returns the new hash (binary: see chatHashHex). */
+  extend(message: string): string {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8.
+    if (32 + 3 * message.length > this.#scratch.length) {
+      const larger = Buffer.allocUnsafe(2 * (32 + 3 * message.length));
+      this.#scratch.copy(larger, 0, 0, 32);
+      this.#scratch = larger;
+    }
+    const length = 32 + this.#scratch.write(message, 32, "utf8");
+    const digest = hash("sha256", this.#scratch.subarray(0, length), "binary");
+    this.#scratch.write(digest, 0, "latin1");
+    this.steps++;
+    return digest;
+  }
+}
+
+/** A digest of ChatHashChain in hex, as Response.chatHash keeps it. */
+export const chatHashHex = (digest: string) => Buffer.from(digest, "latin1").toString("hex");
+
+/** The hashes of every prefix of `messages` (the first is the hash of messages[0] alone), made by `chain`. */
+export function chatPrefixHashes(
+  tenantId: string,
+  messages: readonly NormalMessage[],
+  chain = new ChatHashChain(chatHashSeed(tenantId)),
+): string[] {
+  return messages.map((message) => chain.extend(message.text));
 }
 
 /** A message's content: its text, or its parts when it has more than text (canonical JSON). */

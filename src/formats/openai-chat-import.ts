@@ -62,25 +62,25 @@ export function fromChatMessages(messages: unknown, path: string[] = ["messages"
 }
 
 function readMessage(message: Message, at: string[], problems: Problems, calls: Map<string, string>): NewEvent[] {
-  const content = (schema: z.ZodType) => readContent(message.content, [...at, "content"], problems, schema);
+  // No closure made per message here: a Chat Completions request brings thousands.
   switch (message.role) {
     case "system":
     case "developer": {
-      const read = content(chatTextPartSchema);
+      const read = contentOf(message, at, problems, chatTextPartSchema);
       const role = message.role === "developer" ? { role: "developer" as const } : {};
       return read
         ? [blankEvent("SYSTEM", { ...read, providerFields: chatFields(message, ["role", "content"], role) })]
         : [];
     }
     case "user": {
-      const read = content(contentPartSchema);
+      const read = contentOf(message, at, problems, contentPartSchema);
       return read ? [blankEvent("HUMAN", { ...read, providerFields: chatFields(message, ["role", "content"]) })] : [];
     }
     case "assistant":
       return readAssistant(message, at, problems, calls);
     case "tool": {
       const callId = requireString(message.tool_call_id, [...at, "tool_call_id"], problems, "tool_call_id");
-      const read = content(chatTextPartSchema);
+      const read = contentOf(message, at, problems, chatTextPartSchema);
       if (!callId || !read) return [];
       const providerFields = chatFields(message, ["role", "tool_call_id", "content"]);
       const toolName = calls.get(callId) ?? null;
@@ -96,6 +96,9 @@ function readMessage(message: Message, at: string[], problems: Problems, calls: 
       return [];
   }
 }
+
+const contentOf = (message: Message, at: string[], problems: Problems, schema: z.ZodType) =>
+  readContent(message.content, [...at, "content"], problems, schema);
 
 function readAssistant(message: Message, at: string[], problems: Problems, calls: Map<string, string>): NewEvent[] {
   const before = problems.length;

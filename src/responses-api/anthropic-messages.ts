@@ -29,17 +29,20 @@ export async function handleAnthropicMessages(request: Request, deps: CreateDeps
 async function handleMessages(request: Request, deps: CreateDeps): Promise<Response> {
   const raw = await readBody(request);
   const body = parseMessagesBody(raw);
-  const settings = messagesSettings(body, deps.generator.models.upstreamOf(body.model));
+  // What the answer needs is read out first: the answer's callbacks outlive the request, and
+  // capturing `body` would keep every message of it alive (and copied by young GCs) for the turn.
+  const { model, stream } = body;
+  const thinking = body.thinking?.type === "enabled";
+  const settings = messagesSettings(body, deps.generator.models.upstreamOf(model));
   const events = requestEvents("ANTHROPIC_MESSAGES", { system: body.system, messages: body.messages }, []);
   const turns = await idempotentTurns(request, raw, deps, true);
   const place = await placeTurn(deps, events, request, !turns.earlier);
   const generate = recordedTurnRequest(request, deps, settings, place);
   const sink = storedTurns(deps);
 
-  const thinking = body.thinking?.type === "enabled";
   return answerRecordedTurn(turns, generate, sink, {
-    stream: body.stream ? (write) => messageEventStream(write, body.model, thinking) : null,
-    whole: (started, outcome) => anthropicMessage(started, outcome, body.model, thinking),
+    stream: stream ? (write) => messageEventStream(write, model, thinking) : null,
+    whole: (started, outcome) => anthropicMessage(started, outcome, model, thinking),
     refuse: (error) => anthropicError(error.status, error.message),
   });
 }

@@ -14,18 +14,21 @@ import { placeTurn, requestEvents } from "./recorded-turn.js";
 export async function handleChatCompletions(request: Request, deps: CreateDeps): Promise<Response> {
   const body = await readBody(request);
   const parsed = parseChatBody(body);
-  const settings = chatSettings(parsed.body, deps.generator.models.upstreamOf(parsed.body.model));
-  const events = requestEvents("OPENAI_CHAT", parsed.body.messages, ["messages"]);
-  const turns = await idempotentTurns(request, body, deps, parsed.store);
-  const place = await placeTurn(deps, events, request, parsed.store && !turns.earlier);
-  const generate = recordedTurnRequest(request, deps, settings, place);
-  const sink = parsed.store ? storedTurns(deps) : unstoredTurns(deps.store);
+  // What the answer needs is read out before the first await, so that the body — thousands of
+  // messages at depth — is not kept alive (and copied by each young GC) while the turn begins.
+  const { store, stream, includeUsage, obfuscate } = parsed;
   const model = parsed.body.model;
   const logprobs = parsed.body.logprobs ?? false;
-  const chunkOptions = { includeUsage: parsed.includeUsage, obfuscate: parsed.obfuscate, logprobs };
+  const settings = chatSettings(parsed.body, deps.generator.models.upstreamOf(model));
+  const events = requestEvents("OPENAI_CHAT", parsed.body.messages, ["messages"]);
+  const turns = await idempotentTurns(request, body, deps, store);
+  const place = await placeTurn(deps, events, request, store && !turns.earlier);
+  const generate = recordedTurnRequest(request, deps, settings, place);
+  const sink = store ? storedTurns(deps) : unstoredTurns(deps.store);
+  const chunkOptions = { includeUsage, obfuscate, logprobs };
 
   return answerRecordedTurn(turns, generate, sink, {
-    stream: parsed.stream ? (write) => chunkStream(write, model, chunkOptions) : null,
+    stream: stream ? (write) => chunkStream(write, model, chunkOptions) : null,
     whole: (started, outcome) => chatCompletion(started, outcome, model, logprobs),
     refuse: (error) => json(error.status, errorBody(error)),
   });

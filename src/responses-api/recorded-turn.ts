@@ -75,20 +75,21 @@ export async function placeInChain(
 export const keptHeaders = (turn: BegunTurn): Record<string, string> =>
   turn.dialogId ? { [DIALOG_HEADER]: turn.dialogId, [RESPONSE_HEADER]: turn.responseId } : {};
 
-/** The columns the chat hash reads, from a write input. */
+/** The columns the chat hash reads, from a write input (object literals of one shape: a request maps thousands). */
 export function hashedView(input: HistoryEventInput): ChatHashedEvent {
-  const blank = { content: null, parts: null, callId: null, toolName: null, args: null, isError: null };
-  if (input.human) return { ...blank, type: "HUMAN", content: input.human.content ?? null, parts: input.human.parts };
-  if (input.system)
-    return { ...blank, type: "SYSTEM", content: input.system.content ?? null, parts: input.system.parts };
-  if (input.ai) return { ...blank, type: "AI", content: input.ai.content ?? null, parts: input.ai.parts };
+  const message = input.human ?? input.system ?? input.ai;
+  if (message) {
+    const type = input.human ? "HUMAN" : input.system ? "SYSTEM" : "AI";
+    const { content = null, parts } = message;
+    return { type, content, parts, callId: null, toolName: null, args: null, isError: null };
+  }
   if (input.toolCall) {
     const { callId = null, toolName = null, args } = input.toolCall;
-    return { ...blank, type: "TOOL_CALL", callId, toolName, args: args ?? {} };
+    return { type: "TOOL_CALL", content: null, parts: null, callId, toolName, args: args ?? {}, isError: null };
   }
   if (input.toolResult) {
     const { callId = null, content = null, isError } = input.toolResult;
-    return { ...blank, type: "TOOL_RESULT", callId, content, isError: isError ?? false };
+    return { type: "TOOL_RESULT", content, parts: null, callId, toolName: null, args: null, isError: isError ?? false };
   }
-  return { ...blank, type: "REASONING" };
+  return { type: "REASONING", content: null, parts: null, callId: null, toolName: null, args: null, isError: null };
 }

@@ -4,8 +4,19 @@
 // continues, and the messages after it are the turn's input. A chat that grows is one chain; a
 // regenerated answer or an edited message matches an earlier response and becomes a branch of it;
 // no match starts a dialog. Cost: one pass over the messages (their prefix hashes,
-// src/formats/chat-context-hash.ts) and one indexed query, whatever the length of the chat.
-import { type ChatHashedEvent, chatPrefixHashes, normalMessages } from "../formats/chat-context-hash.js";
+// src/formats/chat-context-hash.ts) and one indexed query of a few hashes, whatever the length of
+// the chat; a second query of the other hashes only when none of the longest few matched.
+//
+// Every message is hashed on every request, the matched ones too: the request's messages are only
+// known to equal a stored chain once they are hashed, so that is what an exact match costs.
+import {
+  ChatHashChain,
+  type ChatHashedEvent,
+  chatHashHex,
+  chatHashSeed,
+  chatPrefixHashes,
+  normalMessages,
+} from "../formats/chat-context-hash.js";
 import { expiryCutoff } from "../store/retention-window.js";
 import type { Store } from "../store/store.js";
 
@@ -19,22 +30,50 @@ export interface ChatMatch {
 }
 
 /**
+ * How many of the longest prefixes the first query probes: a chat that grows (or a regenerated
+ * answer) continues the prefix without its last message or two, so it is found there, and the
+ * query carries a few hashes instead of one a message.
+ */
+const FIRST_PROBES = 4;
+
+/**
  * The longest stored context of `tenantId` (only in `dialogId`, when given) that `events` begin
- * with, leaving at least one event for the new turn; ties go to the newest response.
+ * with, leaving at least one event for the new turn; ties go to the newest response. `chain` hashes
+ * the messages (given by tests, to count them).
  */
 export async function matchChatContext(
   store: Store,
   tenantId: string,
   events: readonly ChatHashedEvent[],
   dialogId: string | null = null,
+  chain = new ChatHashChain(chatHashSeed(tenantId)),
 ): Promise<ChatMatch> {
   const messages = normalMessages(events).filter((message) => message.end < events.length);
   const none = { previousResponseId: null, dialogId: null, inputFrom: 0 };
   if (!messages.length) return none;
-  const hashes = chatPrefixHashes(tenantId, messages);
+  const hashes = chatPrefixHashes(tenantId, messages, chain);
+  // Only where each message ends is kept across the probes' awaits, not the messages' texts: what
+  // a request of thousands of messages leaves alive while it waits is copied by each young GC.
+  const ends = messages.map((message) => message.end);
   const cutoff = expiryCutoff(new Date(), store.retentionMs);
-  // Longest prefix first, one probe of Response_chatHash_idx each, stopping at the first found: a
-  // chat that grows is found in a probe or two, an unmatched request costs one probe per message.
+  const probe = (from: number, to: number) =>
+    longestStored(store, hashes.slice(from, to), from, tenantId, dialogId, cutoff);
+  const split = Math.max(0, hashes.length - FIRST_PROBES);
+  const best = (await probe(split, hashes.length)) ?? (split > 0 ? await probe(0, split) : null);
+  if (!best) return none;
+  return { previousResponseId: best.id, dialogId: best.dialogId, inputFrom: ends[best.at]! };
+}
+
+/** The longest of `hashes` (prefix hashes from prefix `from` on) that a stored response of the tenant has. */
+async function longestStored(
+  store: Store,
+  hashes: readonly string[],
+  from: number,
+  tenantId: string,
+  dialogId: string | null,
+  cutoff: string | null,
+): Promise<{ id: string; dialogId: string; at: number } | null> {
+  // Longest prefix first, one probe of Response_chatHash_idx each, stopping at the first found.
   // The probes, and the check of the found response's dialog, are LATERAL subqueries, so that the
   // planner (which has no statistics on PGlite) cannot start from the tenant's dialogs instead. The
   // hashes are seeded by the tenant, so the tenant check is a second lock on the door, not a filter.
@@ -52,8 +91,7 @@ export async function matchChatContext(
        LIMIT 1) owned
      ORDER BY h.k DESC
      LIMIT 1`,
-    [hashes, tenantId, dialogId, cutoff],
+    [hashes.map(chatHashHex), tenantId, dialogId, cutoff],
   );
-  if (!best) return none;
-  return { previousResponseId: best.id, dialogId: best.dialogId, inputFrom: messages[best.at]!.end };
+  return best ? { ...best, at: from + best.at } : null;
 }

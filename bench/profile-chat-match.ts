@@ -1,0 +1,63 @@
+// Times what the Chat Completions door does before a turn can start, for the request of the
+// generate scenario at depth 1,000 (2,001 messages, ~320 KB): the body parsed, its messages turned
+// into events, and matchChatContext (the normal form, the prefix hashes and the probe of the
+// stored chain), each p50 and min over 80 requests after 20 of warm-up (issue 26).
+// `flock /work/helpers/measure.lock npx tsx bench/profile-chat-match.ts` with BENCH_DATABASE_URL set
+// (a fresh database on that server, dropped afterwards; embedded PGlite without it). DEPTH=n changes the depth.
+import { freshDatabase } from "./lib/databases.js";
+import { chainHistory } from "./load/generate-history.js";
+import { DEVELOPMENT_TENANT } from "../src/auth/authenticator.js";
+import { applyMigrations } from "../src/db/migrate.js";
+import { chatPrefixHashes, normalMessages } from "../src/formats/chat-context-hash.js";
+import { hashedView, requestEvents } from "../src/responses-api/recorded-turn.js";
+import { matchChatContext } from "../src/services/chat-match.js";
+import { importMessages } from "../src/services/import-messages.js";
+
+const DEPTH = Number(process.env.DEPTH ?? 1_000);
+const bench = await freshDatabase(process.env.BENCH_DATABASE_URL);
+Object.assign(process.env, bench.env);
+const { store, database, closeDatabase } = await import("./lib/store.js");
+
+try {
+  await applyMigrations(database);
+  let tip: string | null = null;
+  for (let from = 0; from < DEPTH; from += 400) {
+    const messages = chainHistory(from, Math.min(400, DEPTH - from));
+    const imported = await importMessages(store, {
+      format: "OPENAI_RESPONSES",
+      messages,
+      previousResponseId: tip,
+      tenantId: DEVELOPMENT_TENANT,
+    });
+    tip = imported.responseIds.at(-1)!;
+  }
+  const body = JSON.stringify({ messages: [...chainHistory(0, DEPTH), { role: "user", content: "Round question" }] });
+
+  const times = new Map<string, number[]>();
+  async function timed<T>(name: string, step: () => T | Promise<T>): Promise<T> {
+    const started = performance.now();
+    const result = await step();
+    times.set(name, [...(times.get(name) ?? []), performance.now() - started]);
+    return result;
+  }
+  for (let round = 0; round < 100; round++) {
+    const { messages } = await timed("body parsed", () => JSON.parse(body) as { messages: unknown[] });
+    const events = await timed("messages → events", () => requestEvents("OPENAI_CHAT", messages, ["messages"]));
+    const views = await timed("hashedView", () => events.map(hashedView));
+    const match = await timed("matchChatContext", () => matchChatContext(store, DEVELOPMENT_TENANT, views));
+    if (match.previousResponseId !== tip) throw new Error(`matched ${match.previousResponseId}, not the tip ${tip}`);
+    // Its parts, again on their own.
+    const normal = await timed("  its normal form", () => normalMessages(views).filter((m) => m.end < views.length));
+    await timed("  its prefix hashes", () => chatPrefixHashes(DEVELOPMENT_TENANT, normal));
+    if (round < 20) times.clear();
+  }
+  console.log(`${body.length} characters, ${DEPTH * 2 + 1} messages:`);
+  for (const [name, samples] of times) {
+    const sorted = samples.sort((a, b) => a - b);
+    const p50 = sorted[sorted.length >> 1]!;
+    console.log(`${name.padEnd(20)} p50 ${p50.toFixed(2)} ms, min ${sorted[0]!.toFixed(2)} ms`);
+  }
+} finally {
+  await closeDatabase();
+  await bench.drop();
+}
