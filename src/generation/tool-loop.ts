@@ -193,6 +193,8 @@ async function answerApprovals(turn: Turn, writer: TurnWriter, runCall: (item: C
     target.add(item);
     target.argumentsDone(item);
     await saveItems();
+    // Not after a write ahead that failed (the listings'): the failure is the turn's.
+    await writer.settle();
     await runCall(item);
   }
 }
