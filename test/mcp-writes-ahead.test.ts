@@ -1,8 +1,10 @@
 // An MCP turn does not wait for its writes to commit before its next model call is sent: its tools
 // are listed and its first call sent while its opening write commits (src/generation/first-call.ts),
+// its first step read while its listing commits (src/generation/turn-writer.ts, saveItemsAhead),
 // and the call after a tool's result while that result commits (src/generation/call-ahead.ts). Yet
 // nothing of a call reaches the client, a watcher or the database before the write it follows has
 // committed, and a write that fails aborts the call sent meanwhile and stores nothing of it.
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { database } from "./support/database.js";
 import { type GeneratingServer, startGeneratingServer } from "./support/generating-server.js";
@@ -120,6 +122,75 @@ describe.runIf(onPostgres)("an MCP turn's writes ahead of its model calls (Postg
     ]);
     expect(turn.events.at(-1)).toBe("response.completed");
     expect(g.upstream.requests.length).toBe(before + 2);
+    expect(await eventsOf(dialogId)).toEqual([
+      "HUMAN:",
+      "AI:",
+      "HUMAN:",
+      "TOOL_CALL:mcp_list_tools",
+      "TOOL_RESULT:mcp_list_tools",
+      "TOOL_CALL:add",
+      "TOOL_RESULT:add",
+      "AI:",
+    ]);
+  });
+
+  it("goes on with the first step while the listing commits; the client sees nothing of the step before it has", async () => {
+    const [g, mcp] = await Promise.all([
+      startGeneratingServer({}, "tenant-a", { store: patient.store }),
+      startTestMcpServer(),
+    ]);
+    const first = await keptTurn(g, "One");
+    const [row] = await database.query<{ dialogId: string }>(`SELECT "dialogId" FROM "Response" WHERE id = $1`, [
+      first.id,
+    ]);
+    const dialogId = row!.dialogId;
+    g.upstream.script(
+      { output: [{ toolCall: { name: "add", arguments: '{"a":1,"b":2}' } }] },
+      { output: [{ text: "3" }] },
+    );
+    const before = g.upstream.requests.length;
+    // A second session queues for the dialog's row behind the opening write, so it has the row when
+    // that write commits, and the listing's write waits for it.
+    const second = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: "mcp-ahead-second" });
+    await second.connect();
+    const secondWaits = async () => {
+      await patient.admin.query("SELECT pg_stat_clear_snapshot()");
+      const { rows } = await patient.admin.query<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE application_name = 'mcp-ahead-second' AND wait_event_type = 'Lock'`,
+      );
+      return rows[0]!.waiting === 1;
+    };
+    let turn: ReturnType<typeof streamedTurn>;
+    try {
+      await patient.admin.query("BEGIN");
+      await patient.admin.query(`SELECT id FROM "Dialog" WHERE id = $1 FOR UPDATE`, [dialogId]);
+      turn = streamedTurn(g, { input: "Add 1 and 2", previous_response_id: first.id, tools: tools(mcp) });
+      await until(async () => (await patient.waitingOnLock()) >= 1, "the opening write to wait for the lock");
+      await second.query("BEGIN");
+      const queued = second.query(`SELECT id FROM "Dialog" WHERE id = $1 FOR UPDATE`, [dialogId]);
+      await until(secondWaits, "the second session to queue behind the opening write");
+      await patient.admin.query("COMMIT");
+      await queued;
+      await until(async () => (await patient.waitingOnLock()) >= 1, "the listing's write to wait for the lock");
+      await until(() => g.upstream.requests.length > before, "the first model call");
+      await g.upstream.requests.at(-1)!.closed;
+      // The model has answered with its call; the client has the listing begun, nothing of the call.
+      expect(turn.events).toContain("response.mcp_list_tools.in_progress");
+      expect(turn.events).not.toContain("response.mcp_list_tools.completed");
+      expect(turn.events.filter((type) => type === "response.output_item.added")).toHaveLength(1);
+      expect(await eventsOf(dialogId)).toEqual(["HUMAN:", "AI:", "HUMAN:"]);
+    } finally {
+      await patient.admin.query("ROLLBACK").catch(() => undefined);
+      await second.query("COMMIT").catch(() => undefined);
+      await second.end();
+    }
+    expect(await turn.done).toBe(200);
+    const listed = turn.events.indexOf("response.mcp_list_tools.completed");
+    const added = turn.events
+      .map((type, at) => (type === "response.output_item.added" ? at : -1))
+      .filter((at) => at >= 0);
+    expect(listed).toBeGreaterThan(-1);
+    expect(added[1]).toBeGreaterThan(listed);
     expect(await eventsOf(dialogId)).toEqual([
       "HUMAN:",
       "AI:",

@@ -65,13 +65,12 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
       // Listed while the turn opened, when its first call was sent then (first-call.ts).
       const listed = turn.firstCall && (await turn.firstCall.prepared).toolbox;
       toolbox = listed || (await openTurnToolbox(turn, begun.context, abort));
-      for (const listing of toolbox!.listings) {
-        if (!listing.fresh) continue;
-        const item = listingItem(listing, target.newId("mcp_list_tools"));
-        target.add(item);
-        await saveItems();
-        target.done(item);
-      }
+      // Written ahead: the model's first step is read while they commit (its events reach the
+      // client after them, and its writes are made after them).
+      const fresh = toolbox!.listings.filter((listing) => listing.fresh);
+      const listingItems = fresh.map((listing) => listingItem(listing, target.newId("mcp_list_tools")));
+      for (const item of listingItems) target.add(item);
+      if (listingItems.length) writer.saveItemsAhead(() => listingItems.forEach((item) => target.done(item)));
       await answerApprovals(turn, writer, runCall);
     }
     await modelSteps(turn, writer, toolbox, runCall, result);
@@ -117,6 +116,8 @@ async function modelSteps(
       return;
     }
     const toRun = step.calls.filter((call): call is CallItem => call.type === "mcp_call");
+    // No tool runs after a write ahead that failed (the listings'): the failure is the turn's.
+    if (toRun.length) await writer.settle();
     for (const call of toRun) {
       if (abort.aborted) return;
       if (calls >= maxCalls) refuseCall(call, writer, maxCalls);
@@ -192,6 +193,8 @@ async function answerApprovals(turn: Turn, writer: TurnWriter, runCall: (item: C
     target.add(item);
     target.argumentsDone(item);
     await saveItems();
+    // Not after a write ahead that failed (the listings'): the failure is the turn's.
+    await writer.settle();
     await runCall(item);
   }
 }

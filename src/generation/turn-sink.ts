@@ -114,6 +114,13 @@ const contextEvents = (store: Store, input: HistoryEventInput[]): StoredEvent[] 
 const isApprovalRequest = (event: StoredEvent) =>
   event.type === "TOOL_CALL" && Boolean(event.callId?.startsWith("mcpr_"));
 
+/**
+ * The model's text is checkpointed at the bounds only, its first delta included
+ * (src/history-writes/text-writes.ts): an answer committed within them costs no checkpoint on the
+ * way to the turn's end; this process runs the turn, and what a restart may lose stays in the bounds.
+ */
+const MODEL_TEXT = { firstCheckpointAtBound: true };
+
 /** What a stored turn writes through: the app's store, history writes and tenant cache. */
 export interface StoredTurnsDeps {
   store: Store;
@@ -169,7 +176,7 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
       // keep their order without being awaited here.
       for (let at = 0; at < delta.length; at += writes.maxDeltaChars) {
         writes
-          .streamText({ responseId, type, delta: delta.slice(at, at + writes.maxDeltaChars) })
+          .streamText({ responseId, type, delta: delta.slice(at, at + writes.maxDeltaChars) }, undefined, MODEL_TEXT)
           .catch((error: Error) => {
             // Ended by someone else (a cancel through an instance this one did not hear, its Redis
             // gone): the turn stops as a local cancel does.

@@ -34,6 +34,13 @@ export interface TurnWriter {
   readonly pending: boolean;
   /** Writes the items added since the last save. */
   saveItems(): Promise<void>;
+  /**
+   * Writes the items added since the last save ahead (as `writeAhead`), and holds the observer's
+   * events that come after until they have committed (`committed` runs first): the turn may go on
+   * reading the model while they commit, and the client still sees them done before anything else.
+   * One at a time (a turn's listings).
+   */
+  saveItemsAhead(committed: () => void): void;
 }
 
 /** A step of the turn the store refused: the turn stops, and it is not the upstream's failure. */
@@ -49,6 +56,7 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
   const produced: StoredEvent[] = [];
   // The tool calls committed so far: a result answering one needs no look-up by its write.
   const ownCalls = new Map<string, string>();
+  // The items committed so far (a write ahead counts them once it has committed).
   let saved = 0;
   const commit = async (events: HistoryEventInput[]) => {
     await sink.append(begun, events, ownCalls).catch((error: unknown) => {
@@ -58,22 +66,80 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     });
     for (const { toolCall } of events) if (toolCall?.callId) ownCalls.set(toolCall.callId, toolCall.toolName ?? "");
   };
-  // The turn's writes, one after another in the order they were started.
+  const { write, writeAhead, settle, pending, tail } = writeQueue(commit, produced);
+  // The items not yet committed, when the write's turn comes: those of a write ahead that failed
+  // are among them (the end's retries store what a refused step could not).
+  const unsaved = (upTo: number) => items.slice(saved, upTo).flatMap((item) => eventsOf(item, request.model));
+  const saveItems = async () => {
+    let upTo = 0;
+    await write(() => unsaved((upTo = items.length)));
+    saved = Math.max(saved, upTo);
+  };
+  const gate = observerGate();
+  const observe = gate.observe;
+  const saveItemsAhead = (committed: () => void) => {
+    const upTo = items.length;
+    gate.hold();
+    writeAhead(unsaved(upTo), () => {
+      saved = Math.max(saved, upTo);
+      gate.release(committed);
+    });
+    // Failed: the turn's failure (settle), and what followed is still shown.
+    tail().catch(() => gate.release());
+  };
+  const at = (item: OutputItem) => items.indexOf(item);
+  const target: StepTarget = {
+    items,
+    add: (item) => {
+      items.push(item);
+      const index = items.length - 1;
+      observe(() => observer.onItemAdded?.(item, index));
+    },
+    newId: (type) => outputItemId(type, responseId, items.length),
+    textDelta: (type, delta) => sink.textDelta(responseId, type, delta, endedElsewhere),
+    delta: (item, delta, logprobs) => observe(() => observer.onDelta?.(item, at(item), delta, logprobs)),
+    argumentsDone: (item) => observe(() => observer.onArgumentsDone?.(item, at(item))),
+    done: (item) => observe(() => observer.onItemDone?.(item, at(item))),
+    stepEnd: saveItems,
+    saveItems,
+  };
+  return {
+    items,
+    produced,
+    target,
+    write,
+    writeAhead,
+    settle,
+    get pending() {
+      return pending();
+    },
+    saveItems,
+    saveItemsAhead,
+  };
+}
+
+/**
+ * The turn's writes, one after another in the order they were started (see TurnWriter); `produced`
+ * gets their events as the next model step reads them.
+ */
+function writeQueue(commit: (events: HistoryEventInput[]) => Promise<void>, produced: StoredEvent[]) {
   let tail: Promise<void> = Promise.resolve();
   let pending = 0;
   // A write ahead is not made after a failed one; an awaited write (the turn's end saving what it
   // can, with its retries) is made all the same, still after the writes started before it.
-  const enqueue = (events: HistoryEventInput[], afterFailure: "skip" | "write") => {
+  // `events` may be made when the write's turn comes, from what the writes before it left.
+  const enqueue = (events: HistoryEventInput[] | (() => HistoryEventInput[]), afterFailure: "skip" | "write") => {
     const previous = afterFailure === "write" ? tail.catch(() => undefined) : tail;
-    const committed = previous.then(() => commit(events));
+    const committed = previous.then(() => commit(typeof events === "function" ? events() : events));
     tail = committed;
     pending++;
     committed.finally(() => pending--).catch(() => undefined);
     return committed;
   };
-  const write = async (events: HistoryEventInput[]) => {
-    await enqueue(events, "write");
-    produced.push(...events.map(asStored));
+  const write = async (events: HistoryEventInput[] | (() => HistoryEventInput[])) => {
+    let written: HistoryEventInput[] = [];
+    await enqueue(() => (written = typeof events === "function" ? events() : events), "write");
+    produced.push(...written.map(asStored));
   };
   const writeAhead = (events: HistoryEventInput[], committed: () => void) => {
     produced.push(...events.map(asStored));
@@ -96,38 +162,22 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     if (tail === upTo) tail = Promise.resolve();
     throw error;
   };
-  const saveItems = async () => {
-    const upTo = items.length;
-    await write(items.slice(saved).flatMap((item) => eventsOf(item, request.model)));
-    // Only once stored: the end's retries store what a refused step could not.
-    saved = upTo;
-  };
-  const at = (item: OutputItem) => items.indexOf(item);
-  const target: StepTarget = {
-    items,
-    add: (item) => {
-      items.push(item);
-      observer.onItemAdded?.(item, items.length - 1);
-    },
-    newId: (type) => outputItemId(type, responseId, items.length),
-    textDelta: (type, delta) => sink.textDelta(responseId, type, delta, endedElsewhere),
-    delta: (item, delta, logprobs) => observer.onDelta?.(item, at(item), delta, logprobs),
-    argumentsDone: (item) => observer.onArgumentsDone?.(item, at(item)),
-    done: (item) => observer.onItemDone?.(item, at(item)),
-    stepEnd: saveItems,
-    saveItems,
-  };
+  return { write, writeAhead, settle, pending: () => pending > 0, tail: () => tail };
+}
+
+/** The observer's events, held in order while a write ahead that holds them commits. One hold at a time. */
+function observerGate() {
+  let holding = false;
+  const waiting: (() => void)[] = [];
   return {
-    items,
-    produced,
-    target,
-    write,
-    writeAhead,
-    settle,
-    get pending() {
-      return pending > 0;
+    observe: (event: () => void) => (holding ? void waiting.push(event) : event()),
+    hold: () => void (holding = true),
+    /** `first` (the write's own events) goes before those that waited. */
+    release(first?: () => void) {
+      holding = false;
+      first?.();
+      for (const event of waiting.splice(0)) event();
     },
-    saveItems,
   };
 }
 

@@ -30,7 +30,7 @@ import { type ContextCache, createContextCache } from "./context-cache.js";
 import { createHeldTexts, dropText, textOf, textsOfDialog } from "./held-texts.js";
 import type { InFlightOptions, TextDeltaInput } from "./in-flight-input.js";
 import * as lifecycle from "./lifecycle-writes.js";
-import { appendTextDelta } from "./text-writes.js";
+import { appendTextDelta, type TextWriterOptions } from "./text-writes.js";
 import { keepTurnContext, readEarlierContext, type TurnPlace } from "./turn-contexts.js";
 
 export type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
@@ -101,7 +101,8 @@ export function createHistoryWrites(
      * delta is appended at the end. A delta of the other type first commits the open text. With
      * `tenantId`, another tenant's response is NOT_FOUND.
      */
-    streamText: (input: TextDeltaInput, tenantId?: string) => appendTextDelta(held, input, tenantId),
+    streamText: (input: TextDeltaInput, tenantId?: string, options?: TextWriterOptions) =>
+      appendTextDelta(held, input, tenantId, options),
     commitText: (responseId: string) => lifecycle.commitText(held, responseId),
     appendEvents: (input: AppendEventsInput) => lifecycle.appendEvents(held, input),
     completeResponse: (input: CompleteResponseInput) => lifecycle.completeResponse(held, input),

@@ -5,7 +5,11 @@
 // reads the text's head (part, type, lengths), never the text before it — nor the head when this
 // instance's last append left it (the append checks it as it applies). After a restart without Redis the text so far is the checkpoint: at most
 // checkpointMs of deltas, and fewer than checkpointChars characters, are lost, and the agent's
-// next delta gets a TextOffsetError telling it where to resend from.
+// next delta gets a TextOffsetError telling it where to resend from. A writer that asks for
+// `firstCheckpointAtBound` (the model loop) has a text it opens counted as checkpointed empty at its
+// opening, so its first checkpoint comes at the same bounds as the others rather than with its
+// first delta: an answer committed within them (the commonest, a short one) sends no checkpoint,
+// and the same bounds hold for what a restart may lose.
 import { NotFoundError, TextOffsetError } from "../errors.js";
 import { headOf } from "../live/in-flight-store.js";
 import type { InFlightHead } from "../vocabulary/in-flight.js";
@@ -17,7 +21,17 @@ import { commitAndPublish } from "./lifecycle-writes.js";
 /** How many texts' heads an instance remembers from its own appends (text-writes below). */
 const KNOWN_HEADS = 10_000;
 
-export function appendTextDelta(held: HeldTexts, input: TextDeltaInput, tenantId?: string): Promise<TextPosition> {
+/** How a writer's texts are checkpointed (see the file's comment). */
+export interface TextWriterOptions {
+  firstCheckpointAtBound?: boolean;
+}
+
+export function appendTextDelta(
+  held: HeldTexts,
+  input: TextDeltaInput,
+  tenantId?: string,
+  options: TextWriterOptions = {},
+): Promise<TextPosition> {
   checkDelta(input, held.options.maxDeltaChars);
   return held.queue.run(input.responseId, async () => {
     // The head this instance's last append left, when the delta goes on the same text: the append
@@ -29,6 +43,9 @@ export function appendTextDelta(held: HeldTexts, input: TextDeltaInput, tenantId
       held.heads.delete(input.responseId);
     }
     const taking = await textTakingDelta(held, input, tenantId);
+    if (taking.opened && options.firstCheckpointAtBound && !held.checkpoints.has(input.responseId)) {
+      held.checkpoints.set(input.responseId, { at: held.clock(), length: taking.text.length });
+    }
     const position = await appendAt(held, input, taking);
     if ("responseId" in position) return position;
     throw new TextOffsetError(position.held?.length ?? 0, position.held?.part ?? null, position.offset);
