@@ -18,6 +18,7 @@ import type { ExecutionResult } from "graphql";
 import type { Socket } from "node:net";
 import type { WebSocket } from "ws";
 import type { DirectLane, DirectWrite } from "../live/direct-delivery.js";
+import { holdUntilTurnEnds, isHeldThisTurn } from "../connections/coalesced-writes.js";
 import { releaseSoon } from "./paced-releases.js";
 
 const payloads = new WeakMap<ExecutionResult, Buffer>();
@@ -106,10 +107,24 @@ function send(socket: WebSocket, wire: Wire | undefined, head: Buffer, payload: 
   return new Promise<void>((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
 }
 
-/** The direct lane's writer: a socket with something still unsent declines, and so keeps its one message. */
+/**
+ * The direct lane's writer: a socket with something still unsent declines, and so keeps its one
+ * message. With `wire`, the socket is held until the turn ends (src/connections/coalesced-writes.ts),
+ * so a burst of payloads (Redis hands over several in one read once the instance is busy) leaves
+ * in one system call per socket, not one per payload; what was written in this turn is not a
+ * backlog. A socket that the kernel does not take it all from at the turn's end has it unsent
+ * then, and declines until it is sent.
+ */
 function directWriter(socket: WebSocket, head: Buffer, wire: Wire | undefined): DirectWrite {
   return (result, onFlushed) => {
-    if (socket.readyState !== socket.OPEN || socket.bufferedAmount > 0) return "declined";
+    if (socket.readyState !== socket.OPEN) return "declined";
+    if (wire) {
+      if (socket.bufferedAmount > 0 && !isHeldThisTurn(wire)) return "declined";
+      holdUntilTurnEnds(wire);
+      writeMessage(socket, wire, head, payloadOf(result), ignore);
+      return "flushed";
+    }
+    if (socket.bufferedAmount > 0) return "declined";
     let queued = false;
     writeMessage(socket, wire, head, payloadOf(result), () => queued && onFlushed());
     if (socket.bufferedAmount === 0) return "flushed";
@@ -117,6 +132,9 @@ function directWriter(socket: WebSocket, head: Buffer, wire: Wire | undefined): 
     return "queued";
   };
 }
+
+// A write error is the socket's: ws closes it and graphql-ws stops the subscription.
+const ignore = () => undefined;
 
 function writeMessage(
   socket: WebSocket,
