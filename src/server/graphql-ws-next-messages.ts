@@ -9,7 +9,10 @@
 // reference to the same bytes. A thousand stalled subscribers of a 900 KB event hold 900 KB, not
 // 900 MB. A payload of up to 16 KB is copied into one buffer per subscriber instead: one frame
 // costs less to write than three (measured in the fan-out bench: server CPU per delta 190 → 154 ms
-// at 5,000 subscribers), and a stalled subscriber then holds at most 16 KB of its own.
+// at 5,000 subscribers), and a stalled subscriber then holds at most 16 KB of its own. That buffer
+// is the whole WebSocket frame, written to the TCP socket in one write (issue 32: one frame
+// header and one write per subscriber per delta less than through ws; 12.5-13.1 -> 9.3-12.0 µs of
+// CPU per delivered delta at 1,000 viewers).
 //
 // The messages are exactly the ones graphql-ws sends: {"id", "type": "next", "payload"} with the
 // result's errors as GraphQLError.toJSON() gives them. Everything else about the protocol (errors
@@ -47,7 +50,7 @@ export function nextMessageFrames(id: string, result: ExecutionResult): [Buffer,
 /** The whole message, as one buffer (for comparison with graphql-ws's own). */
 export const nextMessage = (id: string, result: ExecutionResult) => Buffer.concat(nextMessageFrames(id, result));
 
-type Wire = Pick<Socket, "cork" | "uncork">;
+type Wire = Pick<Socket, "cork" | "uncork" | "write">;
 
 /**
  * Sends each result of `results` to `socket` as a `next` message of subscription `id`, each once
@@ -141,14 +144,20 @@ function writeMessage(
   wire: Wire | undefined,
   head: Buffer,
   payload: Buffer,
-  done: (error?: Error) => void,
+  /** Called once the message is sent, or with why not (null or nothing on success). */
+  done: (error?: Error | null) => void,
 ) {
   // binary: false: a text message, as graphql-ws clients expect (a Buffer is sent as binary
   // otherwise). The three fragments are sent in one synchronous run, so no other message on this
   // socket can come between them; an unmasked server frame carries the buffer itself, uncopied.
   if (payload.length <= COPY_UP_TO) {
     // A small payload is cheaper copied into one buffer: one WebSocket frame instead of three.
-    socket.send(Buffer.concat([head, payload, MESSAGE_END]), { binary: false }, done);
+    // Framed here, header and all, and written to the TCP socket in one write: what ws does for an
+    // unmasked, uncompressed server frame (this server negotiates no compression), without its
+    // header buffer and two writes per subscriber per delta.
+    const frame = wire && textFrame(head, payload);
+    if (frame) wire!.write(frame, done);
+    else socket.send(Buffer.concat([head, payload, MESSAGE_END]), { binary: false }, done);
     return;
   }
   wire?.cork();
@@ -159,3 +168,21 @@ function writeMessage(
 }
 
 const COPY_UP_TO = 16 * 1024;
+
+/** One final text frame (RFC 6455 5.2, unmasked) of `head`, `payload` and "}"; null past 64 KB. */
+function textFrame(head: Buffer, payload: Buffer): Buffer | null {
+  const length = head.length + payload.length + MESSAGE_END.length;
+  if (length > 0xffff) return null;
+  const headerLength = length < 126 ? 2 : 4;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = 0x81; // FIN, text
+  if (length < 126) frame[1] = length;
+  else {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  }
+  head.copy(frame, headerLength);
+  payload.copy(frame, headerLength + head.length);
+  MESSAGE_END.copy(frame, headerLength + head.length + payload.length);
+  return frame;
+}
