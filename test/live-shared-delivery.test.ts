@@ -8,6 +8,7 @@ import type { ResultOf } from "@graphql-typed-document-node/core";
 import { print } from "graphql";
 import { once } from "node:events";
 import { type IncomingMessage, request as httpRequest } from "node:http";
+import { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { RunningServer } from "../src/server/http-server.js";
@@ -49,12 +50,16 @@ interface Frame {
 async function connect(server: RunningServer) {
   const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
   const frames: Frame[] = [];
+  let port = 0;
+  socket.once("upgrade", (response) => (port = response.socket.localPort!));
   socket.on("message", (data, binary) => frames.push({ ...JSON.parse(String(data)), binary }));
   await new Promise((resolve) => socket.once("open", resolve));
   socket.send(JSON.stringify({ type: "connection_init" }));
   await until(() => frames.some((f) => f.type === "connection_ack"));
   return {
     frames,
+    /** This end's port: the server's socket of this connection has it as its peer's. */
+    port,
     subscribe: (id: string, variables: Record<string, unknown>, query = print(DELTA)) =>
       socket.send(JSON.stringify({ id, type: "subscribe", payload: { query, variables } })),
     complete: (id: string) => socket.send(JSON.stringify({ id, type: "complete" })),
@@ -273,7 +278,84 @@ describe("text deltas to caught-up subscribers", () => {
     // Every one of them by the loop: none took its subscription's own chain.
     expect((await writtenDirectly()) - before).toBe(3 * words.length);
   });
+
+  // An instance that is busy receives a dialog's text deltas through Redis several to a read, and
+  // delivers them in one run (src/live/redis-fanout.ts). Written one system call per delta and
+  // socket, a thousand viewers on such an instance cost it twice the CPU per delta of viewers on
+  // the writer's, and it fell further behind the busier it was (issue 32): the burst leaves each
+  // socket in one write.
+  it("of a burst, leave each socket in one write", async () => {
+    const started = await write.createResponse({ input: [{ human: { content: "Tell me" } }] });
+    const dialogId = started.dialog.id;
+    const run = httpExecutor(server);
+    const first = await connect(server);
+    const second = await connect(server);
+    sockets.push(first, second);
+    const BURST = `subscription($dialogId: ID!) { historyDelta(dialogId: $dialogId) { seq text { part offset delta } } }`;
+    first.subscribe("a", { dialogId }, BURST);
+    first.subscribe("b", { dialogId }, BURST);
+    second.subscribe("a", { dialogId }, BURST);
+    await until(() => server.live.listenerCount("historyDelta", dialogId) === 3);
+    const stream = async (delta: string) => {
+      const { streamText } = await run(STREAM_TEXT, { input: { responseId: started.id, type: "AI", delta } });
+      expect(streamText.__typename).toBe("TextPosition");
+    };
+    await stream("Once ");
+    const all = () => [first.of("a"), first.of("b"), second.of("a")];
+    await until(() => all().every((frames) => frames.length === 1));
+
+    // The deltas are taken by the store as usual; their publications are held, then made in one
+    // run, as the Redis fan-out delivers the payloads of one read.
+    const { live } = server;
+    const publishText = live.publishText;
+    const held: Parameters<typeof publishText>[0][] = [];
+    live.publishText = (text) => void held.push(text);
+    const words = Array.from({ length: 5 }, (_, i) => `word${i} `);
+    try {
+      for (const word of words) await stream(word);
+    } finally {
+      live.publishText = publishText;
+    }
+    expect(held).toHaveLength(words.length);
+
+    const writes = countSocketWrites([first.port, second.port]);
+    const before = await writtenDirectly();
+    try {
+      for (const text of held) live.publishText(text);
+      await until(() => all().every((frames) => frames.length === 1 + words.length), "every text delta");
+    } finally {
+      writes.stop();
+    }
+    for (const frames of all()) expect(textOf(frames).map((d) => d.text?.delta)).toEqual(["Once ", ...words]);
+    expect((await writtenDirectly()) - before).toBe(3 * words.length);
+    // One write per socket: two subscriptions' five messages each on the first, five on the second.
+    expect(writes.counts).toEqual([1, 1]);
+  });
 });
+
+/**
+ * Counts the writes (each one system call) the server makes to the WebSockets whose clients have
+ * the local ports `ports`, from now until stop().
+ */
+function countSocketWrites(ports: number[]) {
+  const prototype = Socket.prototype as unknown as Record<"_write" | "_writev", (...args: unknown[]) => void>;
+  const original = { _write: prototype._write, _writev: prototype._writev };
+  const counts = new Map(ports.map((port) => [port, 0]));
+  for (const name of ["_write", "_writev"] as const) {
+    prototype[name] = function (this: Socket, ...args: unknown[]) {
+      const port = this.remotePort;
+      if (port !== undefined && counts.has(port)) counts.set(port, counts.get(port)! + 1);
+      return original[name].apply(this, args);
+    };
+  }
+  return {
+    stop: () => Object.assign(prototype, original),
+    /** How many writes each connection got, in the order of `ports`. */
+    get counts() {
+      return ports.map((port) => counts.get(port));
+    },
+  };
+}
 
 /** An SSE subscription spoken over plain HTTP, keeping every event it receives and what came first. */
 async function sseSubscribe(server: RunningServer, variables: Record<string, unknown>) {

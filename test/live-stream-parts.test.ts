@@ -4,10 +4,19 @@
 // stream that fails still fails for graphql-ws to report.
 import { GraphQLError } from "graphql";
 import { MessageType, stringifyMessage } from "graphql-ws";
+import { once } from "node:events";
+import type { IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import WebSocket, { WebSocketServer } from "ws";
 import { PayloadQueue } from "../src/live/payload-queue.js";
 import { onAbort, stoppableStream } from "../src/live/stoppable-stream.js";
 import { nextMessage, sendAsNextMessages } from "../src/server/graphql-ws-next-messages.js";
+import { until } from "./support/until.js";
+
+async function* toAsync<T>(items: T[]) {
+  yield* items;
+}
 
 describe("a listener's queue", () => {
   it("keeps the newest payloads when its reader falls behind", async () => {
@@ -71,6 +80,25 @@ describe("graphql-ws next messages", () => {
       );
       expect(ours).toEqual(theirs);
     }
+  });
+
+  // Up to 16 KB a message is framed here and written to the TCP socket as one buffer (a 7-bit and a
+  // 16-bit length); above, ws frames it as three fragments. A ws client reads each as one text message.
+  it("reach a ws client whole, as text, at every frame length", async () => {
+    const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+    await once(server, "listening");
+    const connected = once(server, "connection") as Promise<[WebSocket, IncomingMessage]>;
+    const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const received: { text: string; binary: boolean }[] = [];
+    client.on("message", (data, binary) => received.push({ text: String(data), binary }));
+    const [socket, request] = await connected;
+    const results = ["", "x".repeat(500), "y".repeat(40_000)].map((content) => ({ data: { content } }));
+    const sending = sendAsNextMessages(socket, "1", toAsync(results), request.socket);
+    expect(await sending.next()).toEqual({ done: true, value: undefined });
+    await until(() => received.length === results.length, "every message");
+    expect(received).toEqual(results.map((r) => ({ text: nextMessage("1", r).toString("utf8"), binary: false })));
+    client.close();
+    server.close();
   });
 
   it("leave a failing stream failing, so graphql-ws reports the error to that subscription", async () => {

@@ -15,7 +15,8 @@
 // order is kept; a payload the lane cannot write (the result has errors, which go through the
 // error plugins; the socket backed up or closed) goes back to the front of the queue and takes
 // the usual chain. A message written directly that the kernel does not take at once holds the
-// queue until it is flushed, so a slow reader still holds one message, as on the usual chain.
+// queue until it is flushed, so a slow reader still holds one message, as on the usual chain (a
+// graphql-ws socket: the messages of one turn of the event loop, which leave in one system call).
 //
 // The lane of a subscription is found through its GraphQL context, which the three parties share:
 // the transport sets `write` (graphql-ws: src/server/graphql-ws-next-messages.ts; SSE:
@@ -25,8 +26,9 @@
 import type { ExecutionResult } from "graphql";
 import { metrics } from "../metrics.js";
 
-/** Writes a result to the subscriber's socket now: all in the kernel ("flushed"), partly queued
- * ("queued": `onFlushed` is called once it is all sent), or not at all ("declined"). */
+/** Writes a result to the subscriber's socket now: all in the kernel, or held with the rest of this
+ * turn's writes to it for one system call at the turn's end ("flushed"), partly queued ("queued":
+ * `onFlushed` is called once it is all sent), or not at all ("declined"). */
 export type DirectWrite = (result: ExecutionResult, onFlushed: () => void) => "flushed" | "queued" | "declined";
 
 export interface DirectDelivery<P> {

@@ -20,14 +20,14 @@ type Shared = Promise<ExecutionResult> | ExecutionResult;
 // (its results with it).
 const resultsByPayload = new WeakMap<object, Map<string, Shared>>();
 
+// Called once per subscriber per delta: the result found allocates nothing.
 function executeShared(args: ExecutionArgs, key: string, payload: unknown): Shared {
-  const run = () => execute({ ...args, rootValue: payload });
-  if (typeof payload !== "object" || payload === null) return run();
+  if (typeof payload !== "object" || payload === null) return execute({ ...args, rootValue: payload });
   let results = resultsByPayload.get(payload);
   if (!results) resultsByPayload.set(payload, (results = new Map()));
   let result = results.get(key);
   if (!result) {
-    result = run();
+    result = execute({ ...args, rootValue: payload });
     results.set(key, result);
     // Once settled, later subscribers take the result as it is, without waiting on a promise.
     if (result instanceof Promise)

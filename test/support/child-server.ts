@@ -10,6 +10,8 @@ const STOP_TIMEOUT_MS = 20_000;
 
 export interface ChildServer {
   url: string;
+  /** The server's process id (a bench reads its CPU time). */
+  pid: number;
   /** What the server has printed so far. */
   output(): string;
   /** Stops the server as a supervisor would (SIGTERM) and waits for the process to exit. */
@@ -53,7 +55,7 @@ export async function startChildServer(port: number, env: Record<string, string 
       resolve();
     });
   });
-  return { url: `http://127.0.0.1:${port}`, output: () => output, stop: () => stopChild(child) };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, output: () => output, stop: () => stopChild(child) };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
