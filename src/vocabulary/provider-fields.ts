@@ -45,8 +45,17 @@ export const readProviderFields = (value: unknown): ProviderFields | null =>
 /** The keys of `source` outside `known`, or undefined when there are none. */
 export function extraKeys(source: Record<string, unknown>, known: readonly string[]) {
   // A loop, not entries/filter/fromEntries: a Chat Completions request runs this once a message.
+  // Defined, not assigned: a parsed body's own "__proto__" key stays a key of the copy instead of
+  // setting its prototype.
   let extra: Record<string, unknown> | undefined;
-  for (const key of Object.keys(source)) if (!known.includes(key)) (extra ??= {})[key] = source[key];
+  for (const key of Object.keys(source))
+    if (!known.includes(key))
+      Object.defineProperty((extra ??= {}), key, {
+        value: source[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   return extra;
 }
 
