@@ -71,6 +71,14 @@ async function connect(server: RunningServer) {
   };
 }
 
+/**
+ * `count` subscriptions of the dialog listen and none is still starting: a subscription that starts
+ * live reads where the dialog is after its listener is in place, so one still starting may begin
+ * after a write made now and never be sent it (src/live/history-delta-stream.ts).
+ */
+const listening = (dialogId: string, count: number) =>
+  server.live.listenerCount("historyDelta", dialogId) === count && server.subscriptionStarts.starting === 0;
+
 const seqsOf = (frames: Frame[]) =>
   frames.filter((f) => f.type === "next").map((f) => f.payload!.data!.historyDelta.seq);
 
@@ -103,7 +111,7 @@ describe("one delta, many subscribers", () => {
     first.subscribe(quotedId, { dialogId });
     second.subscribe("a", { dialogId });
     // "a" on the first socket replays seq 1; the others start live, once all three listen.
-    await until(() => first.of("a").length === 1 && server.live.listenerCount("historyDelta", dialogId) === 3);
+    await until(() => first.of("a").length === 1 && listening(dialogId, 3));
 
     await write.createResponse({
       dialogId,
@@ -143,7 +151,7 @@ describe("one delta, many subscribers", () => {
     sockets.push(socket);
     socket.subscribe("live", { dialogId });
     socket.subscribe("resumed", { dialogId, afterSeq: 1 });
-    await until(() => socket.of("resumed").length === 1 && server.live.listenerCount("historyDelta", dialogId) === 2);
+    await until(() => socket.of("resumed").length === 1 && listening(dialogId, 2));
     await write.createResponse({ dialogId, input: [{ human: { content: "three" } }] });
     await until(() => socket.of("resumed").length === 2 && socket.of("live").length === 1);
     expect(seqsOf(socket.of("resumed"))).toEqual([2, 3]);
@@ -164,13 +172,13 @@ describe("one delta, many subscribers", () => {
       { type: "next", payload: { errors: [{ path: ["historyDelta"], extensions: { code: "VALIDATION_ERROR" } }] } },
       { type: "complete" },
     ]);
-    await until(() => server.live.listenerCount("historyDelta", dialogId) === 2);
+    await until(() => listening(dialogId, 2));
 
     await write.createResponse({ dialogId, input: [{ human: { content: "first" } }] });
     await until(() => socket.of("stays").length === 1 && socket.of("leaves").length === 1);
     socket.complete("leaves");
     // Its listener is released when the server has taken the complete.
-    await until(() => server.live.listenerCount("historyDelta", dialogId) === 1);
+    await until(() => listening(dialogId, 1));
     await write.createResponse({ dialogId, input: [{ human: { content: "second" } }] });
     await until(() => socket.of("stays").length === 2);
     // A third write, seen by "stays": anything sent to "leaves" would have arrived before it.
@@ -198,7 +206,7 @@ describe("caught-up and lagging subscribers of one dialog", () => {
     sockets.push(caughtUp, lagging);
     caughtUp.subscribe("s", { dialogId });
     lagging.subscribe("s", { dialogId });
-    await until(() => server.live.listenerCount("historyDelta", dialogId) === 2);
+    await until(() => listening(dialogId, 2));
     const before = await writtenDirectly();
     lagging.pause();
 
@@ -252,7 +260,7 @@ describe("text deltas to caught-up subscribers", () => {
     first.subscribe("a", { dialogId }, TEXT);
     first.subscribe("b", { dialogId }, TEXT);
     second.subscribe("a", { dialogId }, TEXT);
-    await until(() => server.live.listenerCount("historyDelta", dialogId) === 3);
+    await until(() => listening(dialogId, 3));
     // Each is live once it has the first delta (a stream starting live sends nothing before it).
     const stream = async (delta: string) => {
       const { streamText } = await run(STREAM_TEXT, { input: { responseId: started.id, type: "AI", delta } });
@@ -295,7 +303,7 @@ describe("text deltas to caught-up subscribers", () => {
     first.subscribe("a", { dialogId }, BURST);
     first.subscribe("b", { dialogId }, BURST);
     second.subscribe("a", { dialogId }, BURST);
-    await until(() => server.live.listenerCount("historyDelta", dialogId) === 3);
+    await until(() => listening(dialogId, 3));
     const stream = async (delta: string) => {
       const { streamText } = await run(STREAM_TEXT, { input: { responseId: started.id, type: "AI", delta } });
       expect(streamText.__typename).toBe("TextPosition");
@@ -414,7 +422,7 @@ describe("caught-up and lagging SSE subscribers of one dialog", () => {
     const lagging = await sseSubscribe(server, { dialogId });
     try {
       expect([caughtUp.status, caughtUp.contentType]).toEqual([200, "text/event-stream"]);
-      await until(() => server.live.listenerCount("historyDelta", dialogId) === 2);
+      await until(() => listening(dialogId, 2));
       const before = await writtenDirectly();
       lagging.pause();
 
