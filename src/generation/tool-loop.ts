@@ -131,9 +131,11 @@ async function modelSteps(
 
 /**
  * With results still committing (written ahead), the next model call is sent now and followed
- * once they have committed; a failed write aborts it. With none, the step makes its call itself.
+ * once they have committed; a failed write aborts it. After a write ahead that failed already, no
+ * call is made (the failure is the step's). With none, the step makes its call itself.
  */
 function afterWritesAhead(writer: TurnWriter, request: StepRequest): Promise<PartReader> | undefined {
+  if (writer.failed) return writer.settle().then(() => Promise.reject(new Error("a write ahead failed")));
   if (!writer.pending) return undefined;
   const call = callAhead(request.abort, async (abort) => ({ ...request, abort }));
   return writer.settle().then(

@@ -32,6 +32,8 @@ export interface TurnWriter {
   settle(): Promise<void>;
   /** Whether a write started has not settled yet. */
   readonly pending: boolean;
+  /** Whether a write ahead failed and `settle` has not reported it yet. */
+  readonly failed: boolean;
   /** Writes the items added since the last save. */
   saveItems(): Promise<void>;
   /**
@@ -66,7 +68,7 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     });
     for (const { toolCall } of events) if (toolCall?.callId) ownCalls.set(toolCall.callId, toolCall.toolName ?? "");
   };
-  const { write, writeAhead, settle, pending, tail } = writeQueue(commit, produced);
+  const { write, writeAhead, settle, pending, failed, tail } = writeQueue(commit, produced);
   // The items not yet committed, when the write's turn comes: those of a write ahead that failed
   // are among them (the end's retries store what a refused step could not).
   const unsaved = (upTo: number) => items.slice(saved, upTo).flatMap((item) => eventsOf(item, request.model));
@@ -112,6 +114,9 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     settle,
     get pending() {
       return pending();
+    },
+    get failed() {
+      return failed();
     },
     saveItems,
     saveItemsAhead,
@@ -162,7 +167,14 @@ function writeQueue(commit: (events: HistoryEventInput[]) => Promise<void>, prod
     if (tail === upTo) tail = Promise.resolve();
     throw error;
   };
-  return { write, writeAhead, settle, pending: () => pending > 0, tail: () => tail };
+  return {
+    write,
+    writeAhead,
+    settle,
+    pending: () => pending > 0,
+    failed: () => aheadFailure !== null,
+    tail: () => tail,
+  };
 }
 
 /** The observer's events, held in order while a write ahead that holds them commits. One hold at a time. */
