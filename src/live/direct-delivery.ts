@@ -14,9 +14,10 @@
 // lane holds a payload, later ones wait in the listener's queue (src/live/payload-queue.ts), so
 // order is kept; a payload the lane cannot write (the result has errors, which go through the
 // error plugins; the socket backed up or closed) goes back to the front of the queue and takes
-// the usual chain. A message written directly that the kernel does not take at once holds the
-// queue until it is flushed, so a slow reader still holds one message, as on the usual chain (a
-// graphql-ws socket: the messages of one turn of the event loop, which leave in one system call).
+// the usual chain. On SSE, a message written directly that the kernel does not take at once holds
+// the queue until it is flushed, so a slow reader still holds one message, as on the usual chain; a
+// graphql-ws socket's messages of one turn of the event loop leave together at its end, and a
+// socket with bytes still unsent after that declines the next payload (it takes the usual chain).
 //
 // The lane of a subscription is found through its GraphQL context, which the three parties share:
 // the transport sets `write` (graphql-ws: src/server/graphql-ws-next-messages.ts; SSE:

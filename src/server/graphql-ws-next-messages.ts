@@ -155,7 +155,8 @@ function writeMessage(
     // Framed here, header and all, and written to the TCP socket in one write: what ws does for an
     // unmasked, uncompressed server frame (this server negotiates no compression), without its
     // header buffer and two writes per subscriber per delta.
-    const frame = wire && textFrame(head, payload);
+    // Only with no extension negotiated: a compressed socket's frames must go through ws's sender.
+    const frame = wire && socket.extensions === "" && textFrame(head, payload);
     if (frame) wire!.write(frame, done);
     else socket.send(Buffer.concat([head, payload, MESSAGE_END]), { binary: false }, done);
     return;
