@@ -45,6 +45,9 @@ const store = await openStore(loadConfig({ ...process.env, ...database.env }));
 await applyMigrations(store.database);
 const keyA = (await createApiKey(store, "soak-a")).key;
 const keyB = (await createApiKey(store, "soak-b")).key;
+// Tenant A's graphql-ws watchers have a key of their own: on A's writing key, whose writes run into
+// its rate limit all along, their subscribe operations were refused too (RATE_LIMITED).
+const keyWatchA = (await createApiKey(store, "soak-a", "watchers")).key;
 const upstream = await startUpstreamStandIn();
 upstream.fallback = { output: [{ text: "A reply of some length. ".repeat(20) }], chunkChars: 16, chunkDelayMs: 5 };
 
@@ -188,12 +191,13 @@ const turns = instances.map(async (instance, i) => {
 const sockets: WebSocket[] = [];
 for (let s = 0; s < 20; s++) {
   const socket = new WebSocket(`${b.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws", {
-    headers: { authorization: `Bearer ${keyA}` },
+    headers: { authorization: `Bearer ${keyWatchA}` },
   });
   socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init" })));
   // graphql-ws closes a socket that subscribes before its connection_ack (4401): wait for it.
   socket.on("message", (data) => {
-    if (JSON.parse(String(data)).type !== "connection_ack") return void count("ws delta");
+    const { type } = JSON.parse(String(data)) as { type: string };
+    if (type !== "connection_ack") return void count(type === "next" ? "ws delta" : `ws ${type}`);
     socket.send(
       JSON.stringify({
         id: "1",
