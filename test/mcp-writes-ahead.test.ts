@@ -83,7 +83,8 @@ describe.runIf(onPostgres)("an MCP turn's writes ahead of its model calls (Postg
   const patient = ownPoolPerFile("dialogql-mcp-ahead-patient", { DATABASE_LOCK_TIMEOUT_MS: "20000" });
   const hasty = ownPoolPerFile("dialogql-mcp-ahead-hasty", { DATABASE_LOCK_TIMEOUT_MS: "1000" });
 
-  it("lists the tools and sends the first call while the opening write waits; nothing is seen before it commits", async () => {
+  /** A server on the patient pool after one kept turn, its upstream scripted to call `add` once and answer "3". */
+  async function afterKeptTurnAddingOneAndTwo() {
     const [g, mcp] = await Promise.all([
       startGeneratingServer({}, "tenant-a", { store: patient.store }),
       startTestMcpServer(),
@@ -92,12 +93,15 @@ describe.runIf(onPostgres)("an MCP turn's writes ahead of its model calls (Postg
     const [row] = await database.query<{ dialogId: string }>(`SELECT "dialogId" FROM "Response" WHERE id = $1`, [
       first.id,
     ]);
-    const dialogId = row!.dialogId;
     g.upstream.script(
       { output: [{ toolCall: { name: "add", arguments: '{"a":1,"b":2}' } }] },
       { output: [{ text: "3" }] },
     );
-    const before = g.upstream.requests.length;
+    return { g, mcp, first, dialogId: row!.dialogId, before: g.upstream.requests.length };
+  }
+
+  it("lists the tools and sends the first call while the opening write waits; nothing is seen before it commits", async () => {
+    const { g, mcp, first, dialogId, before } = await afterKeptTurnAddingOneAndTwo();
     await patient.admin.query("BEGIN");
     let turn: ReturnType<typeof streamedTurn>;
     try {
@@ -135,20 +139,7 @@ describe.runIf(onPostgres)("an MCP turn's writes ahead of its model calls (Postg
   });
 
   it("goes on with the first step while the listing commits; the client sees nothing of the step before it has", async () => {
-    const [g, mcp] = await Promise.all([
-      startGeneratingServer({}, "tenant-a", { store: patient.store }),
-      startTestMcpServer(),
-    ]);
-    const first = await keptTurn(g, "One");
-    const [row] = await database.query<{ dialogId: string }>(`SELECT "dialogId" FROM "Response" WHERE id = $1`, [
-      first.id,
-    ]);
-    const dialogId = row!.dialogId;
-    g.upstream.script(
-      { output: [{ toolCall: { name: "add", arguments: '{"a":1,"b":2}' } }] },
-      { output: [{ text: "3" }] },
-    );
-    const before = g.upstream.requests.length;
+    const { g, mcp, first, dialogId, before } = await afterKeptTurnAddingOneAndTwo();
     // A second session queues for the dialog's row behind the opening write, so it has the row when
     // that write commits, and the listing's write waits for it.
     const second = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: "mcp-ahead-second" });
