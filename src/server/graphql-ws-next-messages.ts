@@ -72,7 +72,8 @@ export function sendAsNextMessages(
   const source = results[Symbol.asyncIterator]();
   const head = headOf(id);
   let stopped = false;
-  if (lane) lane.write = directWriter(socket, head, wire);
+  // The direct lane needs the TCP socket (its writes of a turn are held together): without it, none.
+  if (lane && wire) lane.write = directWriter(socket, head, wire);
   const sending: AsyncIterableIterator<never> = {
     async next() {
       for (;;) {
@@ -111,28 +112,19 @@ function send(socket: WebSocket, wire: Wire | undefined, head: Buffer, payload: 
 }
 
 /**
- * The direct lane's writer: a socket with something still unsent declines, and so keeps its one
- * message. With `wire`, the socket is held until the turn ends (src/connections/coalesced-writes.ts),
+ * The direct lane's writer: the socket is held until the turn ends (src/connections/coalesced-writes.ts),
  * so a burst of payloads (Redis hands over several in one read once the instance is busy) leaves
  * in one system call per socket, not one per payload; what was written in this turn is not a
  * backlog. A socket that the kernel does not take it all from at the turn's end has it unsent
- * then, and declines until it is sent.
+ * then, and declines until it is sent (the payload takes the usual chain, which waits for it).
  */
-function directWriter(socket: WebSocket, head: Buffer, wire: Wire | undefined): DirectWrite {
-  return (result, onFlushed) => {
+function directWriter(socket: WebSocket, head: Buffer, wire: Wire): DirectWrite {
+  return (result) => {
     if (socket.readyState !== socket.OPEN) return "declined";
-    if (wire) {
-      if (socket.bufferedAmount > 0 && !isHeldThisTurn(wire)) return "declined";
-      holdUntilTurnEnds(wire);
-      writeMessage(socket, wire, head, payloadOf(result), ignore);
-      return "flushed";
-    }
-    if (socket.bufferedAmount > 0) return "declined";
-    let queued = false;
-    writeMessage(socket, wire, head, payloadOf(result), () => queued && onFlushed());
-    if (socket.bufferedAmount === 0) return "flushed";
-    queued = true;
-    return "queued";
+    if (socket.bufferedAmount > 0 && !isHeldThisTurn(wire)) return "declined";
+    holdUntilTurnEnds(wire);
+    writeMessage(socket, wire, head, payloadOf(result), ignore);
+    return "flushed";
   };
 }
 
