@@ -21,7 +21,7 @@ import type { ExecutionResult } from "graphql";
 import type { Socket } from "node:net";
 import type { WebSocket } from "ws";
 import type { DirectLane, DirectWrite } from "../live/direct-delivery.js";
-import { holdUntilTurnEnds, isHeldThisTurn } from "../connections/coalesced-writes.js";
+import { holdUntilTurnEnds, isFullThisTurn, isHeldThisTurn } from "../connections/coalesced-writes.js";
 import { releaseSoon } from "./paced-releases.js";
 
 const payloads = new WeakMap<ExecutionResult, Buffer>();
@@ -50,7 +50,7 @@ export function nextMessageFrames(id: string, result: ExecutionResult): [Buffer,
 /** The whole message, as one buffer (for comparison with graphql-ws's own). */
 export const nextMessage = (id: string, result: ExecutionResult) => Buffer.concat(nextMessageFrames(id, result));
 
-type Wire = Pick<Socket, "cork" | "uncork" | "write">;
+type Wire = Pick<Socket, "cork" | "uncork" | "write" | "writableLength">;
 
 /**
  * Sends each result of `results` to `socket` as a `next` message of subscription `id`, each once
@@ -115,13 +115,15 @@ function send(socket: WebSocket, wire: Wire | undefined, head: Buffer, payload: 
  * The direct lane's writer: the socket is held until the turn ends (src/connections/coalesced-writes.ts),
  * so a burst of payloads (Redis hands over several in one read once the instance is busy) leaves
  * in one system call per socket, not one per payload; what was written in this turn is not a
- * backlog. A socket that the kernel does not take it all from at the turn's end has it unsent
- * then, and declines until it is sent (the payload takes the usual chain, which waits for it).
+ * backlog, up to MAX_HELD_BYTES a turn (a larger burst is declined past it). A socket that the
+ * kernel does not take it all from at the turn's end has it unsent then, and declines until it is
+ * sent (the payload takes the usual chain, which waits for it).
  */
 function directWriter(socket: WebSocket, head: Buffer, wire: Wire): DirectWrite {
   return (result) => {
     if (socket.readyState !== socket.OPEN) return "declined";
     if (socket.bufferedAmount > 0 && !isHeldThisTurn(wire)) return "declined";
+    if (isFullThisTurn(wire)) return "declined";
     holdUntilTurnEnds(wire);
     writeMessage(socket, wire, head, payloadOf(result), ignore);
     return "flushed";
