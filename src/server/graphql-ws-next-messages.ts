@@ -169,7 +169,8 @@ const COPY_UP_TO = 16 * 1024;
 // when the payload does). Subscribers whose subscription ids agree send the same message: the
 // frame is made once and every socket queues the same buffer, instead of a buffer and three
 // copies per subscriber per delta. Clients that number their operations from "1" (one
-// subscription per connection, as most viewers hold) agree; random ids each get their own frame.
+// subscription per connection, as most viewers hold; dialogql's own clients do,
+// src/client/operation-ids.ts) agree; random ids each get their own frame.
 const framesOfPayload = new WeakMap<Buffer, { head: Buffer; frame: Buffer | null }>();
 
 function sharedTextFrame(head: Buffer, payload: Buffer): Buffer | null {
