@@ -5,7 +5,7 @@ import { once } from "node:events";
 import { createServer, request, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, expect, it } from "vitest";
-import { coalesceWrites } from "../src/connections/coalesced-writes.js";
+import { coalesceWrites, holdUntilTurnEnds, isHeldThisTurn } from "../src/connections/coalesced-writes.js";
 
 const servers: ReturnType<typeof createServer>[] = [];
 afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
@@ -49,4 +49,24 @@ it("an event stream's messages of one turn of the loop leave in one write", asyn
   expect(await socketWrites(false)).toBeGreaterThanOrEqual(3);
   // The three messages in one write, and the end in another.
   expect(await socketWrites(true)).toBeLessThanOrEqual(2);
+});
+
+it("a socket that fails as its held writes are released does not keep the others held", async () => {
+  const released: string[] = [];
+  let destroyedWith: Error | undefined;
+  const socket = (name: string, uncork: () => void) => ({
+    name,
+    cork: () => undefined,
+    uncork,
+    destroy: (e?: Error) => void (destroyedWith = e),
+  });
+  const broken = socket("broken", () => {
+    throw new Error("the socket broke");
+  });
+  const others = ["a", "b"].map((name) => socket(name, () => released.push(name)));
+  for (const each of [others[0]!, broken, others[1]!]) holdUntilTurnEnds(each);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(released).toEqual(["a", "b"]);
+  expect(destroyedWith?.message).toBe("the socket broke");
+  expect([broken, ...others].some(isHeldThisTurn)).toBe(false);
 });

@@ -12,11 +12,21 @@ import WebSocket, { WebSocketServer } from "ws";
 import { PayloadQueue } from "../src/live/payload-queue.js";
 import { onAbort, stoppableStream } from "../src/live/stoppable-stream.js";
 import { nextMessage, sendAsNextMessages } from "../src/server/graphql-ws-next-messages.js";
+import { MAX_HELD_BYTES } from "../src/connections/coalesced-writes.js";
+import { DirectLane } from "../src/live/direct-delivery.js";
 import { until } from "./support/until.js";
 
 async function* toAsync<T>(items: T[]) {
   yield* items;
 }
+
+/** A subscription's results that never come (the direct lane writes them instead). */
+const never = (): AsyncIterable<never> => ({
+  [Symbol.asyncIterator]: () => ({
+    next: () => new Promise(() => undefined),
+    return: async () => ({ done: true, value: undefined }),
+  }),
+});
 
 describe("a listener's queue", () => {
   it("keeps the newest payloads when its reader falls behind", async () => {
@@ -97,6 +107,33 @@ describe("graphql-ws next messages", () => {
     expect(await sending.next()).toEqual({ done: true, value: undefined });
     await until(() => received.length === results.length, "every message");
     expect(received).toEqual(results.map((r) => ({ text: nextMessage("1", r).toString("utf8"), binary: false })));
+    client.close();
+    server.close();
+  });
+
+  // The direct lane's messages of one turn are held for one write at its end
+  // (src/connections/coalesced-writes.ts); a burst past MAX_HELD_BYTES is declined instead, so a
+  // reader that stopped reading is not handed a whole backlog in one turn.
+  it("written directly, hold at most MAX_HELD_BYTES (and one message) in one turn; the rest are declined", async () => {
+    const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+    await once(server, "listening");
+    const connected = once(server, "connection") as Promise<[WebSocket, IncomingMessage]>;
+    const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const received: string[] = [];
+    client.on("message", (data) => received.push(String(data)));
+    const [socket, request] = await connected;
+    const lane = new DirectLane();
+    const waiting = sendAsNextMessages(socket, "1", never(), request.socket, lane);
+    const results = Array.from({ length: 20 }, (_, i) => ({ data: { content: `${i}`.padEnd(10_000, "x") } }));
+    const written = results.map((result) => lane.write!(result, () => undefined));
+    const taken = written.filter((w) => w === "flushed").length;
+    expect(written).toEqual([...Array(taken).fill("flushed"), ...Array(results.length - taken).fill("declined")]);
+    expect(taken).toBe(Math.ceil(MAX_HELD_BYTES / nextMessage("1", results[0]!).length));
+    await until(() => received.length === taken, "the messages taken");
+    expect(received).toEqual(results.slice(0, taken).map((r) => nextMessage("1", r).toString("utf8")));
+    // The next turn starts empty: the socket takes messages again.
+    expect(lane.write!({ data: { content: "after" } }, () => undefined)).toBe("flushed");
+    void waiting.return!();
     client.close();
     server.close();
   });

@@ -43,6 +43,46 @@ describe("one copy of a message for all its subscribers", () => {
     // What each subscriber receives is still its own, whole message.
     expect(JSON.parse(Buffer.concat(sent.get("b")!).toString())).toEqual({ id: "2", type: "next", payload: result });
   });
+
+  it("a small message is framed once for the subscribers whose ids agree, each socket queuing that one frame", async () => {
+    const result = { data: { historyDelta: { text: { offset: 5, delta: "word1 " } } } };
+    const written = new Map<string, Buffer[]>();
+    const subscriber = (name: string, id: string) => {
+      written.set(name, []);
+      const socket = { readyState: 1, OPEN: 1, extensions: "", bufferedAmount: 0 } as never;
+      const wire = {
+        cork: () => undefined,
+        uncork: () => undefined,
+        writableLength: 0,
+        write: (frame: Buffer, done: (error?: Error | null) => void) => {
+          written.get(name)!.push(frame);
+          done(null);
+          return true;
+        },
+      } as never;
+      return sendAsNextMessages(
+        socket,
+        id,
+        (async function* () {
+          yield result;
+        })(),
+        wire,
+      );
+    };
+    await Promise.all([subscriber("a", "1"), subscriber("b", "1"), subscriber("c", "2")].map((s) => s.next()));
+    const [a, b, c] = ["a", "b", "c"].map((name) => written.get(name)!);
+    expect([a!.length, b!.length, c!.length]).toEqual([1, 1, 1]);
+    expect(b![0]).toBe(a![0]);
+    expect(c![0]).not.toBe(a![0]);
+    // Each is one unmasked text frame (a 7-bit length) of that subscriber's own message.
+    for (const [frames, id] of [
+      [a!, "1"],
+      [c!, "2"],
+    ] as const) {
+      expect([frames[0]![0], frames[0]![1]]).toEqual([0x81, frames[0]!.length - 2]);
+      expect(JSON.parse(frames[0]!.subarray(2).toString())).toEqual({ id, type: "next", payload: result });
+    }
+  });
 });
 
 describe("queued bytes per connection", () => {

@@ -73,5 +73,30 @@ process.on("message", (message: { type: string; offset?: number; at?: number }) 
     deltas: publishedAt.size,
     afterFirstSecond: { p50, p99 },
   });
+  if (process.env.TEXT_TIMELINE) printTimeline(publishedAt, first);
   setTimeout(() => process.exit(0), 500);
 });
+
+/** TEXT_TIMELINE=1: delivery by when each delta was published, in 100 ms steps from the first (stderr). */
+function printTimeline(publishedAt: Map<number, number>, first: number) {
+  const steps = new Map<number, Map<number, number>>();
+  for (const [offset, at] of publishedAt) {
+    const step = Math.floor((at - first) / 100);
+    if (!steps.has(step)) steps.set(step, new Map());
+    steps.get(step)!.set(offset, at);
+  }
+  const lines = [...steps]
+    .sort(([a], [b]) => a - b)
+    .map(([step, sent]) => {
+      const { p50, p99, max } = tally.report(sent);
+      return `${String(step * 100).padStart(5)} ms: p50 ${p50.toFixed(1)} p99 ${p99.toFixed(1)} max ${max.toFixed(1)}`;
+    });
+  console.error(`[timeline ${url}, first published at ${first.toFixed(1)}]\n${lines.join("\n")}`);
+  if (process.env.TEXT_TIMELINE !== "deltas") return;
+  const each = [...publishedAt].sort(([, a], [, b]) => a - b).slice(0, 80);
+  const rows = each.map(([offset, at]) => {
+    const { p50, p99, max } = tally.report(new Map([[offset, at]]));
+    return `delta ${at.toFixed(1)} p50 ${p50.toFixed(1)} p99 ${p99.toFixed(1)} max ${max.toFixed(1)}`;
+  });
+  console.error(`[deltas ${url}]\n${rows.join("\n")}`);
+}

@@ -8,7 +8,9 @@
 // across instances, SUBSCRIBERS viewers split over the two, reported for the worse instance.
 // TEXT_PHASES=across (or local) runs only that phase, TEXT_INSTANCES=1 puts every viewer of the
 // second phase on one other instance: a try of one change stays short; TEXT_CHILD_NODE_OPTIONS is
-// the other instances' NODE_OPTIONS (e.g. `--import` of a profiler). The first phase is a closed
+// the other instances' NODE_OPTIONS (e.g. `--import` of a profiler); TEXT_TIMELINE=1 has each
+// viewers' process print delivery per 100 ms of streaming (=deltas: and per delta, the first 80),
+// to see where a tail sits (bench/load/text-subscribers.ts). The first phase is a closed
 // loop (the agent's next delta waits on the loop that delivers), the second an open one: an
 // instance that falls behind there stays behind unless delivering gets cheaper as it does.
 import { readFileSync } from "node:fs";

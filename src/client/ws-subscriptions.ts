@@ -1,6 +1,7 @@
 // Subscriptions over graphql-ws (WebSocket on the GraphQL path).
 import { createClient } from "graphql-ws";
 import { printDocument } from "./http-execute.js";
+import { numberedOperationIds } from "./operation-ids.js";
 import type { Transport } from "./transport.js";
 
 export interface WsOptions {
@@ -27,6 +28,7 @@ export function wsSubscriptions(options: WsOptions) {
     // to resume (see Transport.subscribe). The next subscribe opens a new socket.
     retryAttempts: 0,
     lazy: true,
+    generateID: numberedOperationIds(),
   });
   const subscribe: Transport["subscribe"] = (document, variables, sink) =>
     client.subscribe(

@@ -11,6 +11,7 @@
 // of a thousand sockets in a system call of its own made it slower the further behind it was.
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { logger } from "../logger.js";
 
 export function coalesceWrites(response: ServerResponse) {
   const write = response.write;
@@ -29,16 +30,36 @@ export function coalesceWrites(response: ServerResponse) {
   } as ServerResponse["write"];
 }
 
-type Corkable = Pick<Socket, "cork" | "uncork">;
+type Corkable = Pick<Socket, "cork" | "uncork"> & {
+  /** What it has unsent (a TCP socket's; counted as none without it). */
+  readonly writableLength?: number;
+  destroy?(error?: Error): unknown;
+};
 
 // Every socket held in this turn, released together by one setImmediate (not one per socket: a
 // thousand subscribers of a dialog are a thousand sockets held in the same turn).
 const heldThisTurn = new Set<Corkable>();
 
+/**
+ * What a socket may be given in one turn while it is held: a burst that would hold more (Redis
+ * hands over a backlog in one read; a single large event) is written the usual way instead, which
+ * waits for the socket. The kernel takes what is held only at the turn's end, so without a cap a
+ * reader that has stopped reading would be handed a whole burst, for every subscription on it.
+ */
+export const MAX_HELD_BYTES = 64 * 1024;
+
 function releaseHeld() {
   const held = [...heldThisTurn];
   heldThisTurn.clear();
-  for (const socket of held) socket.uncork();
+  // One socket's failure is its own: the others are released all the same.
+  for (const socket of held) {
+    try {
+      socket.uncork();
+    } catch (error) {
+      logger.warn(`[ws] a socket failed as its writes of one turn were released: ${(error as Error).message}`);
+      socket.destroy?.(error as Error);
+    }
+  }
 }
 
 /** Corks `socket` until the loop's check phase, unless it is held already in this turn. */
@@ -51,3 +72,7 @@ export function holdUntilTurnEnds(socket: Corkable) {
 
 /** `socket` is held in this turn: what it has unsent was written in this turn, not left over from a backlog. */
 export const isHeldThisTurn = (socket: Corkable) => heldThisTurn.has(socket);
+
+/** `socket` is held in this turn with MAX_HELD_BYTES or more unsent: it takes no more in this turn. */
+export const isFullThisTurn = (socket: Corkable) =>
+  heldThisTurn.has(socket) && (socket.writableLength ?? 0) >= MAX_HELD_BYTES;

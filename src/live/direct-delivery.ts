@@ -16,8 +16,9 @@
 // error plugins; the socket backed up or closed) goes back to the front of the queue and takes
 // the usual chain. On SSE, a message written directly that the kernel does not take at once holds
 // the queue until it is flushed, so a slow reader still holds one message, as on the usual chain; a
-// graphql-ws socket's messages of one turn of the event loop leave together at its end, and a
-// socket with bytes still unsent after that declines the next payload (it takes the usual chain).
+// graphql-ws socket's messages of one turn of the event loop leave together at its end (up to
+// MAX_HELD_BYTES in one turn: src/connections/coalesced-writes.ts), and a socket with bytes still
+// unsent after that declines the next payload (it takes the usual chain).
 //
 // The lane of a subscription is found through its GraphQL context, which the three parties share:
 // the transport sets `write` (graphql-ws: src/server/graphql-ws-next-messages.ts; SSE:

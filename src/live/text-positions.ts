@@ -120,7 +120,12 @@ export class TextPositions {
 
   /** The subscriber was sent `text` (as viewOfText showed it): it has its part up to its end. */
   took(text: TextPayload) {
-    this.#has.set(text.responseId, { part: text.part, length: text.offset + text.delta.length });
+    const length = text.offset + text.delta.length;
+    // Changed in place: called for every subscriber of every delta, it allocates nothing.
+    const has = this.#has.get(text.responseId);
+    if (!has) return void this.#has.set(text.responseId, { part: text.part, length });
+    has.part = text.part;
+    has.length = length;
   }
 
   /** clearDialog: every response of the dialog, with its text, is gone. */

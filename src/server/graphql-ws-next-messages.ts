@@ -12,7 +12,8 @@
 // at 5,000 subscribers), and a stalled subscriber then holds at most 16 KB of its own. That buffer
 // is the whole WebSocket frame, written to the TCP socket in one write (issue 32: one frame
 // header and one write per subscriber per delta less than through ws; 12.5-13.1 -> 9.3-12.0 µs of
-// CPU per delivered delta at 1,000 viewers).
+// CPU per delivered delta at 1,000 viewers), and the subscribers whose subscription ids agree share
+// it: one frame per payload, not one per subscriber (sharedTextFrame).
 //
 // The messages are exactly the ones graphql-ws sends: {"id", "type": "next", "payload"} with the
 // result's errors as GraphQLError.toJSON() gives them. Everything else about the protocol (errors
@@ -21,7 +22,7 @@ import type { ExecutionResult } from "graphql";
 import type { Socket } from "node:net";
 import type { WebSocket } from "ws";
 import type { DirectLane, DirectWrite } from "../live/direct-delivery.js";
-import { holdUntilTurnEnds, isHeldThisTurn } from "../connections/coalesced-writes.js";
+import { holdUntilTurnEnds, isFullThisTurn, isHeldThisTurn } from "../connections/coalesced-writes.js";
 import { releaseSoon } from "./paced-releases.js";
 
 const payloads = new WeakMap<ExecutionResult, Buffer>();
@@ -50,7 +51,7 @@ export function nextMessageFrames(id: string, result: ExecutionResult): [Buffer,
 /** The whole message, as one buffer (for comparison with graphql-ws's own). */
 export const nextMessage = (id: string, result: ExecutionResult) => Buffer.concat(nextMessageFrames(id, result));
 
-type Wire = Pick<Socket, "cork" | "uncork" | "write">;
+type Wire = Pick<Socket, "cork" | "uncork" | "write" | "writableLength">;
 
 /**
  * Sends each result of `results` to `socket` as a `next` message of subscription `id`, each once
@@ -115,13 +116,15 @@ function send(socket: WebSocket, wire: Wire | undefined, head: Buffer, payload: 
  * The direct lane's writer: the socket is held until the turn ends (src/connections/coalesced-writes.ts),
  * so a burst of payloads (Redis hands over several in one read once the instance is busy) leaves
  * in one system call per socket, not one per payload; what was written in this turn is not a
- * backlog. A socket that the kernel does not take it all from at the turn's end has it unsent
- * then, and declines until it is sent (the payload takes the usual chain, which waits for it).
+ * backlog, up to MAX_HELD_BYTES a turn (a larger burst is declined past it). A socket that the
+ * kernel does not take it all from at the turn's end has it unsent then, and declines until it is
+ * sent (the payload takes the usual chain, which waits for it).
  */
 function directWriter(socket: WebSocket, head: Buffer, wire: Wire): DirectWrite {
   return (result) => {
     if (socket.readyState !== socket.OPEN) return "declined";
     if (socket.bufferedAmount > 0 && !isHeldThisTurn(wire)) return "declined";
+    if (isFullThisTurn(wire)) return "declined";
     holdUntilTurnEnds(wire);
     writeMessage(socket, wire, head, payloadOf(result), ignore);
     return "flushed";
@@ -148,7 +151,7 @@ function writeMessage(
     // unmasked, uncompressed server frame (this server negotiates no compression), without its
     // header buffer and two writes per subscriber per delta.
     // Only with no extension negotiated: a compressed socket's frames must go through ws's sender.
-    const frame = wire && socket.extensions === "" && textFrame(head, payload);
+    const frame = wire && socket.extensions === "" && sharedTextFrame(head, payload);
     if (frame) wire!.write(frame, done);
     else socket.send(Buffer.concat([head, payload, MESSAGE_END]), { binary: false }, done);
     return;
@@ -161,6 +164,22 @@ function writeMessage(
 }
 
 const COPY_UP_TO = 16 * 1024;
+
+// A payload's frame, made for the first subscriber that sent it and kept with the payload (it goes
+// when the payload does). Subscribers whose subscription ids agree send the same message: the
+// frame is made once and every socket queues the same buffer, instead of a buffer and three
+// copies per subscriber per delta. Clients that number their operations from "1" (one
+// subscription per connection, as most viewers hold; dialogql's own clients do,
+// src/client/operation-ids.ts) agree; random ids each get their own frame.
+const framesOfPayload = new WeakMap<Buffer, { head: Buffer; frame: Buffer | null }>();
+
+function sharedTextFrame(head: Buffer, payload: Buffer): Buffer | null {
+  const shared = framesOfPayload.get(payload);
+  if (shared && (shared.head === head || shared.head.equals(head))) return shared.frame;
+  const frame = textFrame(head, payload);
+  if (!shared) framesOfPayload.set(payload, { head, frame });
+  return frame;
+}
 
 /** One final text frame (RFC 6455 5.2, unmasked) of `head`, `payload` and "}"; null past 64 KB. */
 function textFrame(head: Buffer, payload: Buffer): Buffer | null {

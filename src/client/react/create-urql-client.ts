@@ -4,6 +4,7 @@ import { createClient as createWsClient } from "graphql-ws";
 import { Client, cacheExchange, type Exchange, fetchExchange, subscriptionExchange } from "urql";
 import { type ApiKeySource, bearerOf } from "../api-key.js";
 import { refusalExchange } from "./refusal-exchange.js";
+import { numberedOperationIds } from "../operation-ids.js";
 
 export interface DialogqlUrqlOptions {
   /** The GraphQL endpoint; relative URLs resolve against the page (default "/graphql"). */
@@ -40,6 +41,7 @@ export function createDialogqlUrqlClient(options: DialogqlUrqlOptions = {}): Cli
     // afterSeq it first subscribed with.
     lazy: true,
     retryAttempts: 0,
+    generateID: numberedOperationIds(),
   });
   const exchanges: Exchange[] = [
     cacheExchange,
