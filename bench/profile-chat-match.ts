@@ -1,7 +1,8 @@
 // Times what the Chat Completions door does before a turn can start, for the request of the
-// generate scenario at depth 1,000 (2,001 messages, ~320 KB): the body parsed, its messages turned
-// into events, and matchChatContext (the normal form, the prefix hashes and the probe of the
-// stored chain), each p50 and min over 80 requests after 20 of warm-up (issue 26).
+// generate scenario at depth 1,000 (2,001 messages, ~320 KB): the body parsed; the plain-chat path
+// (plainChatForms, matchPlainChat: hashed from the messages as sent); and the events path (its
+// messages turned into events, and matchChatContext: the normal form, the prefix hashes and the
+// probe of the stored chain), each p50 and min over 80 requests after 20 of warm-up (issue 26).
 // `flock /work/helpers/measure.lock npx tsx bench/profile-chat-match.ts` with BENCH_DATABASE_URL set
 // (a fresh database on that server, dropped afterwards; embedded PGlite without it). DEPTH=n changes the depth.
 import { freshDatabase } from "./lib/databases.js";
@@ -10,7 +11,7 @@ import { DEVELOPMENT_TENANT } from "../src/auth/authenticator.js";
 import { applyMigrations } from "../src/db/migrate.js";
 import { chatPrefixHashes, normalMessages } from "../src/formats/chat-context-hash.js";
 import { hashedView, requestEvents } from "../src/responses-api/recorded-turn.js";
-import { matchChatContext } from "../src/services/chat-match.js";
+import { matchChatContext, matchPlainChat, plainChatForms } from "../src/services/chat-match.js";
 import { importMessages } from "../src/services/import-messages.js";
 
 const DEPTH = Number(process.env.DEPTH ?? 1_000);
@@ -42,6 +43,11 @@ try {
   }
   for (let round = 0; round < 100; round++) {
     const { messages } = await timed("body parsed", () => JSON.parse(body) as { messages: unknown[] });
+    // The path a chat of plain messages takes (recorded-turn.ts): no events before the match.
+    const forms = await timed("plainChatForms", () => plainChatForms(messages));
+    const plain = await timed("matchPlainChat", () => matchPlainChat(store, DEVELOPMENT_TENANT, messages, forms!));
+    if (plain.previousResponseId !== tip) throw new Error(`matched ${plain.previousResponseId}, not the tip ${tip}`);
+    // The path of any other request: every message read into events first.
     const events = await timed("messages → events", () => requestEvents("OPENAI_CHAT", messages, ["messages"]));
     const views = await timed("hashedView", () => events.map(hashedView));
     const match = await timed("matchChatContext", () => matchChatContext(store, DEVELOPMENT_TENANT, views));

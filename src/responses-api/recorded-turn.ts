@@ -5,10 +5,10 @@
 // they kept in `X-Dialogql-Dialog` and `X-Dialogql-Response`.
 import type { TenantScope } from "../auth/tenant-scope.js";
 import { ConflictError } from "../errors.js";
-import type { ChatHashedEvent } from "../formats/chat-context-hash.js";
+import type { ChatHashedEvent, PlainForm } from "../formats/chat-context-hash.js";
 import { importEvents, type MessageFormat } from "../formats/index.js";
 import type { BegunTurn, StoredTurnsDeps } from "../generation/turn-sink.js";
-import { matchChatContext } from "../services/chat-match.js";
+import { matchChatContext, matchPlainChat, plainChatForms } from "../services/chat-match.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
 import { ApiError } from "./api-errors.js";
 import { toEventInput } from "./create-request.js";
@@ -19,6 +19,28 @@ export const RESPONSE_HEADER = "x-dialogql-response";
 /** The events a request's messages make, as a turn would store them. */
 export function requestEvents(format: MessageFormat, messages: unknown, path: string[]): HistoryEventInput[] {
   return importEvents(format, messages, path).map(({ event }) => toEventInput(event));
+}
+
+/**
+ * A request's messages as a door places them: read into events up front, or — a Chat Completions
+ * request whose messages are all plain text (plainChatForm), as a chat client sends a chat — kept
+ * as sent, hashed straight from the messages, and read into events only from where the chain they
+ * match ends (a plain message is always valid, so nothing is left unchecked). At depth 1,000 that
+ * is one event instead of 2,001, and none of the objects a message the events path makes.
+ */
+export type TurnMessages =
+  { events: HistoryEventInput[] } | { plain: readonly unknown[]; forms: readonly PlainForm[]; path: string[] };
+
+/** `messages` of `format` as a door places them (TurnMessages); throws a ValidationError for a bad message. */
+export function turnMessages(format: MessageFormat, messages: unknown, path: string[]): TurnMessages {
+  const forms = format === "OPENAI_CHAT" && Array.isArray(messages) ? plainChatForms(messages) : null;
+  return forms ? { plain: messages as unknown[], forms, path } : { events: requestEvents(format, messages, path) };
+}
+
+/** The events of the messages from `from` on (a message index of plain messages: one event each). */
+function eventsFrom(messages: TurnMessages, from: number): HistoryEventInput[] {
+  if ("events" in messages) return from ? messages.events.slice(from) : messages.events;
+  return requestEvents("OPENAI_CHAT", from ? messages.plain.slice(from) : messages.plain, messages.path);
 }
 
 export interface ChainPlace {
@@ -34,20 +56,20 @@ export interface ChainPlace {
  */
 export async function placeTurn(
   deps: StoredTurnsDeps & { scope: TenantScope },
-  events: HistoryEventInput[],
+  messages: TurnMessages,
   request: Request,
   match: boolean,
 ): Promise<ChainPlace> {
   return match
-    ? placeInChain(deps, deps.scope, events, request)
-    : { dialogId: null, previousResponseId: null, input: events };
+    ? placeInChain(deps, deps.scope, messages, request)
+    : { dialogId: null, previousResponseId: null, input: eventsFrom(messages, 0) };
 }
 
 /** Where the request's turn goes: after the longest stored chain its messages begin with. */
 export async function placeInChain(
   deps: StoredTurnsDeps,
   scope: TenantScope,
-  events: HistoryEventInput[],
+  messages: TurnMessages,
   request: Request,
 ): Promise<ChainPlace> {
   const named = request.headers.get(DIALOG_HEADER);
@@ -57,9 +79,16 @@ export async function placeInChain(
       (id) => new ApiError(404, `Dialog '${id}' not found.`, "invalid_request_error", null, "not_found"),
     );
   }
-  const match = await matchChatContext(deps.store, scope.tenantId, events.map(hashedView), named);
+  const match =
+    "events" in messages
+      ? await matchChatContext(deps.store, scope.tenantId, messages.events.map(hashedView), named)
+      : await matchPlainChat(deps.store, scope.tenantId, messages.plain, messages.forms, named);
   if (match.previousResponseId) {
-    return { dialogId: null, previousResponseId: match.previousResponseId, input: events.slice(match.inputFrom) };
+    return {
+      dialogId: null,
+      previousResponseId: match.previousResponseId,
+      input: eventsFrom(messages, match.inputFrom),
+    };
   }
   if (named) {
     const dialog = await deps.store.prisma.dialog.findUniqueOrThrow({ where: { id: named }, select: { headId: true } });
@@ -68,7 +97,7 @@ export async function placeInChain(
       throw new ConflictError(`The messages do not continue any response of dialog ${named} (${DIALOG_HEADER})`);
     }
   }
-  return { dialogId: named, previousResponseId: null, input: events };
+  return { dialogId: named, previousResponseId: null, input: eventsFrom(messages, 0) };
 }
 
 /** The headers naming where a turn is kept (none for a turn that keeps nothing). */

@@ -16,6 +16,8 @@ import {
   chatHashSeed,
   chatPrefixHashes,
   normalMessages,
+  type PlainForm,
+  plainChatForm,
 } from "../formats/chat-context-hash.js";
 import { expiryCutoff } from "../store/retention-window.js";
 import type { Store } from "../store/store.js";
@@ -49,19 +51,65 @@ export async function matchChatContext(
   chain = new ChatHashChain(chatHashSeed(tenantId)),
 ): Promise<ChatMatch> {
   const messages = normalMessages(events).filter((message) => message.end < events.length);
-  const none = { previousResponseId: null, dialogId: null, inputFrom: 0 };
-  if (!messages.length) return none;
+  if (!messages.length) return NO_MATCH;
   const hashes = chatPrefixHashes(tenantId, messages, chain);
   // Only where each message ends is kept across the probes' awaits, not the messages' texts: what
   // a request of thousands of messages leaves alive while it waits is copied by each young GC.
   const ends = messages.map((message) => message.end);
+  return longestMatch(store, tenantId, hashes, (at) => ends[at]!, dialogId);
+}
+
+/**
+ * matchChatContext for Chat Completions messages that are all plain (`forms`: plainChatForms of
+ * them — text only, one event each), hashed straight from the messages as sent, with no events and
+ * no normal-form objects; `inputFrom` is a message index (the same as the event index).
+ */
+export async function matchPlainChat(
+  store: Store,
+  tenantId: string,
+  messages: readonly unknown[],
+  forms: readonly PlainForm[],
+  dialogId: string | null = null,
+  chain = new ChatHashChain(chatHashSeed(tenantId)),
+): Promise<ChatMatch> {
+  // Every message but the last, which is left for the new turn.
+  const hashes: string[] = new Array(Math.max(0, messages.length - 1));
+  for (let at = 0; at < hashes.length; at++) {
+    const [open, close] = forms[at]!;
+    hashes[at] = chain.extend(JSON.stringify((messages[at] as { content: string }).content), open, close);
+  }
+  if (!hashes.length) return NO_MATCH;
+  return longestMatch(store, tenantId, hashes, (at) => at + 1, dialogId);
+}
+
+/** Each message's plain form, or null when any message is not plain. */
+export function plainChatForms(messages: readonly unknown[]): PlainForm[] | null {
+  const forms: PlainForm[] = new Array(messages.length);
+  for (let at = 0; at < messages.length; at++) {
+    const form = plainChatForm(messages[at]);
+    if (!form) return null;
+    forms[at] = form;
+  }
+  return forms;
+}
+
+const NO_MATCH: ChatMatch = Object.freeze({ previousResponseId: null, dialogId: null, inputFrom: 0 });
+
+/** The longest prefix of `hashes` stored for the tenant: a few longest first, the rest only when none of them matched. */
+async function longestMatch(
+  store: Store,
+  tenantId: string,
+  hashes: readonly string[],
+  endOf: (at: number) => number,
+  dialogId: string | null,
+): Promise<ChatMatch> {
   const cutoff = expiryCutoff(new Date(), store.retentionMs);
   const probe = (from: number, to: number) =>
     longestStored(store, hashes.slice(from, to), from, tenantId, dialogId, cutoff);
   const split = Math.max(0, hashes.length - FIRST_PROBES);
   const best = (await probe(split, hashes.length)) ?? (split > 0 ? await probe(0, split) : null);
-  if (!best) return none;
-  return { previousResponseId: best.id, dialogId: best.dialogId, inputFrom: ends[best.at]! };
+  if (!best) return NO_MATCH;
+  return { previousResponseId: best.id, dialogId: best.dialogId, inputFrom: endOf(best.at) };
 }
 
 /** The longest of `hashes` (prefix hashes from prefix `from` on) that a stored response of the tenant has. */
