@@ -5,10 +5,17 @@
 // they kept in `X-Dialogql-Dialog` and `X-Dialogql-Response`.
 import type { TenantScope } from "../auth/tenant-scope.js";
 import { ConflictError } from "../errors.js";
-import type { ChatHashedEvent, PlainForm } from "../formats/chat-context-hash.js";
+import { ChatHashChain, type ChatHashedEvent, chatHashSeed } from "../formats/chat-context-hash.js";
 import { importEvents, type MessageFormat } from "../formats/index.js";
 import type { BegunTurn, StoredTurnsDeps } from "../generation/turn-sink.js";
-import { matchChatContext, matchPlainChat, plainChatForms } from "../services/chat-match.js";
+import {
+  firstProbed,
+  matchChatContext,
+  matchPlainPrefixes,
+  plainChatForms,
+  plainPrefixHashes,
+  type PrefixHashes,
+} from "../services/chat-match.js";
 import type { HistoryEventInput } from "../vocabulary/events.js";
 import { ApiError } from "./api-errors.js";
 import { toEventInput } from "./create-request.js";
@@ -23,24 +30,49 @@ export function requestEvents(format: MessageFormat, messages: unknown, path: st
 
 /**
  * A request's messages as a door places them: read into events up front, or — a Chat Completions
- * request whose messages are all plain text (plainChatForm), as a chat client sends a chat — kept
- * as sent, hashed straight from the messages, and read into events only from where the chain they
- * match ends (a plain message is always valid, so nothing is left unchecked). At depth 1,000 that
- * is one event instead of 2,001, and none of the objects a message the events path makes.
+ * request whose messages are all plain text (plainChatForm), as a chat client sends a chat —
+ * hashed straight from the messages as sent (no events, no object a message) before the door's
+ * first await, and read into events only from where the chain they match ends. Of the messages,
+ * only the few a match of the first probe leaves as input are kept across the awaits: a request
+ * of thousands of messages dies young instead of being copied by each young GC while it waits,
+ * and the rare request matched further back (or not at all) is read again from its text. A
+ * plain message is always valid, so nothing is left unchecked.
  */
-export type TurnMessages =
-  { events: HistoryEventInput[] } | { plain: readonly unknown[]; forms: readonly PlainForm[]; path: string[] };
+export type TurnMessages = { events: HistoryEventInput[] } | { plain: PlainChat };
 
-/** `messages` of `format` as a door places them (TurnMessages); throws a ValidationError for a bad message. */
-export function turnMessages(format: MessageFormat, messages: unknown, path: string[]): TurnMessages {
-  const forms = format === "OPENAI_CHAT" && Array.isArray(messages) ? plainChatForms(messages) : null;
-  return forms ? { plain: messages as unknown[], forms, path } : { events: requestEvents(format, messages, path) };
+interface PlainChat {
+  hashes: PrefixHashes;
+  /** The messages from `tailFrom` on. */
+  tail: readonly unknown[];
+  tailFrom: number;
+  /** All the messages, read again from the body's text. */
+  reread(): unknown[];
+}
+
+/**
+ * `messages` of `format` as a door places them (TurnMessages): hashed for `tenantId` when it is
+ * given (the turn will be matched), `reread` giving them again. Throws a ValidationError for a bad message.
+ */
+export function turnMessages(
+  format: MessageFormat,
+  messages: unknown,
+  path: string[],
+  matching: { tenantId: string; reread: () => unknown[] } | null,
+): TurnMessages {
+  const forms = matching && format === "OPENAI_CHAT" && Array.isArray(messages) ? plainChatForms(messages) : null;
+  if (!matching || !forms) return { events: requestEvents(format, messages, path) };
+  const all = messages as unknown[];
+  const hashes = plainPrefixHashes(all, forms, new ChatHashChain(chatHashSeed(matching.tenantId)));
+  const tailFrom = firstProbed(hashes);
+  return { plain: { hashes, tail: all.slice(tailFrom), tailFrom, reread: matching.reread } };
 }
 
 /** The events of the messages from `from` on (a message index of plain messages: one event each). */
 function eventsFrom(messages: TurnMessages, from: number): HistoryEventInput[] {
   if ("events" in messages) return from ? messages.events.slice(from) : messages.events;
-  return requestEvents("OPENAI_CHAT", from ? messages.plain.slice(from) : messages.plain, messages.path);
+  const { tail, tailFrom, reread } = messages.plain;
+  const plain = from >= tailFrom ? tail.slice(from - tailFrom) : reread().slice(from);
+  return requestEvents("OPENAI_CHAT", plain, ["messages"]);
 }
 
 export interface ChainPlace {
@@ -82,7 +114,7 @@ export async function placeInChain(
   const match =
     "events" in messages
       ? await matchChatContext(deps.store, scope.tenantId, messages.events.map(hashedView), named)
-      : await matchPlainChat(deps.store, scope.tenantId, messages.plain, messages.forms, named);
+      : await matchPlainPrefixes(deps.store, scope.tenantId, messages.plain.hashes, named);
   if (match.previousResponseId) {
     return {
       dialogId: null,
