@@ -9,9 +9,9 @@ import { freshDatabase } from "./lib/databases.js";
 import { chainHistory } from "./load/generate-history.js";
 import { DEVELOPMENT_TENANT } from "../src/auth/authenticator.js";
 import { applyMigrations } from "../src/db/migrate.js";
-import { chatPrefixHashes, normalMessages } from "../src/formats/chat-context-hash.js";
+import { ChatHashChain, chatHashSeed, chatPrefixHashes, normalMessages } from "../src/formats/chat-context-hash.js";
 import { hashedView, requestEvents } from "../src/responses-api/recorded-turn.js";
-import { matchChatContext, matchPlainChat, plainChatForms } from "../src/services/chat-match.js";
+import { matchChatContext, matchPlainChat, plainChatForms, plainPrefixHashes } from "../src/services/chat-match.js";
 import { importMessages } from "../src/services/import-messages.js";
 
 const DEPTH = Number(process.env.DEPTH ?? 1_000);
@@ -47,6 +47,9 @@ try {
     const forms = await timed("plainChatForms", () => plainChatForms(messages));
     const plain = await timed("matchPlainChat", () => matchPlainChat(store, DEVELOPMENT_TENANT, messages, forms!));
     if (plain.previousResponseId !== tip) throw new Error(`matched ${plain.previousResponseId}, not the tip ${tip}`);
+    await timed("  its prefix hashes", () =>
+      plainPrefixHashes(messages, forms!, new ChatHashChain(chatHashSeed(DEVELOPMENT_TENANT))),
+    );
     // The path of any other request: every message read into events first.
     const events = await timed("messages → events", () => requestEvents("OPENAI_CHAT", messages, ["messages"]));
     const views = await timed("hashedView", () => events.map(hashedView));
@@ -54,7 +57,7 @@ try {
     if (match.previousResponseId !== tip) throw new Error(`matched ${match.previousResponseId}, not the tip ${tip}`);
     // Its parts, again on their own.
     const normal = await timed("  its normal form", () => normalMessages(views).filter((m) => m.end < views.length));
-    await timed("  its prefix hashes", () => chatPrefixHashes(DEVELOPMENT_TENANT, normal));
+    await timed("  its prefix hashes ", () => chatPrefixHashes(DEVELOPMENT_TENANT, normal));
     if (round < 20) times.clear();
   }
   console.log(`${body.length} characters, ${DEPTH * 2 + 1} messages:`);
