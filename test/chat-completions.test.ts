@@ -104,6 +104,31 @@ describe("chat.completions.create", () => {
     expect(branches.map((r) => r.id).sort()).toEqual([third.id, regenerated.id].sort());
   });
 
+  it("keeps every message after the match as the turn's input, however far back the match is", async () => {
+    // A plain chat's messages are kept past the match only near its end; the rest are read again.
+    const first = await ask([{ role: "user", content: "Far back: one." }], "Two.");
+    const later = Array.from({ length: 7 }, (_, i): ChatCompletionMessageParam => ({
+      role: i % 2 ? "user" : "assistant",
+      content: `Said elsewhere ${i}.`,
+    }));
+    const continued = await ask(
+      [{ role: "user", content: "Far back: one." }, { role: "assistant", content: "Two." }, ...later],
+      "Ten.",
+    );
+    const turn = await stored(continued.id);
+    expect(turn).toMatchObject({ previousResponseId: first.id });
+    expect(turn.events.map((e) => [e.phase, e.type, e.content])).toEqual([
+      ...later.map((m) => ["INPUT", m.role === "user" ? "HUMAN" : "AI", m.content]),
+      ["OUTPUT", "AI", "Ten."],
+    ]);
+
+    // A long chat that matches nothing is a new dialog holding every message.
+    const pasted = [{ role: "system", content: "Pasted." } as const, ...later];
+    const fresh = await stored((await ask(pasted, "Eleven.")).id);
+    expect(fresh.previousResponseId).toBeNull();
+    expect(fresh.events.map((e) => e.content)).toEqual([...pasted.map((m) => m.content), "Eleven."]);
+  });
+
   it("matches the system prompt too: a different one starts another dialog", async () => {
     const first = await ask(
       [

@@ -8,14 +8,16 @@ import {
   chatHashHex,
   chatHashSeed,
   chatPrefixHashes,
+  extendChatHash,
   normalMessages,
+  normalMessageTexts,
 } from "../src/formats/chat-context-hash.js";
 import { requestEvents, hashedView } from "../src/responses-api/recorded-turn.js";
-import { matchChatContext } from "../src/services/chat-match.js";
+import { matchChatContext, matchPlainChat, plainChatForms } from "../src/services/chat-match.js";
 import { importMessages } from "../src/services/import-messages.js";
 import { completeResponse } from "../src/services/response-lifecycle.js";
 import { createResponse } from "../src/services/responses.js";
-import { prisma, store } from "./support/database.js";
+import { database, prisma, store } from "./support/database.js";
 import { countStatements } from "./support/query-counter.js";
 
 const TENANT = "tenant-match";
@@ -164,5 +166,63 @@ describe("matchChatContext", () => {
       select: { chatHash: true },
     });
     expect(child.chatHash).toBeNull();
+  });
+
+  it("matches a chat of plain messages from the messages as sent, as their events would be matched", async () => {
+    const messages = [
+      { role: "developer", content: 'Quote "this", a \\ and a \u2028 line separator.' },
+      { role: "user", content: "" },
+      { role: "assistant", content: "Ünïcödé, 𝄞 and 🙂.", tool_calls: null, reasoning_content: null },
+      { role: "user", content: "x".repeat(5_000), name: "a key the normal form leaves out" },
+      { role: "system", content: "\u0007 and \t" },
+      { role: "assistant", content: "" },
+    ];
+    const ids = await importChat(messages);
+    const request = [...messages, { role: "user", content: "Next?" }];
+    const forms = plainChatForms(request)!;
+    expect(forms).toHaveLength(request.length);
+    const chain = new ChatHashChain(chatHashSeed(TENANT));
+    const plain = await matchPlainChat(store, TENANT, request, forms, null, chain);
+    expect(plain).toEqual(await matchChatContext(store, TENANT, eventsOf(request)));
+    expect(plain).toMatchObject({ previousResponseId: ids.at(-1), inputFrom: messages.length });
+    expect(chain.steps).toBe(messages.length);
+
+    // Any message that is more than text is not plain: such a request is read into events.
+    for (const other of [
+      { role: "user", content: [{ type: "text", text: "parts" }] },
+      { role: "assistant", content: null, tool_calls: [] },
+      { role: "assistant", content: "", tool_calls: [{ id: "c", type: "function", function: { name: "f" } }] },
+      { role: "assistant", content: "", reasoning_content: "thought" },
+      { role: "tool", tool_call_id: "c", content: "12" },
+      { role: "function", content: "old" },
+      ["user", "a list"],
+      null,
+    ]) {
+      expect(plainChatForms([...messages, other])).toBeNull();
+    }
+  });
+
+  it("has one hash step: the chain, extendChatHash and the SQL chatContextHash give the same hashes", async () => {
+    const texts = normalMessageTexts(
+      eventsOf([
+        { role: "system", content: "Ünïcödé 𝄞" },
+        { role: "user", content: "y".repeat(9_000) },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: '{"b":1,"a":2}' } }],
+        },
+        { role: "tool", tool_call_id: "c1", content: "done" },
+      ]),
+    );
+    const chain = new ChatHashChain(chatHashSeed(TENANT));
+    const chained = texts.map((text) => chatHashHex(chain.extend(text))).at(-1);
+    const extended = extendChatHash(chatHashSeed(TENANT), texts).toString("hex");
+    const [row] = await database.query<{ hash: string }>(`SELECT "chatContextHash"(NULL, $1, $2::text[]) AS hash`, [
+      TENANT,
+      texts,
+    ]);
+    expect(new Set([chained, extended, row!.hash])).toEqual(new Set([chained]));
+    expect(chained).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -7,6 +7,7 @@
 import { appendFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
+import { PerformanceObserver } from "node:perf_hooks";
 import { DEVELOPMENT_TENANT } from "../../src/auth/authenticator.js";
 import { applyMigrations } from "../../src/db/migrate.js";
 import { createModelCatalog } from "../../src/generation/providers.js";
@@ -44,6 +45,11 @@ for (const depth of DEPTHS) {
 }
 
 let statements = 0;
+// Time the main thread spent in garbage collection (pauses; V8's helper threads' share is in the CPU time only).
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ["gc"] });
 onStatement((sql) => {
   statements++;
   if (process.env.GENERATE_STATEMENT_LOG)
@@ -72,7 +78,7 @@ if (profiler) {
 process.on("message", async (message: { type: string }) => {
   if (message.type === "cpu") {
     const { user, system } = process.cpuUsage();
-    process.send!({ type: "cpu", ms: (user + system) / 1000, statements });
+    process.send!({ type: "cpu", ms: (user + system) / 1000, statements, gcMs });
   } else if (message.type === "stop") {
     if (profiler) {
       const { profile } = await profiler.post("Profiler.stop");

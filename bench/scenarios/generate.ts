@@ -56,7 +56,7 @@ const { url: dialogqlUrl, tips } = await dialogql.next<{ url: string; tips: Reco
 /** The dialogql process's CPU time so far, and the database statements it has sent. */
 const serverUse = async () => (
   dialogql.send({ type: "cpu" }),
-  dialogql.next<{ ms: number; statements: number }>("cpu")
+  dialogql.next<{ ms: number; statements: number; gcMs: number }>("cpu")
 );
 
 interface Timing {
@@ -133,12 +133,13 @@ interface Samples {
   wallMs: number;
   cpuMs: number;
   statements: number;
+  gcMs: number;
 }
 
 /** Interleaved rounds: each round sends `clients` turns at once on every path, one path after another. */
 async function measure(depth: number, clients: number, rounds: number) {
   const samples: Record<string, Samples> = {};
-  for (const name of Object.keys(paths)) samples[name] = { timings: [], wallMs: 0, cpuMs: 0, statements: 0 };
+  for (const name of Object.keys(paths)) samples[name] = { timings: [], wallMs: 0, cpuMs: 0, statements: 0, gcMs: 0 };
   for (let round = -1; round < rounds; round++) {
     for (const [name, call] of Object.entries(paths)) {
       const before = (doors as readonly string[]).includes(name) ? await serverUse() : null;
@@ -151,6 +152,7 @@ async function measure(depth: number, clients: number, rounds: number) {
         const after = await serverUse();
         samples[name]!.cpuMs += after.ms - before.ms;
         samples[name]!.statements += after.statements - before.statements;
+        samples[name]!.gcMs += after.gcMs - before.gcMs;
       }
     }
   }
@@ -199,7 +201,7 @@ for (const depth of DEPTHS) {
           value: Number(cpu.toFixed(2)),
           unit: "ms",
           ...(deep && { target: "≤ 4 ms", met: cpu <= 4, goal: true }),
-          note: `${(s.statements / turns).toFixed(1)} database statements per turn`,
+          note: `${(s.statements / turns).toFixed(1)} database statements per turn, ${(s.gcMs / turns).toFixed(1)} ms of GC pauses per turn`,
         });
       } else {
         figures.push(

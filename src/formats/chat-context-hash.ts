@@ -93,9 +93,13 @@ export const normalMessageTexts = (events: readonly ChatHashedEvent[]) => normal
 export const chatHashSeed = (tenantId: string) =>
   createHash("sha256").update(`dialogql chat context ${tenantId}`, "utf8").digest();
 
-/** `hash` extended by one message of the normal form. */
-export const extendChatHash = (hash: Buffer, message: string) =>
-  createHash("sha256").update(hash).update(message, "utf8").digest();
+/** `start` (a hash) extended by `messages` of the normal form, one ChatHashChain step each. */
+export function extendChatHash(start: Buffer, messages: readonly string[]): Buffer {
+  const chain = new ChatHashChain(start);
+  let digest: string | null = null;
+  for (const message of messages) digest = chain.extend(message);
+  return digest === null ? start : Buffer.from(digest, "latin1");
+}
 
 /**
  * A hash chain extended message by message: h = sha256(h ‖ utf8(message)), computed over one scratch
@@ -111,15 +115,22 @@ export class ChatHashChain {
     start.copy(this.#scratch, 0, 0, 32);
   }
 
-  /** Extends the chain by `message` and returns the new hash (binary: see chatHashHex). */
-  extend(message: string): string {
+  /**
+   * Extends the chain by the message `open + body + close` and returns the new hash (binary: see
+   * chatHashHex). The three pieces are written one after the other, so that a message spelled out
+   * from its parts (plainChatForm) is never joined into one string first.
+   */
+  extend(body: string, open = "", close = ""): string {
     // A UTF-16 code unit is at most 3 bytes of UTF-8.
-    if (32 + 3 * message.length > this.#scratch.length) {
-      const larger = Buffer.allocUnsafe(2 * (32 + 3 * message.length));
+    const most = 32 + 3 * (open.length + body.length + close.length);
+    if (most > this.#scratch.length) {
+      const larger = Buffer.allocUnsafe(2 * most);
       this.#scratch.copy(larger, 0, 0, 32);
       this.#scratch = larger;
     }
-    const length = 32 + this.#scratch.write(message, 32, "utf8");
+    let length = 32 + this.#scratch.write(open, 32, "utf8");
+    length += this.#scratch.write(body, length, "utf8");
+    length += this.#scratch.write(close, length, "utf8");
     const digest = hash("sha256", this.#scratch.subarray(0, length), "binary");
     this.#scratch.write(digest, 0, "latin1");
     this.steps++;
@@ -137,6 +148,39 @@ export function chatPrefixHashes(
   chain = new ChatHashChain(chatHashSeed(tenantId)),
 ): string[] {
   return messages.map((message) => chain.extend(message.text));
+}
+
+/** The opening and closing of a plain message's normal form, around JSON.stringify of its text. */
+export type PlainForm = readonly [open: string, close: string];
+
+const PLAIN_SYSTEM: PlainForm = ['["system",', "]"];
+const PLAIN_USER: PlainForm = ['["user",', "]"];
+const PLAIN_ASSISTANT: PlainForm = ['["assistant",', ",[]]"];
+
+/**
+ * The normal form of a plain Chat Completions message as the client sent it, without reading it
+ * into events: a system, developer or user message whose content is a string, or an assistant's
+ * string content without tool calls or reasoning. Such a message is exactly one event, whose
+ * normal form (normalMessages) is `open + JSON.stringify(content) + close` (test/chat-match.test.ts
+ * checks both ways agree). Null for any other message.
+ */
+export function plainChatForm(message: unknown): PlainForm | null {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return null;
+  const { role, content } = message as Record<string, unknown>;
+  if (typeof content !== "string") return null;
+  switch (role) {
+    case "system":
+    case "developer":
+      return PLAIN_SYSTEM;
+    case "user":
+      return PLAIN_USER;
+    case "assistant": {
+      const { tool_calls: calls, reasoning_content: reasoning } = message as Record<string, unknown>;
+      return calls == null && reasoning == null ? PLAIN_ASSISTANT : null;
+    }
+    default:
+      return null;
+  }
 }
 
 /** A message's content: its text, or its parts when it has more than text (canonical JSON). */

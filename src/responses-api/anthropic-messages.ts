@@ -36,7 +36,7 @@ async function handleMessages(request: Request, deps: CreateDeps): Promise<Respo
   const settings = messagesSettings(body, deps.generator.models.upstreamOf(model));
   const events = requestEvents("ANTHROPIC_MESSAGES", { system: body.system, messages: body.messages }, []);
   const turns = await idempotentTurns(request, raw, deps, true);
-  const place = await placeTurn(deps, events, request, !turns.earlier);
+  const place = await placeTurn(deps, { events }, request, !turns.earlier);
   const generate = recordedTurnRequest(request, deps, settings, place);
   const sink = storedTurns(deps);
 

@@ -6,23 +6,27 @@ import { storedTurns, unstoredTurns } from "../generation/turn-sink.js";
 import { errorBody, json } from "./api-errors.js";
 import { chatCompletion, chunkStream } from "./chat-completion-object.js";
 import { chatSettings, parseChatBody } from "./chat-completions-request.js";
-import { type CreateDeps, readBody } from "./create-response.js";
+import { type CreateDeps, parseBody, readBodyText } from "./create-response.js";
 import { answerRecordedTurn, recordedTurnRequest } from "./recorded-answer.js";
 import { idempotentTurns } from "./idempotent-turns.js";
-import { placeTurn, requestEvents } from "./recorded-turn.js";
+import { placeTurn, turnMessages } from "./recorded-turn.js";
 
 export async function handleChatCompletions(request: Request, deps: CreateDeps): Promise<Response> {
-  const body = await readBody(request);
+  const text = await readBodyText(request);
+  const body = parseBody(text);
   const parsed = parseChatBody(body);
-  // What the answer needs is read out before the first await, so that the body — thousands of
-  // messages at depth — is not kept alive (and copied by each young GC) while the turn begins.
+  // What the answer needs is read out before the first await, and the messages are hashed then
+  // (recorded-turn.ts), so that the body — thousands of messages at depth — is not kept alive
+  // (and copied by each young GC) while the turn begins; its text is, to read it again if need be.
   const { store, stream, includeUsage, obfuscate } = parsed;
   const model = parsed.body.model;
   const logprobs = parsed.body.logprobs ?? false;
   const settings = chatSettings(parsed.body, deps.generator.models.upstreamOf(model));
-  const events = requestEvents("OPENAI_CHAT", parsed.body.messages, ["messages"]);
+  const reread = () => (parseBody(text) as { messages: unknown[] }).messages;
+  const matching = store ? { tenantId: deps.scope.tenantId, reread } : null;
+  const messages = turnMessages("OPENAI_CHAT", parsed.body.messages, ["messages"], matching);
   const turns = await idempotentTurns(request, body, deps, store);
-  const place = await placeTurn(deps, events, request, store && !turns.earlier);
+  const place = await placeTurn(deps, messages, request, store && !turns.earlier);
   const generate = recordedTurnRequest(request, deps, settings, place);
   const sink = store ? storedTurns(deps) : unstoredTurns(deps.store);
   const chunkOptions = { includeUsage, obfuscate, logprobs };

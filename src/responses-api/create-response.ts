@@ -25,12 +25,20 @@ export type TurnStarter = Pick<Generator, "start">;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export async function readBody(request: Request) {
-  let text: string;
+  return parseBody(await readBodyText(request));
+}
+
+/** The request's body as text (refused unless UTF-8): a door that may read it again keeps this, not the parsed body. */
+export async function readBodyText(request: Request): Promise<string> {
   try {
-    text = utf8.decode(await request.arrayBuffer());
+    return utf8.decode(await request.arrayBuffer());
   } catch {
     throw new InvalidRequest("The request body is not valid UTF-8.", null);
   }
+}
+
+/** A body's text parsed as JSON (refused when it is not). */
+export function parseBody(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {

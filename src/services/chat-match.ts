@@ -12,10 +12,10 @@
 import {
   ChatHashChain,
   type ChatHashedEvent,
-  chatHashHex,
   chatHashSeed,
-  chatPrefixHashes,
   normalMessages,
+  type PlainForm,
+  plainChatForm,
 } from "../formats/chat-context-hash.js";
 import { expiryCutoff } from "../store/retention-window.js";
 import type { Store } from "../store/store.js";
@@ -49,19 +49,114 @@ export async function matchChatContext(
   chain = new ChatHashChain(chatHashSeed(tenantId)),
 ): Promise<ChatMatch> {
   const messages = normalMessages(events).filter((message) => message.end < events.length);
-  const none = { previousResponseId: null, dialogId: null, inputFrom: 0 };
-  if (!messages.length) return none;
-  const hashes = chatPrefixHashes(tenantId, messages, chain);
+  const hashes = new PrefixHashes(messages.length);
+  for (let at = 0; at < messages.length; at++) hashes.set(at, chain.extend(messages[at]!.text));
   // Only where each message ends is kept across the probes' awaits, not the messages' texts: what
   // a request of thousands of messages leaves alive while it waits is copied by each young GC.
   const ends = messages.map((message) => message.end);
+  const best = await longestPrefix(store, tenantId, hashes, dialogId);
+  return best ? { previousResponseId: best.id, dialogId: best.dialogId, inputFrom: ends[best.at]! } : NO_MATCH;
+}
+
+/**
+ * matchChatContext for Chat Completions messages that are all plain (`forms`: plainChatForms of
+ * them): `inputFrom` is a message index, which is the event index (a plain message is one event).
+ */
+export async function matchPlainChat(
+  store: Store,
+  tenantId: string,
+  messages: readonly unknown[],
+  forms: readonly PlainForm[],
+  dialogId: string | null = null,
+  chain = new ChatHashChain(chatHashSeed(tenantId)),
+): Promise<ChatMatch> {
+  return matchPlainPrefixes(store, tenantId, plainPrefixHashes(messages, forms, chain), dialogId);
+}
+
+/** matchPlainChat from the messages' prefix hashes (plainPrefixHashes), made before. */
+export async function matchPlainPrefixes(
+  store: Store,
+  tenantId: string,
+  hashes: PrefixHashes,
+  dialogId: string | null,
+): Promise<ChatMatch> {
+  const best = await longestPrefix(store, tenantId, hashes, dialogId);
+  return best ? { previousResponseId: best.id, dialogId: best.dialogId, inputFrom: best.at + 1 } : NO_MATCH;
+}
+
+/**
+ * The prefix hashes of plain Chat Completions messages (`forms`: plainChatForms of them), every
+ * prefix but the whole (its last message is the new turn's), hashed straight from the messages as
+ * sent: no events, no normal-form objects, one JSON.stringify of each text.
+ */
+export function plainPrefixHashes(
+  messages: readonly unknown[],
+  forms: readonly PlainForm[],
+  chain: ChatHashChain,
+): PrefixHashes {
+  const hashes = new PrefixHashes(Math.max(0, messages.length - 1));
+  for (let at = 0; at < hashes.count; at++) {
+    const [open, close] = forms[at]!;
+    hashes.set(at, chain.extend(JSON.stringify((messages[at] as { content: string }).content), open, close));
+  }
+  return hashes;
+}
+
+/** Each message's plain form, or null when any message is not plain. */
+export function plainChatForms(messages: readonly unknown[]): PlainForm[] | null {
+  const forms: PlainForm[] = new Array(messages.length);
+  for (let at = 0; at < messages.length; at++) {
+    const form = plainChatForm(messages[at]);
+    if (!form) return null;
+    forms[at] = form;
+  }
+  return forms;
+}
+
+/**
+ * A request's prefix hashes (ChatHashChain digests), 32 bytes each in one buffer: what is kept
+ * across the probes' awaits is one object, not a string a message.
+ */
+export class PrefixHashes {
+  readonly #packed: Buffer;
+
+  constructor(readonly count: number) {
+    this.#packed = Buffer.alloc(32 * count);
+  }
+
+  set(at: number, digest: string) {
+    this.#packed.write(digest, 32 * at, "latin1");
+  }
+
+  /** The hashes of prefixes `from` to `to` (exclusive) in hex, as Response.chatHash keeps them. */
+  hex(from: number, to: number): string[] {
+    return Array.from({ length: to - from }, (_, i) =>
+      this.#packed.toString("hex", 32 * (from + i), 32 * (from + i + 1)),
+    );
+  }
+}
+
+/** The first prefix the first probe looks at: a match there leaves the messages after it as input. */
+export const firstProbed = (hashes: PrefixHashes) => Math.max(0, hashes.count - FIRST_PROBES);
+
+const NO_MATCH: ChatMatch = Object.freeze({ previousResponseId: null, dialogId: null, inputFrom: 0 });
+
+/**
+ * The longest of the prefixes `hashes` has that is stored for the tenant (`at`: its index): a few
+ * longest first, the rest only when none of them matched.
+ */
+async function longestPrefix(
+  store: Store,
+  tenantId: string,
+  hashes: PrefixHashes,
+  dialogId: string | null,
+): Promise<{ id: string; dialogId: string; at: number } | null> {
+  if (!hashes.count) return null;
   const cutoff = expiryCutoff(new Date(), store.retentionMs);
   const probe = (from: number, to: number) =>
-    longestStored(store, hashes.slice(from, to), from, tenantId, dialogId, cutoff);
-  const split = Math.max(0, hashes.length - FIRST_PROBES);
-  const best = (await probe(split, hashes.length)) ?? (split > 0 ? await probe(0, split) : null);
-  if (!best) return none;
-  return { previousResponseId: best.id, dialogId: best.dialogId, inputFrom: ends[best.at]! };
+    longestStored(store, hashes.hex(from, to), from, tenantId, dialogId, cutoff);
+  const split = firstProbed(hashes);
+  return (await probe(split, hashes.count)) ?? (split > 0 ? await probe(0, split) : null);
 }
 
 /** The longest of `hashes` (prefix hashes from prefix `from` on) that a stored response of the tenant has. */
@@ -91,7 +186,7 @@ async function longestStored(
        LIMIT 1) owned
      ORDER BY h.k DESC
      LIMIT 1`,
-    [hashes.map(chatHashHex), tenantId, dialogId, cutoff],
+    [hashes, tenantId, dialogId, cutoff],
   );
   return best ? { ...best, at: from + best.at } : null;
 }

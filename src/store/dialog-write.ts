@@ -133,7 +133,7 @@ export class DialogWrite {
       const final = turn.status !== "IN_PROGRESS";
       // A turn still in progress has no hash yet, so neither have the turns continuing it.
       chatHash =
-        final && chatHash ? normalMessageTexts([...turn.input, ...turn.output]).reduce(extendChatHash, chatHash) : null;
+        final && chatHash ? extendChatHash(chatHash, normalMessageTexts([...turn.input, ...turn.output])) : null;
       responses.push(responseRow(turn, { previous, depth, cost: priced.sums.cost, chatHash, now, seq: this.#seq }));
       previous = { id: turn.id, depth };
     }
