@@ -72,13 +72,24 @@ function writtenWhole(text: InFlightState, events: lifecycle.AppendEventsInput["
   return whole != null && whole.content === text.text;
 }
 
+/**
+ * Ends the response. Its open text, when it has one, is committed by the same write, before the
+ * final status: one write, one delta with the text's event and the end.
+ */
 export const completeResponse = (held: HeldTexts, input: lifecycle.CompleteResponseInput) =>
   held.queue.run(input.responseId, async () => {
     const text = await heldText(held, input.responseId);
-    // A call completeResponse refuses anyway must not commit the text first.
-    if (input.status !== "IN_PROGRESS") await commitAndPublish(held, text);
     const dialogId = input.dialogId ?? text?.dialogId;
-    return published(held, ending(await lifecycle.completeResponse(held.store, { ...input, dialogId }), text?.part));
+    // A call completeResponse refuses anyway (not a final status) must not commit the text first.
+    if (!text?.text || input.status === "IN_PROGRESS") {
+      if (text && input.status !== "IN_PROGRESS") await forget(held, text);
+      return published(held, ending(await lifecycle.completeResponse(held.store, { ...input, dialogId }), text?.part));
+    }
+    const write = await lifecycle
+      .completeResponse(held.store, { ...input, dialogId }, { endsWith: [eventOf(text)], endsText: true })
+      .catch(forgetIfFinished(held, text));
+    await forget(held, text, { erased: true });
+    return published(held, ending(write, text.part));
   });
 
 export const interruptResponse = (held: HeldTexts, input: lifecycle.InterruptResponseInput) =>

@@ -83,16 +83,26 @@ export interface CompleteResponseInput {
   dialogId?: string;
 }
 
-export async function completeResponse(store: Store, input: CompleteResponseInput): Promise<WriteResult> {
+/**
+ * `endsWith`: output events appended in the same write, before the final status (the open text
+ * the end commits: src/history-writes/lifecycle-writes.ts); `endsText` erases its checkpoint.
+ */
+export async function completeResponse(
+  store: Store,
+  input: CompleteResponseInput,
+  { endsWith = [], endsText = false }: { endsWith?: HistoryEventInput[]; endsText?: boolean } = {},
+): Promise<WriteResult> {
   const status = input.status ?? "COMPLETED";
   const errors: FieldError[] = [];
   if (!isFinal(status)) errors.push({ path: ["status"], message: `must be one of ${FINAL_STATUSES.join(", ")}` });
   checkUsage(input.usage, errors);
   if (errors.length || !isFinal(status)) throw new ValidationError(errors);
+  const events = parseEventInputs(store.writeLimits, endsWith, ["events"]);
   return writeToInProgress(
     store,
     input.responseId,
     async (write) => {
+      await write.appendEvents(input.responseId, events, "OUTPUT", { endsText });
       // Only the counts given are set; absent ones keep what createResponse stored.
       const change: ResponseChange = { status, usage: input.usage ?? {}, error: input.error };
       await write.changeResponse(input.responseId, change);
