@@ -60,6 +60,11 @@ describe("a generated turn as in-flight text", () => {
       ["AiEvent", answer],
     ]);
     expect(watcher.inFlight).toEqual({});
+    // The answer is committed with the turn's end: one write, one delta with its event and the status.
+    await watcher.until((w) => w.deltas.at(-1)?.status === "COMPLETED");
+    const committed = watcher.deltas.filter((delta) => delta.append.length || delta.status !== "IN_PROGRESS");
+    expect(committed.at(-1)!.append.map((event) => event.__typename)).toEqual(["AiEvent"]);
+    expect(committed.at(-1)!.status).toBe("COMPLETED");
     expect(watcher.duplicates).toBe(0);
     expect(watcher.gaps).toBe(0);
     const typed = watcher.deltas.filter((delta) => delta.text?.type === "AI").map((delta) => delta.text!.delta);

@@ -228,7 +228,10 @@ export class DialogWrite {
         own.push(
           ["completedAt", Prisma.sql`${this.now.toISOString()}::timestamp`],
           ["finishedAtSeq", Prisma.sql`${this.#seq}::int`],
-          ["chatHash", await finalChatHash(this.session, this.dialog, responseId, this.#forEnd.get(responseId)?.events)],
+          [
+            "chatHash",
+            await finalChatHash(this.session, this.dialog, responseId, this.#forEnd.get(responseId)?.events),
+          ],
         );
       }
     }
@@ -242,7 +245,8 @@ export class DialogWrite {
     if (priced) own.push(["cost", Prisma.sql`${priced.cost}::float8`]);
     const sums = (row: string) =>
       (priced?.sums ?? []).map(
-        ({ column, amount }) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${Prisma.raw(row)}"${Prisma.raw(column)}" + ${amount}`,
+        ({ column, amount }) =>
+          Prisma.sql`${Prisma.raw(`"${column}"`)} = ${Prisma.raw(row)}"${Prisma.raw(column)}" + ${amount}`,
       );
     // A final status ends the in-flight text: its checkpointed pieces go in the same statement,
     // whichever instance held the text (an append that ended it deletes them already).
