@@ -32,6 +32,15 @@ import {
 import { insertResponseRows, responseRow, type ResponseRow } from "./response-rows.js";
 import { run, type SqlRunner } from "./sql.js";
 import {
+  afterUpdate,
+  chunkDelete,
+  type OwnSet,
+  ownUpdate,
+  segmentSums,
+  type SegmentUpdate,
+  segmentUpdate,
+} from "./response-updates.js";
+import {
   addToLedger,
   addUsage,
   ledgerStatement,
@@ -40,8 +49,6 @@ import {
   type LedgerEntry,
   noUsage,
   pricedUsage,
-  segmentUsageColumns,
-  usageKinds,
   type UsageSums,
 } from "./usage.js";
 import type { PriceBook } from "../usage/prices.js";
@@ -51,15 +58,6 @@ export interface ResponseChange {
   usage?: Partial<Usage>;
   /** undefined leaves the error alone; null clears it. */
   error?: unknown;
-}
-
-/**
- * The SET items of an update of a response's row and the rows after it in its segment (as `u`):
- * `all` for every one of them, `own` (column, value) for the response's row only.
- */
-interface SegmentUpdate {
-  all: Prisma.Sql[];
-  own: [string, Prisma.Sql][];
 }
 
 /** A dialog locked for one write. Its methods are the only way seqs, heads and counts change. */
@@ -195,21 +193,13 @@ export class DialogWrite {
     };
     if (endsText) {
       update.own.push(["inFlightPart", Prisma.sql`NULL`], ["inFlightType", Prisma.sql`NULL`]);
-      await this.#later(
-        `InFlightChunk:${responseId}`,
-        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "dialogId" = ${this.dialog.id} AND "responseId" = ${responseId}`,
-      );
+      await this.#later(`InFlightChunk:${responseId}`, chunkDelete(this.dialog.id, responseId));
     }
     // Made when it is sent: a change of the response's own row in this write (its end) joins it.
     this.#segmentUpdates.set(responseId, update);
-    const own = (column: string, value: Prisma.Sql) =>
-      Prisma.sql`${Prisma.raw(`"${column}"`)} = CASE WHEN u.id = ${responseId} THEN ${value} ELSE u.${Prisma.raw(`"${column}"`)} END`;
     await this.#later(
       `Response:from:${responseId}`,
-      () => Prisma.sql`UPDATE "Response" u SET ${Prisma.join([...update.all, ...update.own.map(([column, value]) => own(column, value))])}
-        FROM (SELECT "segmentId", depth FROM "Response" WHERE "dialogId" = ${this.dialog.id} AND id = ${responseId}) p
-        WHERE u."dialogId" = ${this.dialog.id} AND u."segmentId" = p."segmentId" AND u.depth >= p.depth
-        RETURNING u.id, to_jsonb(u) AS item`,
+      () => segmentUpdate(this.dialog.id, responseId, update),
       "responses",
     );
   }
@@ -220,20 +210,16 @@ export class DialogWrite {
    * their update of its segment's rows: a step's commit and the turn's end are one statement.
    */
   async changeResponse(responseId: string, change: ResponseChange) {
-    const own: [string, Prisma.Sql][] = [];
+    const own: OwnSet[] = [];
     const final = change.status !== undefined && change.status !== "IN_PROGRESS";
-    if (change.status) {
-      own.push(["status", Prisma.sql`${change.status}::"ResponseStatus"`]);
-      if (final) {
-        own.push(
-          ["completedAt", Prisma.sql`${this.now.toISOString()}::timestamp`],
-          ["finishedAtSeq", Prisma.sql`${this.#seq}::int`],
-          [
-            "chatHash",
-            await finalChatHash(this.session, this.dialog, responseId, this.#forEnd.get(responseId)?.events),
-          ],
-        );
-      }
+    if (change.status) own.push(["status", Prisma.sql`${change.status}::"ResponseStatus"`]);
+    if (final) {
+      const events = this.#forEnd.get(responseId)?.events;
+      own.push(
+        ["completedAt", Prisma.sql`${this.now.toISOString()}::timestamp`],
+        ["finishedAtSeq", Prisma.sql`${this.#seq}::int`],
+        ["chatHash", await finalChatHash(this.session, this.dialog, responseId, events)],
+      );
     }
     const usage = Object.entries(change.usage ?? {}).filter(([, value]) => value !== undefined);
     // Only the counts given are set; absent ones keep what they were.
@@ -243,46 +229,31 @@ export class DialogWrite {
     if (!own.length) return;
     const priced = usage.length ? await this.#changeUsage(responseId, Object.fromEntries(usage)) : null;
     if (priced) own.push(["cost", Prisma.sql`${priced.cost}::float8`]);
-    const sums = (row: string) =>
-      (priced?.sums ?? []).map(
-        ({ column, amount }) =>
-          Prisma.sql`${Prisma.raw(`"${column}"`)} = ${Prisma.raw(row)}"${Prisma.raw(column)}" + ${amount}`,
-      );
     // A final status ends the in-flight text: its checkpointed pieces go in the same statement,
     // whichever instance held the text (an append that ended it deletes them already).
     if (final && !this.#held.isHeld(`InFlightChunk:${responseId}`)) {
-      await this.#later(
-        `InFlightChunk:${responseId}`,
-        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "dialogId" = ${this.dialog.id} AND "responseId" = ${responseId}`,
-      );
+      await this.#later(`InFlightChunk:${responseId}`, chunkDelete(this.dialog.id, responseId));
     }
     const segment = this.#segmentUpdates.get(responseId);
     if (segment && this.#held.isHeld(`Response:from:${responseId}`)) {
       // The segment's rows from this response on take the usage sums, as its own row takes them.
       segment.own.push(...own);
-      segment.all.push(...sums("u."));
+      if (priced?.delta) segment.all.push(...segmentSums(priced.delta, "u."));
       return;
     }
-    if (priced?.sums.length) {
-      await this.#later(
-        `Response:after:${responseId}`,
-        Prisma.sql`UPDATE "Response" SET ${Prisma.join(sums(""))}
-          WHERE "dialogId" = ${this.dialog.id} AND "segmentId" = ${priced.segmentId} AND depth > ${priced.depth}::int`,
-      );
+    const sums = priced?.delta ? segmentSums(priced.delta) : [];
+    if (priced?.delta) {
+      const { segmentId, depth } = priced;
+      await this.#later(`Response:after:${responseId}`, afterUpdate(this.dialog.id, segmentId, depth, sums));
     }
-    const sets = [...own.map(([column, value]) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`), ...sums("")];
-    await this.#later(
-      `Response:${responseId}`,
-      Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE "dialogId" = ${this.dialog.id} AND id = ${responseId}
-        RETURNING id, to_jsonb("Response") AS item`,
-      "responses",
-    );
+    await this.#later(`Response:${responseId}`, ownUpdate(this.dialog.id, responseId, own, sums), "responses");
   }
 
   /**
    * A response's usage changes to `next` (the counts given; others keep theirs): the difference,
-   * priced, goes to the ledger, and is answered for the caller to add to the response's segment
-   * sums (its own row's and those after it) with its new cost; null when the response is not there.
+   * priced, goes to the ledger, and is answered (null: none) for the caller to add to the
+   * response's segment sums (its own row's and those after it), with its new cost; null when the
+   * response is not there.
    */
   async #changeUsage(responseId: string, next: Partial<Usage>) {
     const known = this.#forEnd.get(responseId);
@@ -299,13 +270,8 @@ export class DialogWrite {
     const after = pricedUsage(this.prices, row.model, { ...row, ...next });
     const delta = addUsage(after.sums, before, -1);
     const { segmentId, depth } = row;
-    if (isNoUsage(delta)) return { cost: row.cost, sums: [], segmentId, depth };
+    if (isNoUsage(delta)) return { cost: row.cost, delta: null, segmentId, depth };
     this.#usage = addUsage(this.#usage, delta);
-    const sums = segmentUsageColumns.map((column, i) => {
-      const amount = i < usageKinds.length ? delta[usageKinds[i]!] : delta.cost;
-      const cast = Prisma.raw(column === "costInSegment" ? "float8" : "int");
-      return { column, amount: Prisma.sql`${amount}::${cast}` };
-    });
     const first = [row.inputTokens, row.outputTokens, row.cachedTokens, row.reasoningTokens].every((n) => n == null);
     const charge = {
       tenantId: this.dialog.tenantId,
@@ -318,7 +284,7 @@ export class DialogWrite {
     const ledger = ledgerStatement(charge, this.dialog.id, this.now);
     if (ledger) await this.#later(`UsageDaily`, ledger);
     this.charges.push(charge);
-    return { cost: after.sums.cost, sums, segmentId, depth };
+    return { cost: after.sums.cost, delta, segmentId, depth };
   }
 
   /**
