@@ -206,8 +206,11 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
       // when the answer starts, the answer together with the step's other events). Reasoning
       // with something to send back upstream is written whole, in place of its streamed text.
       const others = events.filter((event) => !isTypedText(event));
-      if (others.length) await writes.appendEvents({ responseId, dialogId: dialogId!, events: others, ownCalls });
-      else await writes.commitText(responseId);
+      // The turn is its response's one writer: a step that typed nothing has no open text to commit.
+      const noTextTyped = !events.some((event) => event.ai || event.reasoning);
+      if (others.length) {
+        await writes.appendEvents({ responseId, dialogId: dialogId!, events: others, ownCalls, noTextTyped });
+      } else await writes.commitText(responseId);
     },
     async finish(turn, status, usage, error, at) {
       const { responseId, dialogId, previousResponseId } = turn;

@@ -46,7 +46,8 @@ export const commitText = (held: HeldTexts, responseId: string) =>
 
 export const appendEvents = (held: HeldTexts, input: lifecycle.AppendEventsInput) =>
   held.queue.run(input.responseId, async () => {
-    const text = await heldText(held, input.responseId);
+    // The model loop's steps with no text typed since its last write: none is open, none is read.
+    const text = input.noTextTyped ? null : await heldText(held, input.responseId);
     if (!text?.text) {
       const write = await lifecycle.appendEvents(held.store, input, {
         endsText: text != null,

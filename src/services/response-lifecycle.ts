@@ -29,6 +29,12 @@ export interface AppendEventsInput {
   ownCalls?: ReadonlyMap<string, string>;
   /** The response's dialog, when the caller knows it (see writeToInProgress); not part of the GraphQL input either. */
   dialogId?: string;
+  /**
+   * The caller is the response's one writer and typed no text into it since its last write, as the
+   * model loop knows: no open text is looked for (src/history-writes/lifecycle-writes.ts). Not part
+   * of the GraphQL input either.
+   */
+  noTextTyped?: boolean;
 }
 
 /**
