@@ -94,8 +94,19 @@ export interface TurnSink {
    * (src/generation/turn-writer.ts), and the answer and the end are one write, one delta.
    */
   commitsTextAtFinish?: boolean;
-  /** `at` is the turn's end as its answer states it, so the stored completedAt is the same instant. */
-  finish(turn: BegunTurn, status: FinalStatus, usage: UsageInput | null, error: unknown, at: Date): Promise<void>;
+  /**
+   * `at` is the turn's end as its answer states it, so the stored completedAt is the same instant.
+   * `answer`: the last step's answer as the model gave it, left to be committed here
+   * (commitsTextAtFinish): its typed text is committed, or it whole where that text is not held.
+   */
+  finish(
+    turn: BegunTurn,
+    status: FinalStatus,
+    usage: UsageInput | null,
+    error: unknown,
+    at: Date,
+    answer?: HistoryEventInput | null,
+  ): Promise<void>;
   /** The metadata of context events, by id (the model's context leaves metadata out). */
   eventMetadata(eventIds: string[]): Promise<Map<string, unknown>>;
 }
@@ -212,10 +223,11 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
         await writes.appendEvents({ responseId, dialogId: dialogId!, events: others, ownCalls, noTextTyped });
       } else await writes.commitText(responseId);
     },
-    async finish(turn, status, usage, error, at) {
+    async finish(turn, status, usage, error, at, answer) {
       const { responseId, dialogId, previousResponseId } = turn;
       // The turn knows its dialog from its opening write: the end does not look it up.
-      await writes.completeResponse({ responseId, status, usage, error: error ?? null, at, dialogId: dialogId! });
+      const end = { responseId, status, usage, error: error ?? null, at, dialogId: dialogId!, answer };
+      await writes.completeResponse(end);
       // Not awaited: the turn is done; the one that continues it reads the whole context if this is not kept yet.
       writes
         .keepTurnContext({ responseId, dialogId: dialogId!, previousResponseId }, turn.context.slice(0, turn.continued))

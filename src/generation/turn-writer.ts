@@ -44,6 +44,8 @@ export interface TurnWriter {
    * One at a time (a turn's listings).
    */
   saveItemsAhead(committed: () => void): void;
+  /** The answer its step's end left for the turn's end to commit (TurnSink.commitsTextAtFinish); null: none. */
+  readonly answer: HistoryEventInput | null;
 }
 
 /** A step of the turn the store refused: the turn stops, and it is not the upstream's failure. */
@@ -80,14 +82,16 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     await write(() => unsaved((upTo = items.length)));
     saved = Math.max(saved, upTo);
   };
-  // The end of a step of typed text only (the turn's answer: a step with no call ends the turn) is
-  // not a write of its own when the sink's end commits that text with the final status.
+  // The end of a step whose one item is typed text (the turn's answer: a step with no call ends
+  // the turn) is not a write of its own when the sink's end commits it with the final status.
+  let answer: HistoryEventInput | null = null;
   const stepEnd = async () => {
     const upTo = items.length;
     const events = unsaved(upTo);
-    if (!sink.commitsTextAtFinish || !events.length || !events.every(isTypedText)) return saveItems();
+    if (!sink.commitsTextAtFinish || events.length !== 1 || !isTypedText(events[0]!)) return saveItems();
     saved = Math.max(saved, upTo);
     produced.push(...events.map(asStored));
+    answer = events[0]!;
   };
   const gate = observerGate();
   const observe = gate.observe;
@@ -132,6 +136,9 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     },
     saveItems,
     saveItemsAhead,
+    get answer() {
+      return answer;
+    },
   };
 }
 

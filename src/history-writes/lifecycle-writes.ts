@@ -75,22 +75,29 @@ function writtenWhole(text: InFlightState, events: lifecycle.AppendEventsInput["
 
 /**
  * Ends the response. Its open text, when it has one, is committed by the same write, before the
- * final status: one write, one delta with the text's event and the end.
+ * final status: one write, one delta with the text's event and the end. The model loop's answer
+ * (`input.answer`) is that text; where it is not held as typed (a delta refused while the database
+ * was away), it is written whole from the answer, in place of what is held.
  */
 export const completeResponse = (held: HeldTexts, input: lifecycle.CompleteResponseInput) =>
   held.queue.run(input.responseId, async () => {
+    const { answer, ...end } = input;
     const text = await heldText(held, input.responseId);
     const dialogId = input.dialogId ?? text?.dialogId;
     // A call completeResponse refuses anyway (not a final status) must not commit the text first.
-    if (!text?.text || input.status === "IN_PROGRESS") {
-      if (text && input.status !== "IN_PROGRESS") await forget(held, text);
-      return published(held, ending(await lifecycle.completeResponse(held.store, { ...input, dialogId }), text?.part));
+    const final = input.status !== "IN_PROGRESS";
+    const typed = answer && !(text?.text && writtenWhole(text, [answer])) ? answer : text?.text ? eventOf(text) : null;
+    if (!typed || !final) {
+      if (text && final) await forget(held, text);
+      return published(held, ending(await lifecycle.completeResponse(held.store, { ...end, dialogId }), text?.part));
     }
-    const write = await lifecycle
-      .completeResponse(held.store, { ...input, dialogId }, { endsWith: [eventOf(text)], endsText: true })
-      .catch(forgetIfFinished(held, text));
-    await forget(held, text, { erased: true });
-    return published(held, ending(write, text.part));
+    const endsWith = { endsWith: [typed], endsText: text != null };
+    const write = await lifecycle.completeResponse(held.store, { ...end, dialogId }, endsWith).catch(async (error) => {
+      if (text) await forgetIfFinished(held, text)(error);
+      throw error;
+    });
+    if (text) await forget(held, text, { erased: true });
+    return published(held, ending(write, text?.part));
   });
 
 export const interruptResponse = (held: HeldTexts, input: lifecycle.InterruptResponseInput) =>

@@ -87,6 +87,11 @@ export interface CompleteResponseInput {
   at?: Date;
   /** The response's dialog, when the caller knows it (see writeToInProgress). */
   dialogId?: string;
+  /**
+   * The answer its one writer typed into it (the model loop's last step), committed with the end
+   * in place of its open text (src/history-writes/lifecycle-writes.ts). Not part of the GraphQL input.
+   */
+  answer?: HistoryEventInput | null;
 }
 
 /**
