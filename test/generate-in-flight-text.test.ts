@@ -60,11 +60,6 @@ describe("a generated turn as in-flight text", () => {
       ["AiEvent", answer],
     ]);
     expect(watcher.inFlight).toEqual({});
-    // The answer is committed with the turn's end: one write, one delta with its event and the status.
-    await watcher.until((w) => w.deltas.at(-1)?.status === "COMPLETED");
-    const committed = watcher.deltas.filter((delta) => delta.append.length || delta.status !== "IN_PROGRESS");
-    expect(committed.at(-1)!.append.map((event) => event.__typename)).toEqual(["AiEvent"]);
-    expect(committed.at(-1)!.status).toBe("COMPLETED");
     expect(watcher.duplicates).toBe(0);
     expect(watcher.gaps).toBe(0);
     const typed = watcher.deltas.filter((delta) => delta.text?.type === "AI").map((delta) => delta.text!.delta);
@@ -73,6 +68,30 @@ describe("a generated turn as in-flight text", () => {
     const stored = await g.openai.responses.retrieve(final.id);
     expect(stored.output.map((item) => item.type)).toEqual(["reasoning", "message"]);
     expect(stored.output_text).toBe(answer);
+    watcher.close();
+  });
+
+  it("commits an answer with the turn's end: one write, one delta with its event and the status", async () => {
+    const first = await g.openai.responses.create({ model: "stand-in-1", input: "Hello" });
+    const dialog = await dialogOf(first.id);
+    const answer = "A plain answer, typed.";
+    g.upstream.script({ output: [{ text: answer }] });
+    const watcher = new TextSubscriber(iterateTextDeltas(wsAs(g.server, g.key)), {
+      dialogId: dialog.id,
+      afterSeq: dialog.lastSeq,
+    });
+    const turn = await g.openai.responses.create({
+      model: "stand-in-1",
+      previous_response_id: first.id,
+      input: "Answer",
+    });
+    await watcher.until((w) => w.deltas.at(-1)?.status === "COMPLETED");
+    const committed = watcher.deltas.filter((delta) => !delta.text && delta.responseId === turn.id);
+    expect(committed.map((delta) => [delta.append.map((event) => event.content), delta.status])).toEqual([
+      [["Answer"], "IN_PROGRESS"],
+      [[answer], "COMPLETED"],
+    ]);
+    expect(watcher.inFlight).toEqual({});
     watcher.close();
   });
 });
