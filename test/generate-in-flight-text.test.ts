@@ -89,7 +89,12 @@ describe("a generated turn as in-flight text", () => {
     const turn = await created;
     await watcher.until((w) => w.deltas.some((delta) => delta.responseId === turn.id && delta.status === "COMPLETED"));
     const committed = watcher.deltas.filter((delta) => !delta.text && delta.responseId === turn.id);
-    expect(committed.map((delta) => [delta.append.map((event) => event.content), delta.status])).toEqual([
+    expect(
+      committed.map((delta) => [
+        delta.append.map((event) => ("content" in event ? event.content : null)),
+        delta.status,
+      ]),
+    ).toEqual([
       [["Answer"], "IN_PROGRESS"],
       [[answer], "COMPLETED"],
     ]);
