@@ -70,4 +70,35 @@ describe("a generated turn as in-flight text", () => {
     expect(stored.output_text).toBe(answer);
     watcher.close();
   });
+
+  it("commits an answer with the turn's end: one write, one delta with its event and the status", async () => {
+    const first = await g.openai.responses.create({ model: "stand-in-1", input: "Hello" });
+    const dialog = await dialogOf(first.id);
+    const answer = "A plain answer, typed.";
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // The role chunk and the answer's first, then the gate: the watcher follows the turn live.
+    g.upstream.script({ output: [{ text: answer }], holdAfterFirstChunk: gate, holdAfterChunks: 2 });
+    const watcher = new TextSubscriber(iterateTextDeltas(wsAs(g.server, g.key)), {
+      dialogId: dialog.id,
+      afterSeq: dialog.lastSeq,
+    });
+    const created = g.openai.responses.create({ model: "stand-in-1", previous_response_id: first.id, input: "Answer" });
+    await watcher.until((w) => Object.values(w.inFlight).some((text) => text.text.length > 0));
+    open();
+    const turn = await created;
+    await watcher.until((w) => w.deltas.some((delta) => delta.responseId === turn.id && delta.status === "COMPLETED"));
+    const committed = watcher.deltas.filter((delta) => !delta.text && delta.responseId === turn.id);
+    expect(
+      committed.map((delta) => [
+        delta.append.map((event) => ("content" in event ? event.content : null)),
+        delta.status,
+      ]),
+    ).toEqual([
+      [["Answer"], "IN_PROGRESS"],
+      [[answer], "COMPLETED"],
+    ]);
+    expect(watcher.inFlight).toEqual({});
+    watcher.close();
+  });
 });

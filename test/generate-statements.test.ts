@@ -2,13 +2,13 @@
 // timed): each one is a round trip whose sending cost more than its work in the profiles
 // (docs/performance.md, "Generation at wire speed"). A turn continuing a kept response sends its
 // admission check, the parent lookup, the opening write, the in-flight text's row (a short answer
-// is committed before a checkpoint is due: none is sent), for its step's commit and for its end the
-// lock that reads the response and one statement (the turn knows its dialog: no lookup), and the
-// read of its own events that keeps its context. Its three committed writes return their delta's rows, so with Redis none is read back
-// to travel with its delta, and the count is the same with Redis and without. An MCP turn's
-// appends (its listing, the model's call, the call's result) are likewise the lock and one
-// statement each: no dialog lookup, no look-up of the call a result answers. This file fails if
-// a change adds one.
+// is committed before a checkpoint is due: none is sent), for its answer and its end together (one
+// write) the lock that reads the response and one statement (the turn knows its dialog: no
+// lookup), and the read of its own events that keeps its context. Its two committed writes return
+// their delta's rows, so with Redis none is read back to travel with its delta, and the count is
+// the same with Redis and without. An MCP turn's appends (its listing, the model's call, the
+// call's result) are likewise the lock and one statement each: no dialog lookup, no look-up of the
+// call a result answers. This file fails if a change adds one.
 import { beforeAll, describe, expect, it } from "vitest";
 import { onStatement } from "../src/statement-log.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
@@ -53,7 +53,7 @@ async function turn(input: string, previousResponseId?: string) {
 }
 
 // The most a turn may send, with Redis or without.
-const MOST = 9;
+const MOST = 7;
 /** A checkpoint of in-flight text (src/services/in-flight-checkpoints.ts). */
 const checkpoints = (sent: string[]) =>
   sent.filter((sql) => /UPDATE "Response" SET "inFlightPart" = \$\d+::int/.test(sql));
@@ -75,13 +75,13 @@ describe("statements per generated turn", () => {
     expect(deltaReads() - reads).toBe(0);
   });
 
-  it("ends a step and a turn with one statement each besides the lock", async () => {
+  it("commits its answer and its end together: the lock and one statement", async () => {
     const first = await turn("Count me");
     const { sent } = await turn("And me", first.id);
-    // The step's events, the counters and the dialog row: one statement; the end likewise.
+    // The answer's event, the counters, the final status and the dialog row: one statement.
     const locks = sent.filter((sql) => /FROM "Dialog" WHERE id = \$\d+ FOR UPDATE/.test(sql) && sql.includes("xmin"));
     const heldWrites = sent.filter((sql) => sql.trimStart().startsWith("WITH held0 AS"));
-    expect([locks.length, heldWrites.length]).toEqual([2, 2]);
+    expect([locks.length, heldWrites.length]).toEqual([1, 1]);
     // No read of the response's status, usage or events apart from the lock.
     expect(sent.filter((sql) => /^SELECT (status|model, "apiKeyId"|type, content)/.test(sql.trim()))).toEqual([]);
   });
@@ -107,9 +107,9 @@ describe("statements of an MCP turn", () => {
     // The turn knows its dialog, and the call its result answers: it wrote them.
     expect(dialogLookups(sent)).toEqual([]);
     expect(sent.filter((sql) => sql.includes(`SELECT e."callId", e."toolName"`))).toEqual([]);
-    // The listing, the call, the result, the answer and the end: the lock and one statement each.
+    // The listing, the call, the result, and the answer with the end: the lock and one statement each.
     const locks = sent.filter((sql) => /FROM "Dialog" WHERE id = \$\d+ FOR UPDATE/.test(sql) && sql.includes("xmin"));
     const heldWrites = sent.filter((sql) => sql.trimStart().startsWith("WITH held0 AS"));
-    expect([locks.length, heldWrites.length]).toEqual([5, 5]);
+    expect([locks.length, heldWrites.length]).toEqual([4, 4]);
   });
 });

@@ -167,10 +167,14 @@ describe("in-flight text", () => {
     expect(resumed.deltas[0]!.text).toMatchObject({ part: 2, offset: 3, delta: "lo" });
 
     await streamText({ responseId, type: "AI", delta: ", world", offset: 5 });
-    const completed = await write.completeResponse({ responseId }); // commits the open text first
+    const completed = await write.completeResponse({ responseId }); // commits the open text with the end
     expect(member(completed, "Response").status).toBe("COMPLETED");
     for (const subscriber of [fresh, resumed]) {
       await subscriber.until((s) => s.deltas.at(-1)?.status === "COMPLETED");
+      // One write, one delta: the answer's event and the final status together.
+      const last = subscriber.deltas.at(-1)!;
+      expect([last.previousSeq, last.seq, last.endsTextPart]).toEqual([2, 3, 2]);
+      expect(last.append.map((event) => event.__typename)).toEqual(["AiEvent"]);
       expect(subscriber.events.map((e) => e.content)).toEqual([
         "Tell me a story",
         "Thinking about it. ",

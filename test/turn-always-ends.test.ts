@@ -69,8 +69,21 @@ describe.runIf(runs)("a turn whose end meets a database outage (PostgreSQL)", ()
   it("a short outage mid-turn: the turn stops, its end is written once the database is back, and the answer says it is stored as failed", async () => {
     const g = await startGeneratingServer({}, "outage-short", { store: proxied });
     let open!: () => void;
-    g.upstream.script({ output: [{ text: "Stopped midway." }], holdAfterFirstChunk: new Promise((r) => (open = r)) });
-    const answer = g.openai.responses.create({ model: "stand-in-1", input: "hi" }).catch((error) => error);
+    // A step with a call is committed before the turn goes on: that write meets the outage.
+    const call = { toolCall: { name: "lookup", arguments: "{}" } };
+    g.upstream.script({
+      output: [{ text: "Stopped midway." }, call],
+      holdAfterFirstChunk: new Promise((r) => (open = r)),
+    });
+    const lookup = {
+      type: "function" as const,
+      name: "lookup",
+      parameters: { type: "object", properties: {} },
+      strict: false,
+    };
+    const answer = g.openai.responses
+      .create({ model: "stand-in-1", input: "hi", tools: [lookup] })
+      .catch((error) => error);
     await until(() => g.upstream.requests.length > 0, "the upstream called");
     // The upstream is called while the turn's opening write commits (src/generation/first-call.ts): mid-turn is once it has.
     await until(() => turnOpened("outage-short"), "the turn opened");
@@ -85,6 +98,33 @@ describe.runIf(runs)("a turn whose end meets a database outage (PostgreSQL)", ()
     expect(await prisma.response.findUniqueOrThrow({ where: { id }, select: { status: true, error: true } })).toEqual({
       status: "FAILED",
       error: { code: "unavailable", message: expect.stringContaining("database became unavailable") },
+    });
+  });
+
+  it("an outage while the answer is typed: the end, with the whole answer, is written once the database is back", async () => {
+    const g = await startGeneratingServer({}, "outage-typing", { store: proxied });
+    let open!: () => void;
+    const text = "Typed while the database was away.";
+    g.upstream.script({ output: [{ text }], holdAfterFirstChunk: new Promise((r) => (open = r)) });
+    const answer = g.openai.responses.create({ model: "stand-in-1", input: "hi" });
+    await until(() => g.upstream.requests.length > 0, "the upstream called");
+    await until(() => turnOpened("outage-typing"), "the turn opened");
+    // The answer's text cannot be opened (its row is not read): the end writes the answer whole.
+    await proxy.stop();
+    open();
+    setTimeout(() => void proxy.start(), 600);
+    const response = await answer;
+    expect([response.status, response.output_text]).toEqual(["completed", text]);
+    const stored = await prisma.response.findUniqueOrThrow({
+      where: { id: response.id },
+      select: { status: true, events: { select: { type: true, content: true }, orderBy: { seq: "asc" } } },
+    });
+    expect(stored).toEqual({
+      status: "COMPLETED",
+      events: [
+        { type: "HUMAN", content: "hi" },
+        { type: "AI", content: text },
+      ],
     });
   });
 

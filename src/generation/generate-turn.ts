@@ -222,7 +222,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   // The upstream's time counts from the call's start, made while the turn opened or now.
   const called = turn.firstCall?.sentAt ?? performance.now();
   const responseId = turn.begun.responseId;
-  const { items, finishReason, stopSequence, usage, failure, finalSave } = await runToolLoop(turn);
+  const { items, finishReason, stopSequence, usage, failure, finalSave, answer } = await runToolLoop(turn);
   const stopped = !turn.abort.aborted ? null : turn.abort.reason === SHUTDOWN ? "shutdown" : "cancel";
   const outcome = { ...settle(items, stopped, failure, finishReason, usage), stopSequence };
   if (outcome.status === "FAILED") logUpstreamFailure(responseId, failure);
@@ -240,7 +240,7 @@ async function runTurn(turn: Turn): Promise<TurnOutcome> {
   if (turn.abort.reason === ENDED_ELSEWHERE) return { ...outcome, stored: true };
   const stored = await storeTheEnd(responseId, async () => {
     await finalSave();
-    await turn.sink.finish(turn.begun, outcome.status, outcome.usage, outcome.error, outcome.completedAt);
+    await turn.sink.finish(turn.begun, outcome.status, outcome.usage, outcome.error, outcome.completedAt, answer());
   });
   return { ...outcome, stored };
 }

@@ -29,7 +29,10 @@ export interface StepTarget {
   delta(item: OutputItem, delta: string, logprobs?: TokenLogprob[]): void;
   argumentsDone(item: OutputItem): void;
   done(item: OutputItem): void;
-  /** The step's end: its items so far are committed. */
+  /**
+   * The step's end: its items so far are committed (a step of typed text only, the turn's answer,
+   * may be left for the turn's end to commit with its status: turn-writer.ts).
+   */
   stepEnd(): Promise<void>;
   /** Commits the items so far now (reasoning with something to send back is written whole as it ends). */
   saveItems(): Promise<void>;

@@ -10,6 +10,7 @@ import type { McpCallResult } from "../mcp/mcp-connection.js";
 import { callEvent, DENIED_TEXT, type McpItem, mcpMetadataOf, resultEvent } from "../mcp/mcp-events.js";
 import type { McpListing, McpToolbox } from "../mcp/mcp-toolbox.js";
 import type { ModelOutcome } from "../tracing.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { Turn } from "./turn-request.js";
 import { toModelMessages } from "./model-messages.js";
 import { callAhead } from "./call-ahead.js";
@@ -30,6 +31,8 @@ export interface LoopResult {
   failure: unknown;
   /** Commits what the last step left unsaved (a cancelled step's text and calls). */
   finalSave(): Promise<void>;
+  /** The answer left for the turn's end to commit (TurnWriter.answer). */
+  answer(): HistoryEventInput | null;
 }
 
 export async function runToolLoop(turn: Turn): Promise<LoopResult> {
@@ -43,6 +46,7 @@ export async function runToolLoop(turn: Turn): Promise<LoopResult> {
     usage: undefined,
     failure: undefined,
     finalSave: saveItems,
+    answer: () => writer.answer,
   };
   let toolbox: McpToolbox | null = null;
   // Runs the call; its result is written ahead (the next model call may be sent while it commits),

@@ -88,8 +88,25 @@ export interface TurnSink {
     events: HistoryEventInput[],
     ownCalls?: ReadonlyMap<string, string>,
   ): Promise<void>;
-  /** `at` is the turn's end as its answer states it, so the stored completedAt is the same instant. */
-  finish(turn: BegunTurn, status: FinalStatus, usage: UsageInput | null, error: unknown, at: Date): Promise<void>;
+  /**
+   * Whether `finish` commits the text typed since the last `append` (the turn's answer) in the
+   * same write as the final status: a step of typed text only is then not appended on its own
+   * (src/generation/turn-writer.ts), and the answer and the end are one write, one delta.
+   */
+  commitsTextAtFinish?: boolean;
+  /**
+   * `at` is the turn's end as its answer states it, so the stored completedAt is the same instant.
+   * `answer`: the last step's answer as the model gave it, left to be committed here
+   * (commitsTextAtFinish): its typed text is committed, or it whole where that text is not held.
+   */
+  finish(
+    turn: BegunTurn,
+    status: FinalStatus,
+    usage: UsageInput | null,
+    error: unknown,
+    at: Date,
+    answer?: HistoryEventInput | null,
+  ): Promise<void>;
   /** The metadata of context events, by id (the model's context leaves metadata out). */
   eventMetadata(eventIds: string[]): Promise<Map<string, unknown>>;
 }
@@ -109,6 +126,14 @@ const contextEvents = (store: Store, input: HistoryEventInput[]): StoredEvent[] 
     ...event,
     providerFields: event.providerFields ?? null,
   }));
+
+/**
+ * Whether a step's event is text the model typed, streamed as in-flight text, which the writes
+ * commit from what they hold (not written from the event): an answer, or reasoning with nothing to
+ * send back upstream (that is written whole).
+ */
+export const isTypedText = (event: HistoryEventInput) =>
+  Boolean(event.ai || (event.reasoning && !event.reasoning.providerFields));
 
 /** An MCP approval request (src/mcp/mcp-events.ts: a tool call with call id `mcpr_…`). */
 const isApprovalRequest = (event: StoredEvent) =>
@@ -171,6 +196,8 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
       };
     },
     foresee: (start) => foreseenTurn(store, writes, start),
+    // completeResponse commits the open text with the end (src/history-writes/lifecycle-writes.ts).
+    commitsTextAtFinish: true,
     textDelta(responseId, type, delta, onEnded) {
       // The history writes serialise calls per response, so deltas, commits and the completion
       // keep their order without being awaited here.
@@ -189,14 +216,18 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
       // Text and reasoning were streamed as in-flight text, which the writes commit (reasoning
       // when the answer starts, the answer together with the step's other events). Reasoning
       // with something to send back upstream is written whole, in place of its streamed text.
-      const others = events.filter((event) => !event.ai && !(event.reasoning && !event.reasoning.providerFields));
-      if (others.length) await writes.appendEvents({ responseId, dialogId: dialogId!, events: others, ownCalls });
-      else await writes.commitText(responseId);
+      const others = events.filter((event) => !isTypedText(event));
+      // The turn is its response's one writer: a step that typed nothing has no open text to commit.
+      const noTextTyped = !events.some((event) => event.ai || event.reasoning);
+      if (others.length) {
+        await writes.appendEvents({ responseId, dialogId: dialogId!, events: others, ownCalls, noTextTyped });
+      } else await writes.commitText(responseId);
     },
-    async finish(turn, status, usage, error, at) {
+    async finish(turn, status, usage, error, at, answer) {
       const { responseId, dialogId, previousResponseId } = turn;
       // The turn knows its dialog from its opening write: the end does not look it up.
-      await writes.completeResponse({ responseId, status, usage, error: error ?? null, at, dialogId: dialogId! });
+      const end = { responseId, status, usage, error: error ?? null, at, dialogId: dialogId!, answer };
+      await writes.completeResponse(end);
       // Not awaited: the turn is done; the one that continues it reads the whole context if this is not kept yet.
       writes
         .keepTurnContext({ responseId, dialogId: dialogId!, previousResponseId }, turn.context.slice(0, turn.continued))

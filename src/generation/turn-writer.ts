@@ -10,6 +10,7 @@ import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { StepTarget } from "./model-step.js";
 import { type OutputItem, outputItemId, parseArguments, toEventInput } from "./output-items.js";
 import type { Turn } from "./turn-request.js";
+import { isTypedText } from "./turn-sink.js";
 
 export interface TurnWriter {
   items: OutputItem[];
@@ -43,6 +44,8 @@ export interface TurnWriter {
    * One at a time (a turn's listings).
    */
   saveItemsAhead(committed: () => void): void;
+  /** The answer its step's end left for the turn's end to commit (TurnSink.commitsTextAtFinish); null: none. */
+  readonly answer: HistoryEventInput | null;
 }
 
 /** A step of the turn the store refused: the turn stops, and it is not the upstream's failure. */
@@ -61,6 +64,8 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
   // The items committed so far (a write ahead counts them once it has committed).
   let saved = 0;
   const commit = async (events: HistoryEventInput[]) => {
+    // Nothing typed or called since the last write: nothing to commit.
+    if (!events.length) return;
     await sink.append(begun, events, ownCalls).catch((error: unknown) => {
       // Ended by someone else meanwhile: the turn stops as cancelled; the end is theirs.
       if (error instanceof NotInProgressError) endedElsewhere();
@@ -76,6 +81,17 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     let upTo = 0;
     await write(() => unsaved((upTo = items.length)));
     saved = Math.max(saved, upTo);
+  };
+  // The end of a step whose one item is typed text (the turn's answer: a step with no call ends
+  // the turn) is not a write of its own when the sink's end commits it with the final status.
+  let answer: HistoryEventInput | null = null;
+  const stepEnd = async () => {
+    const upTo = items.length;
+    const events = unsaved(upTo);
+    if (!sink.commitsTextAtFinish || events.length !== 1 || !isTypedText(events[0]!)) return saveItems();
+    saved = Math.max(saved, upTo);
+    produced.push(...events.map(asStored));
+    answer = events[0]!;
   };
   const gate = observerGate();
   const observe = gate.observe;
@@ -102,7 +118,7 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     delta: (item, delta, logprobs) => observe(() => observer.onDelta?.(item, at(item), delta, logprobs)),
     argumentsDone: (item) => observe(() => observer.onArgumentsDone?.(item, at(item))),
     done: (item) => observe(() => observer.onItemDone?.(item, at(item))),
-    stepEnd: saveItems,
+    stepEnd,
     saveItems,
   };
   return {
@@ -120,6 +136,9 @@ export function turnWriter({ request, begun, observer, sink, endedElsewhere }: T
     },
     saveItems,
     saveItemsAhead,
+    get answer() {
+      return answer;
+    },
   };
 }
 

@@ -46,7 +46,8 @@ export const commitText = (held: HeldTexts, responseId: string) =>
 
 export const appendEvents = (held: HeldTexts, input: lifecycle.AppendEventsInput) =>
   held.queue.run(input.responseId, async () => {
-    const text = await heldText(held, input.responseId);
+    // The model loop's steps with no text typed since its last write: none is open, none is read.
+    const text = input.noTextTyped ? null : await heldText(held, input.responseId);
     if (!text?.text) {
       const write = await lifecycle.appendEvents(held.store, input, {
         endsText: text != null,
@@ -72,13 +73,31 @@ function writtenWhole(text: InFlightState, events: lifecycle.AppendEventsInput["
   return whole != null && whole.content === text.text;
 }
 
+/**
+ * Ends the response. Its open text, when it has one, is committed by the same write, before the
+ * final status: one write, one delta with the text's event and the end. The model loop's answer
+ * (`input.answer`) is that text; where it is not held as typed (a delta refused while the database
+ * was away), it is written whole from the answer, in place of what is held.
+ */
 export const completeResponse = (held: HeldTexts, input: lifecycle.CompleteResponseInput) =>
   held.queue.run(input.responseId, async () => {
+    const { answer, ...end } = input;
     const text = await heldText(held, input.responseId);
-    // A call completeResponse refuses anyway must not commit the text first.
-    if (input.status !== "IN_PROGRESS") await commitAndPublish(held, text);
     const dialogId = input.dialogId ?? text?.dialogId;
-    return published(held, ending(await lifecycle.completeResponse(held.store, { ...input, dialogId }), text?.part));
+    // A call completeResponse refuses anyway (not a final status) must not commit the text first.
+    const final = input.status !== "IN_PROGRESS";
+    const typed = answer && !(text?.text && writtenWhole(text, [answer])) ? answer : text?.text ? eventOf(text) : null;
+    if (!typed || !final) {
+      if (text && final) await forget(held, text);
+      return published(held, ending(await lifecycle.completeResponse(held.store, { ...end, dialogId }), text?.part));
+    }
+    const endsWith = { endsWith: [typed], endsText: text != null };
+    const write = await lifecycle.completeResponse(held.store, { ...end, dialogId }, endsWith).catch(async (error) => {
+      if (text) await forgetIfFinished(held, text)(error);
+      throw error;
+    });
+    if (text) await forget(held, text, { erased: true });
+    return published(held, ending(write, text?.part));
   });
 
 export const interruptResponse = (held: HeldTexts, input: lifecycle.InterruptResponseInput) =>

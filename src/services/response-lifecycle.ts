@@ -29,6 +29,12 @@ export interface AppendEventsInput {
   ownCalls?: ReadonlyMap<string, string>;
   /** The response's dialog, when the caller knows it (see writeToInProgress); not part of the GraphQL input either. */
   dialogId?: string;
+  /**
+   * The caller is the response's one writer and typed no text into it since its last write, as the
+   * model loop knows: no open text is looked for (src/history-writes/lifecycle-writes.ts). Not part
+   * of the GraphQL input either.
+   */
+  noTextTyped?: boolean;
 }
 
 /**
@@ -81,18 +87,33 @@ export interface CompleteResponseInput {
   at?: Date;
   /** The response's dialog, when the caller knows it (see writeToInProgress). */
   dialogId?: string;
+  /**
+   * The answer its one writer typed into it (the model loop's last step), committed with the end
+   * in place of its open text (src/history-writes/lifecycle-writes.ts). Not part of the GraphQL input.
+   */
+  answer?: HistoryEventInput | null;
 }
 
-export async function completeResponse(store: Store, input: CompleteResponseInput): Promise<WriteResult> {
+/**
+ * `endsWith`: output events appended in the same write, before the final status (the open text
+ * the end commits: src/history-writes/lifecycle-writes.ts); `endsText` erases its checkpoint.
+ */
+export async function completeResponse(
+  store: Store,
+  input: CompleteResponseInput,
+  { endsWith = [], endsText = false }: { endsWith?: HistoryEventInput[]; endsText?: boolean } = {},
+): Promise<WriteResult> {
   const status = input.status ?? "COMPLETED";
   const errors: FieldError[] = [];
   if (!isFinal(status)) errors.push({ path: ["status"], message: `must be one of ${FINAL_STATUSES.join(", ")}` });
   checkUsage(input.usage, errors);
   if (errors.length || !isFinal(status)) throw new ValidationError(errors);
+  const events = parseEventInputs(store.writeLimits, endsWith, ["events"]);
   return writeToInProgress(
     store,
     input.responseId,
     async (write) => {
+      await write.appendEvents(input.responseId, events, "OUTPUT", { endsText });
       // Only the counts given are set; absent ones keep what createResponse stored.
       const change: ResponseChange = { status, usage: input.usage ?? {}, error: input.error };
       await write.changeResponse(input.responseId, change);

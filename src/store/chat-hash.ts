@@ -22,8 +22,9 @@ export async function chatHashAfter(
 }
 
 /**
- * A `SET` item giving a finishing response its chat hash, from its events as written so far in
- * this write (`known`: those events, read already under the lock with nothing appended since).
+ * The chat hash of a finishing response (the value of its `SET` item), from its events as written
+ * so far in this write (`known`: those events, read under the lock and followed by what this write
+ * appended). Its `previousResponseId` is read from the row the statement updates.
  */
 export async function finalChatHash(
   session: SqlRunner,
@@ -39,7 +40,7 @@ export async function finalChatHash(
       WHERE "dialogId" = ${dialog.id} AND "responseId" = ${responseId} ORDER BY seq`,
       session,
     ));
-  return Prisma.sql`"chatHash" = "chatContextHash"("previousResponseId", ${tenantId}, ${normalMessageTexts(events)}::text[])`;
+  return Prisma.sql`"chatContextHash"("previousResponseId", ${tenantId}, ${normalMessageTexts(events)}::text[])`;
 }
 
 /** The same events as a column of a statement reading Response rows as `r` (a JSON array, in seq order). */

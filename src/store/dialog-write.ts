@@ -32,6 +32,15 @@ import {
 import { insertResponseRows, responseRow, type ResponseRow } from "./response-rows.js";
 import { run, type SqlRunner } from "./sql.js";
 import {
+  afterUpdate,
+  chunkDelete,
+  type OwnSet,
+  ownUpdate,
+  segmentSums,
+  type SegmentUpdate,
+  segmentUpdate,
+} from "./response-updates.js";
+import {
   addToLedger,
   addUsage,
   ledgerStatement,
@@ -40,8 +49,6 @@ import {
   type LedgerEntry,
   noUsage,
   pricedUsage,
-  segmentUsageColumns,
-  usageKinds,
   type UsageSums,
 } from "./usage.js";
 import type { PriceBook } from "../usage/prices.js";
@@ -65,6 +72,8 @@ export class DialogWrite {
   readonly charges: LedgerEntry[] = [];
   /** What `readResponse(…, { forEnd: true })` read of a response for its end, while it still holds. */
   #forEnd = new Map<string, { usage?: UsageRow; events?: ChatHashedEvent[] }>();
+  /** responseId → the update of its segment's rows its held-back appendEvents will send (changeResponse joins it). */
+  readonly #segmentUpdates = new Map<string, SegmentUpdate>();
   /** Changes held back to go with the next statement (#later). */
   readonly #held: HeldChanges;
   /** The transaction: reads that must see this write, or the history as of the lock. */
@@ -90,7 +99,7 @@ export class DialogWrite {
   }
 
   /** Holds back a change for the next statement (HeldChanges.hold: `rows` names what it touches). */
-  #later(rows: string, change: Prisma.Sql, returns?: Returned) {
+  #later(rows: string, change: Prisma.Sql | (() => Prisma.Sql), returns?: Returned) {
     return this.#held.hold(rows, change, returns);
   }
 
@@ -154,8 +163,9 @@ export class DialogWrite {
    */
   async appendEvents(responseId: string, events: NewEvent[], phase: Phase = "OUTPUT", { endsText = false } = {}) {
     if (!events.length) return;
-    // Its events read for its end are no longer all of them.
-    delete this.#forEnd.get(responseId)?.events;
+    // Its events read for its end go on with these, as the end's chat hash is made from all of them.
+    const forEnd = this.#forEnd.get(responseId);
+    if (forEnd?.events) forEnd.events = [...forEnd.events, ...events];
     const rows = events.map((event, i) => eventJson(event, phase, { responseId, seq: this.#seq + i + 1 }));
     this.#seq += events.length;
     // The events take the response's place in the context addressing, and its segment counts
@@ -173,69 +183,77 @@ export class DialogWrite {
       "events",
     );
     // The response's agent was heard from: the idle sweep measures from here (inFlightAt).
-    const heardFrom = [
-      Prisma.sql`"inFlightAt" = CASE WHEN u.id = ${responseId} AND u.status = 'IN_PROGRESS'
+    const update: SegmentUpdate = {
+      all: [
+        ...segmentCountIncrements(events, "u", Prisma.sql`p.depth`),
+        Prisma.sql`"inFlightAt" = CASE WHEN u.id = ${responseId} AND u.status = 'IN_PROGRESS'
       THEN ${this.now.toISOString()}::timestamp ELSE u."inFlightAt" END`,
-    ];
+      ],
+      own: [],
+    };
     if (endsText) {
-      heardFrom.push(
-        Prisma.sql`"inFlightPart" = CASE WHEN u.id = ${responseId} THEN NULL ELSE u."inFlightPart" END`,
-        Prisma.sql`"inFlightType" = CASE WHEN u.id = ${responseId} THEN NULL ELSE u."inFlightType" END`,
-      );
-      await this.#later(
-        `InFlightChunk:${responseId}`,
-        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "dialogId" = ${this.dialog.id} AND "responseId" = ${responseId}`,
-      );
+      update.own.push(["inFlightPart", Prisma.sql`NULL`], ["inFlightType", Prisma.sql`NULL`]);
+      await this.#later(`InFlightChunk:${responseId}`, chunkDelete(this.dialog.id, responseId));
     }
+    // Made when it is sent: a change of the response's own row in this write (its end) joins it.
+    this.#segmentUpdates.set(responseId, update);
     await this.#later(
       `Response:from:${responseId}`,
-      Prisma.sql`UPDATE "Response" u SET ${Prisma.join([...segmentCountIncrements(events, "u", Prisma.sql`p.depth`), ...heardFrom])}
-        FROM (SELECT "segmentId", depth FROM "Response" WHERE "dialogId" = ${this.dialog.id} AND id = ${responseId}) p
-        WHERE u."dialogId" = ${this.dialog.id} AND u."segmentId" = p."segmentId" AND u.depth >= p.depth
-        RETURNING u.id, to_jsonb(u) AS item`,
-      "responses",
-    );
-  }
-
-  /** Changes a response's status, usage or error; a final status stamps `completedAt` and `finishedAtSeq`. */
-  async changeResponse(responseId: string, change: ResponseChange) {
-    const sets: Prisma.Sql[] = [];
-    if (change.status) {
-      sets.push(Prisma.sql`status = ${change.status}::"ResponseStatus"`);
-      if (change.status !== "IN_PROGRESS") {
-        sets.push(
-          Prisma.sql`"completedAt" = ${this.now.toISOString()}::timestamp, "finishedAtSeq" = ${this.#seq}::int`,
-          await finalChatHash(this.session, this.dialog, responseId, this.#forEnd.get(responseId)?.events),
-        );
-      }
-    }
-    const usage = Object.entries(change.usage ?? {}).filter(([, value]) => value !== undefined);
-    // Only the counts given are set; absent ones keep what they were.
-    for (const [field, value] of usage) sets.push(Prisma.sql`${Prisma.raw(`"${field}"`)} = ${value}::int`);
-    if (change.error !== undefined)
-      sets.push(Prisma.sql`error = ${change.error == null ? null : JSON.stringify(change.error)}::jsonb`);
-    if (!sets.length) return;
-    if (usage.length) sets.push(await this.#changeUsage(responseId, Object.fromEntries(usage)));
-    // A final status ends the in-flight text: its checkpointed pieces go in the same statement,
-    // whichever instance held the text.
-    if (change.status && change.status !== "IN_PROGRESS") {
-      await this.#later(
-        `InFlightChunk:${responseId}`,
-        Prisma.sql`DELETE FROM "InFlightChunk" WHERE "dialogId" = ${this.dialog.id} AND "responseId" = ${responseId}`,
-      );
-    }
-    await this.#later(
-      `Response:${responseId}`,
-      Prisma.sql`UPDATE "Response" SET ${Prisma.join(sets)} WHERE "dialogId" = ${this.dialog.id} AND id = ${responseId}
-        RETURNING id, to_jsonb("Response") AS item`,
+      () => segmentUpdate(this.dialog.id, responseId, update),
       "responses",
     );
   }
 
   /**
+   * Changes a response's status, usage or error; a final status stamps `completedAt` and
+   * `finishedAtSeq`. After events appended to it in this write and not sent yet, the change joins
+   * their update of its segment's rows: a step's commit and the turn's end are one statement.
+   */
+  async changeResponse(responseId: string, change: ResponseChange) {
+    const own: OwnSet[] = [];
+    const final = change.status !== undefined && change.status !== "IN_PROGRESS";
+    if (change.status) own.push(["status", Prisma.sql`${change.status}::"ResponseStatus"`]);
+    if (final) {
+      const events = this.#forEnd.get(responseId)?.events;
+      own.push(
+        ["completedAt", Prisma.sql`${this.now.toISOString()}::timestamp`],
+        ["finishedAtSeq", Prisma.sql`${this.#seq}::int`],
+        ["chatHash", await finalChatHash(this.session, this.dialog, responseId, events)],
+      );
+    }
+    const usage = Object.entries(change.usage ?? {}).filter(([, value]) => value !== undefined);
+    // Only the counts given are set; absent ones keep what they were.
+    for (const [field, value] of usage) own.push([field, Prisma.sql`${value}::int`]);
+    if (change.error !== undefined)
+      own.push(["error", Prisma.sql`${change.error == null ? null : JSON.stringify(change.error)}::jsonb`]);
+    if (!own.length) return;
+    const priced = usage.length ? await this.#changeUsage(responseId, Object.fromEntries(usage)) : null;
+    if (priced) own.push(["cost", Prisma.sql`${priced.cost}::float8`]);
+    // A final status ends the in-flight text: its checkpointed pieces go in the same statement,
+    // whichever instance held the text (an append that ended it deletes them already).
+    if (final && !this.#held.isHeld(`InFlightChunk:${responseId}`)) {
+      await this.#later(`InFlightChunk:${responseId}`, chunkDelete(this.dialog.id, responseId));
+    }
+    const segment = this.#segmentUpdates.get(responseId);
+    if (segment && this.#held.isHeld(`Response:from:${responseId}`)) {
+      // The segment's rows from this response on take the usage sums, as its own row takes them.
+      segment.own.push(...own);
+      if (priced?.delta) segment.all.push(...segmentSums(priced.delta, "u."));
+      return;
+    }
+    const sums = priced?.delta ? segmentSums(priced.delta) : [];
+    if (priced?.delta) {
+      const { segmentId, depth } = priced;
+      await this.#later(`Response:after:${responseId}`, afterUpdate(this.dialog.id, segmentId, depth, sums));
+    }
+    await this.#later(`Response:${responseId}`, ownUpdate(this.dialog.id, responseId, own, sums), "responses");
+  }
+
+  /**
    * A response's usage changes to `next` (the counts given; others keep theirs): the difference,
-   * priced, goes into its segment's sums, the dialog's totals and the ledger. Returns the `SET`
-   * item for the response's cost.
+   * priced, goes to the ledger, and is answered (null: none) for the caller to add to the
+   * response's segment sums (its own row's and those after it), with its new cost; null when the
+   * response is not there.
    */
   async #changeUsage(responseId: string, next: Partial<Usage>) {
     const known = this.#forEnd.get(responseId);
@@ -247,25 +265,13 @@ export class DialogWrite {
           this.session,
         );
     if (known) delete known.usage;
-    if (!row) return Prisma.sql`cost = cost`;
+    if (!row) return null;
     const before = { ...pricedUsage(this.prices, row.model, row).sums, cost: row.cost };
     const after = pricedUsage(this.prices, row.model, { ...row, ...next });
     const delta = addUsage(after.sums, before, -1);
-    if (isNoUsage(delta)) return Prisma.sql`cost = cost`;
+    const { segmentId, depth } = row;
+    if (isNoUsage(delta)) return { cost: row.cost, delta: null, segmentId, depth };
     this.#usage = addUsage(this.#usage, delta);
-    const sums = Prisma.join(
-      segmentUsageColumns.map((column, i) => {
-        const amount = i < usageKinds.length ? delta[usageKinds[i]!] : delta.cost;
-        const cast = Prisma.raw(column === "costInSegment" ? "float8" : "int");
-        return Prisma.sql`${Prisma.raw(`"${column}"`)} = ${Prisma.raw(`"${column}"`)} + ${amount}::${cast}`;
-      }),
-    );
-    // The response's own row takes its sums in the caller's UPDATE; later ones of its segment here.
-    await this.#later(
-      `Response:after:${responseId}`,
-      Prisma.sql`UPDATE "Response" SET ${sums}
-        WHERE "dialogId" = ${this.dialog.id} AND "segmentId" = ${row.segmentId} AND depth > ${row.depth}::int`,
-    );
     const first = [row.inputTokens, row.outputTokens, row.cachedTokens, row.reasoningTokens].every((n) => n == null);
     const charge = {
       tenantId: this.dialog.tenantId,
@@ -278,7 +284,7 @@ export class DialogWrite {
     const ledger = ledgerStatement(charge, this.dialog.id, this.now);
     if (ledger) await this.#later(`UsageDaily`, ledger);
     this.charges.push(charge);
-    return Prisma.sql`cost = ${after.sums.cost}::float8, ${sums}`;
+    return { cost: after.sums.cost, delta, segmentId, depth };
   }
 
   /**

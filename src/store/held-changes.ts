@@ -11,7 +11,8 @@ interface HeldChange {
   /** "Event" (inserts), "UsageDaily", "InFlightChunk:<response>", "Response:<id>" (that row),
    * "Response:after:<id>" (the rows after it in its segment), "Response:from:<id>" (both). */
   rows: string;
-  sql: Prisma.Sql;
+  /** A function is called when the change is sent: a later change of this write may still join it. */
+  sql: Prisma.Sql | (() => Prisma.Sql);
   /** What its RETURNING gives (`seq, row` of inserted events; `id, row` of changed responses). */
   returns?: Returned;
 }
@@ -58,9 +59,14 @@ export class HeldChanges {
    * twice: `rows` names what a change touches, and one that may touch what a held-back one
    * touches first sends those on their own.
    */
-  async hold(rows: string, change: Prisma.Sql, returns?: Returned) {
+  async hold(rows: string, change: HeldChange["sql"], returns?: Returned) {
     if (this.#pending.some((held) => mayTouchSame(held.rows, rows))) await this.flush();
     this.#pending.push({ rows, sql: change, returns });
+  }
+
+  /** Whether a change touching `rows` (as named to `hold`) is held back still, not sent yet. */
+  isHeld(rows: string) {
+    return this.#pending.some((held) => held.rows === rows);
   }
 
   /** Sends the held-back changes now, as one statement. */
@@ -68,7 +74,7 @@ export class HeldChanges {
     const last = this.#pending.pop();
     if (!last) return;
     if (last.returns || this.#pending.some((held) => held.returns)) this.#lost = true;
-    await run(Prisma.sql`${this.withHeld()}${last.sql}`, this.transaction);
+    await run(Prisma.sql`${this.withHeld()}${sqlOf(last)}`, this.transaction);
   }
 
   /** A WITH clause holding every held-back change, for the statement that goes next (empty when none). */
@@ -78,7 +84,7 @@ export class HeldChanges {
     if (!held.length) return Prisma.empty;
     const parts = held.map((change, i) => {
       if (change.returns) this.#returning[change.returns].push(`held${i}`);
-      return Prisma.sql`${Prisma.raw(`held${i}`)} AS (${change.sql})`;
+      return Prisma.sql`${Prisma.raw(`held${i}`)} AS (${sqlOf(change)})`;
     });
     return Prisma.sql`WITH ${Prisma.join(parts)} `;
   }
@@ -101,6 +107,8 @@ export class HeldChanges {
       (SELECT x.item FROM (${union(responses, "id, item")}) x WHERE x.id = ${deltaOf}) AS response`;
   }
 }
+
+const sqlOf = (change: HeldChange) => (typeof change.sql === "function" ? change.sql() : change.sql);
 
 /**
  * Whether two held-back changes may touch the same row. Inserts into "Event" never do (new ids);
