@@ -2,6 +2,7 @@
 // historyDelta subscriber sees the reasoning and the answer as the model types them, then the
 // committed events replace the typed text — each character once, nothing doubled in the history.
 import { beforeAll, describe, expect, it } from "vitest";
+import { testConfig } from "./support/database.js";
 import { startGeneratingServer, type GeneratingServer } from "./support/generating-server.js";
 import { wsAs } from "./support/tenants.js";
 import { TextSubscriber, iterateTextDeltas } from "./support/text-stream.js";
@@ -24,6 +25,21 @@ async function dialogOf(responseId: string) {
   return data.response.dialog;
 }
 
+async function outputOf(responseId: string, at = g) {
+  const response = await fetch(`${at.server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${at.key}` },
+    body: JSON.stringify({
+      query: "query ($id: ID!) { response(id: $id) { status output { __typename ... on AiEvent { content } } } }",
+      variables: { id: responseId },
+    }),
+  });
+  const { data } = (await response.json()) as {
+    data: { response: { status: string; output: { __typename: string; content?: string }[] } };
+  };
+  return data.response;
+}
+
 describe("a generated turn as in-flight text", () => {
   it("streams reasoning and answer to subscribers as typed, then commits each as one event", async () => {
     const first = await g.openai.responses.create({ model: "stand-in-1", input: "Hello" });
@@ -42,7 +58,13 @@ describe("a generated turn as in-flight text", () => {
 
     const stream = g.openai.responses.stream({ model: "stand-in-1", previous_response_id: first.id, input: "A story" });
     const finished = stream.finalResponse();
-    await watcher.until((w) => Object.values(w.inFlight).some((text) => text.type === "AI" && text.text.length === 16));
+    // The reasoning's commit and the answer's first text travel apart (a committed delta may wait
+    // for its seq order, a text delta does not): the gated state is both.
+    await watcher.until(
+      (w) =>
+        w.events.some((event) => event.__typename === "ReasoningEvent") &&
+        Object.values(w.inFlight).some((text) => text.type === "AI" && text.text.length === 16),
+    );
     // While the model waits, the reasoning is already committed and the answer is in flight.
     expect(watcher.events.map((event) => [event.__typename, event.content])).toEqual([
       ["HumanEvent", "A story"],
@@ -100,5 +122,29 @@ describe("a generated turn as in-flight text", () => {
     ]);
     expect(watcher.inFlight).toEqual({});
     watcher.close();
+  });
+
+  it("ends a turn whose answer is larger than an event may be, with the part of it that fits", async () => {
+    // Deltas past MAX_EVENT_BYTES are refused as typed; the end must not then write the whole
+    // answer (refused too, which left the turn IN_PROGRESS).
+    const answer = "x".repeat(testConfig.MAX_EVENT_BYTES + 4096);
+    g.upstream.script({ output: [{ text: answer }], chunkChars: 64 * 1024 });
+    const turn = await g.openai.responses.create({ model: "stand-in-1", input: "A long one" });
+    const stored = await outputOf(turn.id);
+    expect(stored.status).toBe("COMPLETED");
+    const [ai] = stored.output;
+    expect(ai!.__typename).toBe("AiEvent");
+    expect(ai!.content!.length).toBeGreaterThan(0);
+    expect(Buffer.byteLength(JSON.stringify({ content: ai!.content }))).toBeLessThanOrEqual(testConfig.MAX_EVENT_BYTES);
+    expect(answer.startsWith(ai!.content!)).toBe(true);
+  });
+
+  it("stores no answer event for an empty answer, as for an empty open text", async () => {
+    // Over the Responses wire an answer's item opens before its (here empty) text: the turn ends
+    // with an empty answer, which is no event (an empty open text commits none either).
+    const responsesWire = await startGeneratingServer({ UPSTREAM_API: "responses" });
+    responsesWire.upstream.script({ output: [{ text: "" }] });
+    const turn = await responsesWire.openai.responses.create({ model: "stand-in-1", input: "Say nothing" });
+    expect(await outputOf(turn.id, responsesWire)).toEqual({ status: "COMPLETED", output: [] });
   });
 });

@@ -69,11 +69,14 @@ describe("one copy of a message for all its subscribers", () => {
         wire,
       );
     };
-    await Promise.all([subscriber("a", "1"), subscriber("b", "1"), subscriber("c", "2")].map((s) => s.next()));
-    const [a, b, c] = ["a", "b", "c"].map((name) => written.get(name)!);
-    expect([a!.length, b!.length, c!.length]).toEqual([1, 1, 1]);
+    const subscribers = [subscriber("a", "1"), subscriber("b", "1"), subscriber("c", "2"), subscriber("d", "2")];
+    await Promise.all(subscribers.map((s) => s.next()));
+    const [a, b, c, d] = ["a", "b", "c", "d"].map((name) => written.get(name)!);
+    expect([a!.length, b!.length, c!.length, d!.length]).toEqual([1, 1, 1, 1]);
     expect(b![0]).toBe(a![0]);
     expect(c![0]).not.toBe(a![0]);
+    // A second id shares its frame too (after a resubscribe, a viewer's subscription is "2").
+    expect(d![0]).toBe(c![0]);
     // Each is one unmasked text frame (a 7-bit length) of that subscriber's own message.
     for (const [frames, id] of [
       [a!, "1"],

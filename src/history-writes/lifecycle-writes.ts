@@ -1,9 +1,10 @@
 // The lifecycle writes of an IN_PROGRESS response, aware of its open text (held-texts.ts), each
-// published after its commit. appendEvents and completeResponse commit the open text first (in
-// the same write for appendEvents); interruptResponse and cancelResponse keep it as the partial
+// published after its commit. appendEvents and completeResponse commit the open text in the same
+// write as their own change, before it; interruptResponse and cancelResponse keep it as the partial
 // answer (or drop it, for DISCARD); every write that ends the open text says so (`endsTextPart`),
 // so subscribers drop the text the event replaces.
 import { ConflictError, NotFoundError } from "../errors.js";
+import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
 import { idleStreamingResponses } from "../services/in-flight-checkpoints.js";
 import * as lifecycle from "../services/response-lifecycle.js";
@@ -86,7 +87,7 @@ export const completeResponse = (held: HeldTexts, input: lifecycle.CompleteRespo
     const dialogId = input.dialogId ?? text?.dialogId;
     // A call completeResponse refuses anyway (not a final status) must not commit the text first.
     const final = input.status !== "IN_PROGRESS";
-    const typed = answer && !(text?.text && writtenWhole(text, [answer])) ? answer : text?.text ? eventOf(text) : null;
+    const typed = answerToCommit(held, text, answer);
     if (!typed || !final) {
       if (text && final) await forget(held, text);
       return published(held, ending(await lifecycle.completeResponse(held.store, { ...end, dialogId }), text?.part));
@@ -99,6 +100,39 @@ export const completeResponse = (held: HeldTexts, input: lifecycle.CompleteRespo
     if (text) await forget(held, text, { erased: true });
     return published(held, ending(write, text?.part));
   });
+
+/**
+ * The event the end commits as the answer: the model's answer, unless what is held already is it
+ * (its typed text), or it is empty (no event, as for an empty open text), or it is larger than an
+ * event may be — its deltas past MAX_EVENT_BYTES were refused, so what is held is all of it that
+ * fits. Either way the event is cut to fit, so the end is never refused for its size (which would
+ * leave the turn unended).
+ */
+function answerToCommit(held: HeldTexts, text: InFlightState | null, answer: HistoryEventInput | null | undefined) {
+  const limit = held.store.writeLimits.eventBytes;
+  const heldEvent = text?.text ? cutToFit(eventOf(text), limit) : null;
+  const content = answer?.ai?.content ?? answer?.reasoning?.content;
+  if (!answer || !content) return heldEvent;
+  if (heldEvent && writtenWhole(text!, [answer])) return heldEvent;
+  return excessBytes(answer, limit) > 0 ? (heldEvent ?? cutToFit(answer, limit)) : answer;
+}
+
+/** Bytes past the limit of an event as MAX_EVENT_BYTES measures it (src/services/event-input.ts). */
+const excessBytes = (event: HistoryEventInput, limit: number) =>
+  Buffer.byteLength(JSON.stringify(event.ai ?? event.reasoning)) - limit;
+
+/** A text event whose content is cut at the end to fit: a character is a byte at least, so one cut
+ * by the excess does it (the held text's bound counts its bytes, not the event's quoting). */
+function cutToFit(event: HistoryEventInput, limit: number): HistoryEventInput {
+  const excess = excessBytes(event, limit);
+  if (excess <= 0) return event;
+  const content = (event.ai ?? event.reasoning)!.content ?? "";
+  let end = Math.max(content.length - excess, 0);
+  // Not between the halves of a surrogate pair.
+  if (end > 0 && /[\uD800-\uDBFF]/.test(content[end - 1]!)) end--;
+  const cut = content.slice(0, end);
+  return event.ai ? { ai: { ...event.ai, content: cut } } : { reasoning: { ...event.reasoning, content: cut } };
+}
 
 export const interruptResponse = (held: HeldTexts, input: lifecycle.InterruptResponseInput) =>
   held.queue.run(input.responseId, async () => {

@@ -171,13 +171,17 @@ const COPY_UP_TO = 16 * 1024;
 // copies per subscriber per delta. Clients that number their operations from "1" (one
 // subscription per connection, as most viewers hold; dialogql's own clients do,
 // src/client/operation-ids.ts) agree; random ids each get their own frame.
-const framesOfPayload = new WeakMap<Buffer, { head: Buffer; frame: Buffer | null }>();
+const framesOfPayload = new WeakMap<Buffer, { head: Buffer; frame: Buffer | null }[]>();
+/** Heads kept a payload: the few ids its subscribers share ("1", and "2" after a resubscribe…);
+ * past them, random ids are framed each their own without making every subscriber scan more. */
+const HEADS_PER_PAYLOAD = 4;
 
 function sharedTextFrame(head: Buffer, payload: Buffer): Buffer | null {
-  const shared = framesOfPayload.get(payload);
-  if (shared && (shared.head === head || shared.head.equals(head))) return shared.frame;
+  let shared = framesOfPayload.get(payload);
+  if (shared) for (const each of shared) if (each.head === head || each.head.equals(head)) return each.frame;
   const frame = textFrame(head, payload);
-  if (!shared) framesOfPayload.set(payload, { head, frame });
+  if (!shared) framesOfPayload.set(payload, (shared = []));
+  if (shared.length < HEADS_PER_PAYLOAD) shared.push({ head, frame });
   return frame;
 }
 

@@ -235,7 +235,9 @@ export class DialogWrite {
       await this.#later(`InFlightChunk:${responseId}`, chunkDelete(this.dialog.id, responseId));
     }
     const segment = this.#segmentUpdates.get(responseId);
-    if (segment && this.#held.isHeld(`Response:from:${responseId}`)) {
+    // One UPDATE sets a column once: a second change of the same columns in this write is not joined.
+    const joinable = segment && !own.some(([column]) => segment.own.some(([set]) => set === column));
+    if (joinable && this.#held.isHeld(`Response:from:${responseId}`)) {
       // The segment's rows from this response on take the usage sums, as its own row takes them.
       segment.own.push(...own);
       if (priced?.delta) segment.all.push(...segmentSums(priced.delta, "u."));
