@@ -12,33 +12,29 @@ beforeAll(async () => {
   g = await startGeneratingServer();
 });
 
-async function dialogOf(responseId: string) {
-  const response = await fetch(`${g.server.url}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${g.key}` },
-    body: JSON.stringify({
-      query: "query ($id: ID!) { response(id: $id) { dialog { id lastSeq } } }",
-      variables: { id: responseId },
-    }),
-  });
-  const { data } = (await response.json()) as { data: { response: { dialog: { id: string; lastSeq: number } } } };
-  return data.response.dialog;
-}
-
-async function outputOf(responseId: string, at = g) {
+/** A response's fields (`fields`, GraphQL) as `at`'s tenant reads them. */
+async function responseOf<T>(responseId: string, fields: string, at = g): Promise<T> {
   const response = await fetch(`${at.server.url}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${at.key}` },
     body: JSON.stringify({
-      query: "query ($id: ID!) { response(id: $id) { status output { __typename ... on AiEvent { content } } } }",
+      query: `query ($id: ID!) { response(id: $id) { ${fields} } }`,
       variables: { id: responseId },
     }),
   });
-  const { data } = (await response.json()) as {
-    data: { response: { status: string; output: { __typename: string; content?: string }[] } };
-  };
+  const { data } = (await response.json()) as { data: { response: T } };
   return data.response;
 }
+
+const dialogOf = async (responseId: string) =>
+  (await responseOf<{ dialog: { id: string; lastSeq: number } }>(responseId, "dialog { id lastSeq }")).dialog;
+
+const outputOf = (responseId: string, at = g) =>
+  responseOf<{ status: string; output: { __typename: string; content?: string }[] }>(
+    responseId,
+    "status output { __typename ... on AiEvent { content } }",
+    at,
+  );
 
 describe("a generated turn as in-flight text", () => {
   it("streams reasoning and answer to subscribers as typed, then commits each as one event", async () => {
