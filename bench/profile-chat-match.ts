@@ -1,6 +1,6 @@
 // Times what the Chat Completions door does before a turn can start, for the request of the
 // generate scenario at depth 1,000 (2,001 messages, ~320 KB): the body parsed; the plain-chat path
-// (plainChatForms, matchPlainChat: hashed from the messages as sent); and the events path (its
+// (plainChatForms, plainPrefixHashes, matchPlainPrefixes: hashed from the messages as sent); and the events path (its
 // messages turned into events, and matchChatContext: the normal form, the prefix hashes and the
 // probe of the stored chain), each p50 and min over 80 requests after 20 of warm-up (issue 26).
 // `flock /work/helpers/measure.lock npx tsx bench/profile-chat-match.ts` with BENCH_DATABASE_URL set
@@ -9,12 +9,12 @@ import { freshDatabase } from "./lib/databases.js";
 import { chainHistory } from "./load/generate-history.js";
 import { DEVELOPMENT_TENANT } from "../src/auth/authenticator.js";
 import { applyMigrations } from "../src/db/migrate.js";
-import { ChatHashChain, chatHashSeed, chatPrefixHashes, normalMessages } from "../src/formats/chat-context-hash.js";
+import { ChatHashChain, chatHashSeed, extendChatHash, normalMessages } from "../src/formats/chat-context-hash.js";
 import { PerformanceObserver } from "node:perf_hooks";
 import type { TenantScope } from "../src/auth/tenant-scope.js";
 import type { StoredTurnsDeps } from "../src/generation/turn-sink.js";
 import { hashedView, placeInChain, requestEvents, turnMessages } from "../src/responses-api/recorded-turn.js";
-import { matchChatContext, matchPlainChat, plainChatForms, plainPrefixHashes } from "../src/services/chat-match.js";
+import { matchChatContext, matchPlainPrefixes, plainChatForms, plainPrefixHashes } from "../src/services/chat-match.js";
 import { importMessages } from "../src/services/import-messages.js";
 
 const DEPTH = Number(process.env.DEPTH ?? 1_000);
@@ -48,7 +48,14 @@ try {
     const { messages } = await timed("body parsed", () => JSON.parse(body) as { messages: unknown[] });
     // The path a chat of plain messages takes (recorded-turn.ts): no events before the match.
     const forms = await timed("plainChatForms", () => plainChatForms(messages));
-    const plain = await timed("matchPlainChat", () => matchPlainChat(store, DEVELOPMENT_TENANT, messages, forms!));
+    const plain = await timed("matchPlainPrefixes", () =>
+      matchPlainPrefixes(
+        store,
+        DEVELOPMENT_TENANT,
+        plainPrefixHashes(messages, forms!, new ChatHashChain(chatHashSeed(DEVELOPMENT_TENANT))),
+        null,
+      ),
+    );
     if (plain.previousResponseId !== tip) throw new Error(`matched ${plain.previousResponseId}, not the tip ${tip}`);
     await timed("  its prefix hashes", () =>
       plainPrefixHashes(messages, forms!, new ChatHashChain(chatHashSeed(DEVELOPMENT_TENANT))),
@@ -60,7 +67,12 @@ try {
     if (match.previousResponseId !== tip) throw new Error(`matched ${match.previousResponseId}, not the tip ${tip}`);
     // Its parts, again on their own.
     const normal = await timed("  its normal form", () => normalMessages(views).filter((m) => m.end < views.length));
-    await timed("  its prefix hashes ", () => chatPrefixHashes(DEVELOPMENT_TENANT, normal));
+    await timed("  its prefix hashes ", () =>
+      extendChatHash(
+        chatHashSeed(DEVELOPMENT_TENANT),
+        normal.map((message) => message.text),
+      ),
+    );
     if (round < 20) times.clear();
   }
   console.log(`${body.length} characters, ${DEPTH * 2 + 1} messages:`);

@@ -7,13 +7,11 @@ import {
   ChatHashChain,
   chatHashHex,
   chatHashSeed,
-  chatPrefixHashes,
   extendChatHash,
-  normalMessages,
   normalMessageTexts,
 } from "../src/formats/chat-context-hash.js";
 import { requestEvents, hashedView } from "../src/responses-api/recorded-turn.js";
-import { matchChatContext, matchPlainChat, plainChatForms } from "../src/services/chat-match.js";
+import { matchChatContext, matchPlainPrefixes, plainChatForms, plainPrefixHashes } from "../src/services/chat-match.js";
 import { importMessages } from "../src/services/import-messages.js";
 import { completeResponse } from "../src/services/response-lifecycle.js";
 import { createResponse } from "../src/services/responses.js";
@@ -158,7 +156,7 @@ describe("matchChatContext", () => {
     await completeResponse(store, { responseId: begun.responseId });
     // Hashed from the events it holds, in SQL, exactly as the request side hashes the same messages.
     expect((await read()).chatHash).toBe(
-      chatHashHex(chatPrefixHashes(TENANT, normalMessages(eventsOf(messages))).at(-1)!),
+      extendChatHash(chatHashSeed(TENANT), normalMessageTexts(eventsOf(messages))).toString("hex"),
     );
     // A turn that continued it while it was in progress has no hash: its context was not settled.
     const child = await prisma.response.findUniqueOrThrow({
@@ -182,7 +180,7 @@ describe("matchChatContext", () => {
     const forms = plainChatForms(request)!;
     expect(forms).toHaveLength(request.length);
     const chain = new ChatHashChain(chatHashSeed(TENANT));
-    const plain = await matchPlainChat(store, TENANT, request, forms, null, chain);
+    const plain = await matchPlainPrefixes(store, TENANT, plainPrefixHashes(request, forms, chain), null);
     expect(plain).toEqual(await matchChatContext(store, TENANT, eventsOf(request)));
     expect(plain).toMatchObject({ previousResponseId: ids.at(-1), inputFrom: messages.length });
     expect(chain.steps).toBe(messages.length);

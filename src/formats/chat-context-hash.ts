@@ -141,15 +141,6 @@ export class ChatHashChain {
 /** A digest of ChatHashChain in hex, as Response.chatHash keeps it. */
 export const chatHashHex = (digest: string) => Buffer.from(digest, "latin1").toString("hex");
 
-/** The hashes of every prefix of `messages` (the first is the hash of messages[0] alone), made by `chain`. */
-export function chatPrefixHashes(
-  tenantId: string,
-  messages: readonly NormalMessage[],
-  chain = new ChatHashChain(chatHashSeed(tenantId)),
-): string[] {
-  return messages.map((message) => chain.extend(message.text));
-}
-
 /** The opening and closing of a plain message's normal form, around JSON.stringify of its text. */
 export type PlainForm = readonly [open: string, close: string];
 

@@ -59,21 +59,10 @@ export async function matchChatContext(
 }
 
 /**
- * matchChatContext for Chat Completions messages that are all plain (`forms`: plainChatForms of
- * them): `inputFrom` is a message index, which is the event index (a plain message is one event).
+ * matchChatContext for Chat Completions messages that are all plain (their prefix hashes made
+ * before, plainPrefixHashes): `inputFrom` is a message index, which is the event index (a plain
+ * message is one event).
  */
-export async function matchPlainChat(
-  store: Store,
-  tenantId: string,
-  messages: readonly unknown[],
-  forms: readonly PlainForm[],
-  dialogId: string | null = null,
-  chain = new ChatHashChain(chatHashSeed(tenantId)),
-): Promise<ChatMatch> {
-  return matchPlainPrefixes(store, tenantId, plainPrefixHashes(messages, forms, chain), dialogId);
-}
-
-/** matchPlainChat from the messages' prefix hashes (plainPrefixHashes), made before. */
 export async function matchPlainPrefixes(
   store: Store,
   tenantId: string,
