@@ -10,7 +10,11 @@
 // second phase on one other instance: a try of one change stays short; TEXT_CHILD_NODE_OPTIONS is
 // the other instances' NODE_OPTIONS (e.g. `--import` of a profiler); TEXT_TIMELINE=1 has each
 // viewers' process print delivery per 100 ms of streaming (=deltas: and per delta, the first 80),
-// to see where a tail sits (bench/load/text-subscribers.ts). The first phase is a closed
+// to see where a tail sits (bench/load/text-subscribers.ts); TEXT_STAMPS=1 prints, for the first
+// deltas on each other instance, when it received each, looped over its subscribers and released
+// its writes (with the CPU of each) beside when its viewers saw it (bench/load/text-delivery-stamps.mjs):
+// the server's part and the viewers' apart. The viewers' processes warm their own receiving code
+// before they measure (TEXT_VIEWERS_COLD=1: not, as before 26 November 2026). The first phase is a closed
 // loop (the agent's next delta waits on the loop that delivers), the second an open one: an
 // instance that falls behind there stays behind unless delivering gets cheaper as it does.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
