@@ -22,6 +22,8 @@ export function createDeliveryTally(subscribers: number) {
       if (!times) arrivals.set(key, (times = []));
       times.push(now());
     },
+    /** How many times `key` has arrived so far (over every subscriber). */
+    arrivals: (key: number) => arrivals.get(key)?.length ?? 0,
     /** Latencies from when each delta left (`sentAt`), and pairs missing or repeated. */
     report(sentAt: Map<number, number>) {
       const latencies: number[] = [];

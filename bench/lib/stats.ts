@@ -11,6 +11,7 @@ export const summarize = (samples: number[]) => ({
   p99: percentile(samples, 99),
   // A loop, not Math.max(...samples): a spread of 100,000+ samples overflows the stack.
   max: samples.length ? samples.reduce((a, b) => (b > a ? b : a)) : NaN,
+  min: samples.length ? samples.reduce((a, b) => (b < a ? b : a)) : NaN,
 });
 
 /** Times `work` `iterations` times after `warmup` untimed runs; milliseconds per run. */

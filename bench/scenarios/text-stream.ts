@@ -10,10 +10,15 @@
 // second phase on one other instance: a try of one change stays short; TEXT_CHILD_NODE_OPTIONS is
 // the other instances' NODE_OPTIONS (e.g. `--import` of a profiler); TEXT_TIMELINE=1 has each
 // viewers' process print delivery per 100 ms of streaming (=deltas: and per delta, the first 80),
-// to see where a tail sits (bench/load/text-subscribers.ts). The first phase is a closed
+// to see where a tail sits (bench/load/text-subscribers.ts); TEXT_STAMPS=1 prints, for the first
+// deltas on each other instance, when it received each, looped over its subscribers and released
+// its writes (with the CPU of each) beside when its viewers saw it (bench/load/text-delivery-stamps.mjs):
+// the server's part and the viewers' apart. The viewers' processes warm their own receiving code
+// before they measure (TEXT_VIEWERS_COLD=1: not, as before 26 November 2026). The first phase is a closed
 // loop (the agent's next delta waits on the loop that delivers), the second an open one: an
 // instance that falls behind there stays behind unless delivering gets cheaper as it does.
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { applyMigrations } from "../../src/db/migrate.js";
 import { closeDatabase, config, database, store } from "../lib/store.js";
@@ -28,6 +33,7 @@ const RATE = 50;
 const DELTAS = smoke ? 50 : 300;
 const PHASES = process.env.TEXT_PHASES ?? "local,across";
 const INSTANCES = Number(process.env.TEXT_INSTANCES ?? 2);
+const STAMPS = process.env.TEXT_STAMPS === "1";
 const here = path.dirname(new URL(import.meta.url).pathname);
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,6 +43,8 @@ interface Delivery {
   p99: number;
   lost: number;
   duplicated: number;
+  /** TEXT_STAMPS=1: the first deltas' latencies to their first, median and last viewer. */
+  perDelta?: { offset: number; at: number; min: number; p50: number; max: number }[];
   deltas: number;
   count: number;
   /** The same, for the deltas published after the first second. */
@@ -102,6 +110,7 @@ async function streamTo(wsUrls: string[], servers: number[] = []) {
   await sleep(500);
   const cpuBefore = process.cpuUsage();
   const serversBefore = servers.map(cpuMsOf);
+  const viewersBefore = groups.map((group) => cpuMsOf(group.process.pid!));
   const start = performance.now();
   for (let i = 0; i < DELTAS; i++) {
     const due = start + (i * 1000) / RATE;
@@ -114,12 +123,13 @@ async function streamTo(wsUrls: string[], servers: number[] = []) {
   await sleep(1_000);
   const cpu = process.cpuUsage(cpuBefore);
   const serversCpuMs = servers.map((pid, i) => cpuMsOf(pid) - serversBefore[i]!);
+  const viewersCpuMs = groups.map((group, i) => cpuMsOf(group.process.pid!) - viewersBefore[i]!);
   const results: Delivery[] = [];
   for (const group of groups) {
     group.send({ type: "finish" });
     results.push(await group.next<Delivery>("result"));
   }
-  return { results, cpu, elapsedMs, serversCpuMs };
+  return { results, cpu, elapsedMs, serversCpuMs, viewersCpuMs };
 }
 
 const local = PHASES.includes("local") ? await streamTo([url.replace("http", "ws")]) : null;
@@ -127,27 +137,76 @@ const local = PHASES.includes("local") ? await streamTo([url.replace("http", "ws
 // Across instances: needs a database and Redis that other processes share.
 let across: Delivery[] | null = null;
 let acrossCpuMs: number[] = [];
+let acrossViewersCpuMs: number[] = [];
 if (process.env.DATABASE_URL && process.env.REDIS_URL && PHASES.includes("across")) {
   const others: ChildServer[] = [];
   try {
+    const stampsDir = STAMPS ? mkdtempSync(path.join(tmpdir(), "text-stamps-")) : undefined;
+    const stamping = stampsDir ? `--import ${path.join(here, "../load/text-delivery-stamps.mjs")}` : "";
     for (let i = 0; i < INSTANCES; i++)
       others.push(
         await startChildServer(await freePort(), {
           LOG_LEVEL: "warn",
-          NODE_OPTIONS: process.env.TEXT_CHILD_NODE_OPTIONS,
+          NODE_OPTIONS: [process.env.TEXT_CHILD_NODE_OPTIONS, stamping].filter(Boolean).join(" ") || undefined,
+          STAMPS_DIR: stampsDir,
         }),
       );
     const wsUrls = others.map((other) => `${other.url.replace("http", "ws")}/graphql`);
-    ({ results: across, serversCpuMs: acrossCpuMs } = await streamTo(
+    ({
+      results: across,
+      serversCpuMs: acrossCpuMs,
+      viewersCpuMs: acrossViewersCpuMs,
+    } = await streamTo(
       wsUrls,
       others.map((other) => other.pid),
     ));
+    if (stampsDir)
+      across.forEach((delivery, i) => printStamps(i + 1, delivery, `${stampsDir}/${others[i]!.pid}.jsonl`));
   } finally {
     await Promise.all(others.map((other) => other.stop()));
   }
 }
 await server.close();
 await closeDatabase();
+
+interface Stamp {
+  offset: number;
+  received: number;
+  handled: number;
+  released: number;
+  handlerCpuMs: number;
+  releaseCpuMs: number;
+  mainCpuMs: number;
+  otherThreadsCpuMs: number;
+}
+
+/**
+ * TEXT_STAMPS=1: the first deltas on one other instance, in ms from the publish: when the instance
+ * received it, when its delivery loop returned and when the turn's writes left (with the main
+ * thread's CPU in each), the process's other threads' CPU, and when its viewers here saw it
+ * (first, median, last). The server's part ends at "released"; what follows is the viewers'.
+ */
+function printStamps(instance: number, delivery: Delivery, file: string) {
+  if (!existsSync(file) || !delivery.perDelta) return;
+  const stamps = new Map<number, Stamp>(
+    readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Stamp)
+      .map((stamp) => [stamp.offset, stamp]),
+  );
+  const f = (n: number) => n.toFixed(1).padStart(6);
+  const rows = delivery.perDelta.flatMap(({ offset, at, min, p50, max }) => {
+    const stamp = stamps.get(offset);
+    if (!stamp) return [];
+    const { received, handled, released, handlerCpuMs, releaseCpuMs, otherThreadsCpuMs } = stamp;
+    return `${String(offset).padStart(6)} ${f(received - at)} ${f(handled - at)} (${f(handlerCpuMs)}) ${f(released - at)} (${f(releaseCpuMs)}) ${f(otherThreadsCpuMs)} | ${f(min)} ${f(p50)} ${f(max)}`;
+  });
+  console.error(
+    `[stamps, instance ${instance}: ms after the publish]\n` +
+      ` delta  recvd  looped (  cpu) writes (  cpu) others |  first median   last\n${rows.join("\n")}`,
+  );
+}
 
 const r = (n: number) => Number(n.toFixed(1));
 const afterFirstSecond = ({ p50, p99 }: { p50: number | null; p99: number | null }) =>
@@ -231,7 +290,9 @@ if (across) {
           ),
       ),
       unit: "µs",
-      note: `${acrossCpuMs.map((ms, i) => `instance ${i + 1}: ${r(ms / 1000)} s`).join("; ")} of CPU while streaming`,
+      note:
+        `${acrossCpuMs.map((ms, i) => `instance ${i + 1}: ${r(ms / 1000)} s`).join("; ")} of CPU while streaming` +
+        ` (the viewers' processes: ${acrossViewersCpuMs.map((ms) => `${r(ms / 1000)} s`).join(", ")})`,
     },
   );
 }
