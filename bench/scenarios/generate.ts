@@ -13,6 +13,7 @@
 // Figures: first-delta and done overheads (a path's percentile minus the direct call's), turns per
 // second at 16 clients against the direct call's, and each dialogql door's CPU per turn.
 // To measure one lever alone: GENERATE_DEPTHS=0,1000 and GENERATE_ROUNDS=1:20,16:5 narrow the run;
+// GENERATE_PATHS="dialogql chat" keeps only the paths named (and the direct call, the baseline);
 // GENERATE_CPU_PROF=<file> writes a CPU profile of the dialogql process while it serves the turns
 // (not while it seeds its chains) to that .cpuprofile file.
 import path from "node:path";
@@ -56,7 +57,7 @@ const { url: dialogqlUrl, tips } = await dialogql.next<{ url: string; tips: Reco
 /** The dialogql process's CPU time so far, and the database statements it has sent. */
 const serverUse = async () => (
   dialogql.send({ type: "cpu" }),
-  dialogql.next<{ ms: number; statements: number; gcMs: number }>("cpu")
+  dialogql.next<{ ms: number; systemMs: number; faults: number; statements: number; gcMs: number }>("cpu")
 );
 
 interface Timing {
@@ -92,9 +93,9 @@ const chatBody = (depth: number, c: number) => ({
   model: "stand-in-1",
   stream: true,
   stream_options: { include_usage: true },
-  messages: [...chainHistory(0, depth), { role: "user", content: `Round question for ${c}` }],
+  messages: [...chainHistory(0, depth, c), { role: "user", content: `Round question for ${c}` }],
 });
-const paths: Record<string, Path> = {
+const allPaths: Record<string, Path> = {
   direct: (depth, c) => timed(`${upstream.url}/chat/completions`, {}, chatBody(depth, c), chatText),
   proxy: (depth, c) => timed(`${proxy.url}/chat/completions`, {}, chatBody(depth, c), chatText),
   ...(portkey && {
@@ -121,6 +122,10 @@ const paths: Record<string, Path> = {
     ),
   "dialogql chat": (depth, c) => timed(`${dialogqlUrl}/v1/chat/completions`, {}, chatBody(depth, c), chatText),
 };
+const named = process.env.GENERATE_PATHS?.split(",");
+const paths = Object.fromEntries(
+  Object.entries(allPaths).filter(([name]) => !named || name === "direct" || named.includes(name)),
+);
 /** The paths that go through the dialogql process, whose CPU and statements are counted. */
 const doors = ["dialogql", "dialogql chat"] as const;
 const doorLabel: Record<(typeof doors)[number], string> = {
@@ -132,6 +137,8 @@ interface Samples {
   timings: Timing[];
   wallMs: number;
   cpuMs: number;
+  systemMs: number;
+  faults: number;
   statements: number;
   gcMs: number;
 }
@@ -139,7 +146,16 @@ interface Samples {
 /** Interleaved rounds: each round sends `clients` turns at once on every path, one path after another. */
 async function measure(depth: number, clients: number, rounds: number) {
   const samples: Record<string, Samples> = {};
-  for (const name of Object.keys(paths)) samples[name] = { timings: [], wallMs: 0, cpuMs: 0, statements: 0, gcMs: 0 };
+  for (const name of Object.keys(paths))
+    samples[name] = {
+      timings: [],
+      wallMs: 0,
+      cpuMs: 0,
+      systemMs: 0,
+      faults: 0,
+      statements: 0,
+      gcMs: 0,
+    };
   for (let round = -1; round < rounds; round++) {
     for (const [name, call] of Object.entries(paths)) {
       const before = (doors as readonly string[]).includes(name) ? await serverUse() : null;
@@ -151,6 +167,8 @@ async function measure(depth: number, clients: number, rounds: number) {
       if (before) {
         const after = await serverUse();
         samples[name]!.cpuMs += after.ms - before.ms;
+        samples[name]!.systemMs += after.systemMs - before.systemMs;
+        samples[name]!.faults += after.faults - before.faults;
         samples[name]!.statements += after.statements - before.statements;
         samples[name]!.gcMs += after.gcMs - before.gcMs;
       }
@@ -190,7 +208,8 @@ for (const depth of DEPTHS) {
     };
     const deep = depth === DEPTHS.at(-1);
     for (const door of doors) {
-      const s = samples[door]!;
+      const s = samples[door];
+      if (!s) continue;
       if (clients === 1) {
         figures.push(overheadFigure(door, "firstDelta", 50, 5), overheadFigure(door, "done", 50));
         const turns = s.timings.length;
@@ -201,7 +220,9 @@ for (const depth of DEPTHS) {
           value: Number(cpu.toFixed(2)),
           unit: "ms",
           ...(deep && { target: "≤ 4 ms", met: cpu <= 4, goal: true }),
-          note: `${(s.statements / turns).toFixed(1)} database statements per turn, ${(s.gcMs / turns).toFixed(1)} ms of GC pauses per turn`,
+          note:
+            `${(s.statements / turns).toFixed(1)} database statements per turn, ${(s.gcMs / turns).toFixed(1)} ms of GC pauses per turn, ` +
+            `${(s.systemMs / turns).toFixed(1)} ms of it in the kernel, ${Math.round(s.faults / turns)} pages first touched`,
         });
       } else {
         figures.push(
