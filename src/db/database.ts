@@ -9,6 +9,17 @@ export interface Session {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
+/** A transaction's session (Database.transaction). */
+export interface TransactionSession extends Session {
+  /**
+   * Runs the transaction's last statement and commits it, answering the statement's rows once the
+   * commit is done. On PostgreSQL COMMIT goes out right behind the statement, not after its answer:
+   * one round trip for both (a statement that fails aborts the transaction, and the COMMIT behind it
+   * then rolls it back). Nothing may be sent on the session after it.
+   */
+  queryAndCommit<T>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
 export interface Database {
   kind: "postgres" | "pglite";
   /** Human-readable location for logs (no credentials). */
@@ -16,7 +27,7 @@ export interface Database {
   /** Runs `work` on one dedicated connection (session-level locks stay with it). */
   withSession<T>(work: (session: Session) => Promise<T>): Promise<T>;
   /** Runs `work` in one transaction on one connection, outside Prisma. */
-  transaction<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  transaction<T>(work: (session: TransactionSession) => Promise<T>): Promise<T>;
   /**
    * Runs one parameterised statement on any free connection, outside Prisma: for the hot paths,
    * where Prisma's own cost per statement (about a millisecond of CPU, more than the SQL) would

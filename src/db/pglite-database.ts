@@ -15,17 +15,16 @@ export function pgliteDatabase(client: PGlite, description: string): Database {
         query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
       }),
     transaction: (work) =>
-      client.transaction((tx) =>
-        work({
-          runScript: async (sql) => void (await tx.exec(sql)),
-          query: <T>(sql: string, params?: unknown[]) =>
-            timed(
-              sql,
-              async () => (await tx.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows,
-              params,
-            ),
-        }),
-      ),
+      client.transaction((tx) => {
+        const query = <T>(sql: string, params?: unknown[]) =>
+          timed(
+            sql,
+            async () => (await tx.query<T>(sql, params, { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } })).rows,
+            params,
+          );
+        // In this process there is no round trip to save: the commit follows when `work` is done.
+        return work({ runScript: async (sql) => void (await tx.exec(sql)), query, queryAndCommit: query });
+      }),
     async query<T>(sql: string, params?: unknown[]) {
       return timed(
         sql,

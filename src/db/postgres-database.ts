@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { logger } from "../logger.js";
-import type { Database } from "./database.js";
+import type { Database, TransactionSession } from "./database.js";
 import { timed } from "../statement-log.js";
 import { connectInShare, onHeldConnection } from "./tenant-work.js";
 import { parseUtcTimestamp, TIMESTAMP_OID } from "./utc-timestamps.js";
@@ -93,6 +93,10 @@ export interface PostgresOptions {
 export function openPostgres(url: string, options: PostgresOptions) {
   const pool = new pg.Pool({
     connectionString: url,
+    // A statement sent while an earlier one on the same connection is unanswered goes out at once
+    // rather than after its answer: a transaction's BEGIN and COMMIT travel with its statements
+    // (pipelinedTransaction). Everything else awaits each answer before the next statement, as before.
+    pipeline: true,
     max: options.poolSize,
     // While PostgreSQL is unreachable a call fails after this instead of waiting on the network
     // (src/db/unavailable.ts turns that into UNAVAILABLE); the pool reconnects by itself later.
@@ -134,14 +138,14 @@ export function openPostgres(url: string, options: PostgresOptions) {
   const named = !options.transactionPooler;
   // Inside a transaction a refused statement has aborted it, so it is not sent again (the names
   // still change: the caller's next attempt prepares afresh).
-  const sessionOn = (client: pg.PoolClient, { inTransaction }: { inTransaction: boolean }) => ({
+  const send =
+    (client: pg.PoolClient, { inTransaction }: { inTransaction: boolean }) =>
+    <T>(sql: string, params?: unknown[]) =>
+      run<T>(sql, params, { named, send: (query) => client.query(query), sendAgain: !inTransaction });
+  const sessionOn = (client: pg.PoolClient) => ({
     runScript: async (sql: string) => void (await client.query(sql)),
     query: <T>(sql: string, params?: unknown[]) =>
-      timed(
-        sql,
-        () => run<T>(sql, params, { named, send: (query) => client.query(query), sendAgain: !inTransaction }),
-        params,
-      ),
+      timed(sql, () => send(client, { inTransaction: false })<T>(sql, params), params),
   });
   const database: Database = {
     kind: "postgres",
@@ -149,24 +153,15 @@ export function openPostgres(url: string, options: PostgresOptions) {
     async withSession(work) {
       const client = await pool.connect();
       try {
-        return await onHeldConnection(() => work(sessionOn(client, { inTransaction: false })));
+        return await onHeldConnection(() => work(sessionOn(client)));
       } finally {
         client.release();
       }
     },
     async transaction(work) {
       const client = await pool.connect();
-      const session = sessionOn(client, { inTransaction: true });
       try {
-        await session.runScript("BEGIN");
-        try {
-          const result = await onHeldConnection(() => work(session));
-          await session.runScript("COMMIT");
-          return result;
-        } catch (error) {
-          await session.runScript("ROLLBACK");
-          throw error;
-        }
+        return await onHeldConnection(() => pipelinedTransaction(client, send(client, { inTransaction: true }), work));
       } finally {
         client.release();
       }
@@ -177,4 +172,65 @@ export function openPostgres(url: string, options: PostgresOptions) {
     close: () => pool.end(),
   };
   return { database, adapter: new PrismaPg(pool) };
+}
+
+/**
+ * A transaction whose BEGIN goes out with its first statement and whose COMMIT goes out with its
+ * last (`queryAndCommit`): the pool's clients pipeline (a statement is sent without waiting for the
+ * answer to the one before), so a write of two statements waits for the server twice, not four
+ * times. Answers come back in the order sent, so none of the work's statements is answered before
+ * its BEGIN was; the work still waits for each answer before it sends its next statement.
+ */
+async function pipelinedTransaction<T>(
+  client: pg.PoolClient,
+  send: <R>(sql: string, params?: unknown[]) => Promise<R[]>,
+  work: (session: TransactionSession) => Promise<T>,
+): Promise<T> {
+  let begin: Promise<unknown> | null = client.query("BEGIN");
+  // Its failure is the first statement's (below); it is not left unhandled meanwhile.
+  begin.catch(() => {});
+  let ended = false;
+  // BEGIN's answer comes before the first statement's; a BEGIN that failed fails that statement.
+  const withBegin = async <R>(answers: Promise<unknown>[], rows: Promise<R[]>) => {
+    const pending = begin;
+    begin = null;
+    const settled = await Promise.allSettled([pending, rows, ...answers]);
+    const failed = settled.find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
+    return (settled[1] as PromiseFulfilledResult<R[]>).value;
+  };
+  const session: TransactionSession = {
+    runScript: async (sql) =>
+      void (await withBegin(
+        [],
+        client.query(sql).then(() => []),
+      )),
+    query: <R>(sql: string, params?: unknown[]) => timed(sql, () => withBegin([], send<R>(sql, params)), params),
+    queryAndCommit: <R>(sql: string, params?: unknown[]) => {
+      ended = true;
+      // Sent one behind the other: COMMIT does not wait for the statement's answer.
+      const sent = () => {
+        const rows = send<R>(sql, params);
+        return withBegin([client.query("COMMIT")], rows);
+      };
+      return timed(sql, sent, params);
+    },
+  };
+  try {
+    const result = await work(session);
+    if (!ended)
+      await withBegin(
+        [],
+        client.query("COMMIT").then(() => []),
+      );
+    return result;
+  } catch (error) {
+    // After a queryAndCommit that failed, its COMMIT has already ended the transaction (rolled back).
+    if (!ended)
+      await withBegin(
+        [],
+        client.query("ROLLBACK").then(() => []),
+      );
+    throw error;
+  }
 }

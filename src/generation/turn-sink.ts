@@ -55,6 +55,8 @@ export interface BegunTurn {
   context: StoredEvent[];
   /** How many of `context`'s events are the context the turn continues (the rest are its input). */
   continued: number;
+  /** The tenant whose turn it is (a stored turn's). */
+  tenantId?: string;
 }
 
 /** What a turn's context will be, known before its opening write commits (TurnSink.foresee). */
@@ -84,7 +86,7 @@ export interface TurnSink {
    * dialog is known, so the write does not look it up.
    */
   append(
-    turn: Pick<BegunTurn, "responseId" | "dialogId">,
+    turn: Pick<BegunTurn, "responseId" | "dialogId" | "tenantId">,
     events: HistoryEventInput[],
     ownCalls?: ReadonlyMap<string, string>,
   ): Promise<void>;
@@ -169,6 +171,7 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
         },
         start.tenantId,
         start.apiKeyId ?? null,
+        { oneWriter: true },
       );
       if (start.idempotency && !write.written) throw new EarlierTurn(write);
       tenants.rememberWrite(write, start.tenantId);
@@ -193,6 +196,7 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
         createdAt: response.createdAt,
         context: [...earlier, ...own],
         continued: earlier.length,
+        tenantId: start.tenantId,
       };
     },
     foresee: (start) => foreseenTurn(store, writes, start),
@@ -212,7 +216,7 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
           });
       }
     },
-    async append({ responseId, dialogId }, events, ownCalls) {
+    async append({ responseId, dialogId, tenantId }, events, ownCalls) {
       // Text and reasoning were streamed as in-flight text, which the writes commit (reasoning
       // when the answer starts, the answer together with the step's other events). Reasoning
       // with something to send back upstream is written whole, in place of its streamed text.
@@ -220,7 +224,16 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
       // The turn is its response's one writer: a step that typed nothing has no open text to commit.
       const noTextTyped = !events.some((event) => event.ai || event.reasoning);
       if (others.length) {
-        await writes.appendEvents({ responseId, dialogId: dialogId!, events: others, ownCalls, noTextTyped });
+        // Its one writer: the next text it types opens where this write leaves the response.
+        const input = {
+          responseId,
+          dialogId: dialogId!,
+          events: others,
+          ownCalls,
+          noTextTyped,
+          writerTenantId: tenantId,
+        };
+        await writes.appendEvents(input);
       } else await writes.commitText(responseId);
     },
     async finish(turn, status, usage, error, at, answer) {

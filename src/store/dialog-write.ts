@@ -377,8 +377,9 @@ export class DialogWrite {
    * Writes the dialog row: last seq, head, and updatedAt (every write extends retention). A write
    * that changed only the response `deltaOf` also gets its events and row as the statement leaves
    * them (`delta`, from its held-back changes when they went with it), so its delta needs no read.
+   * It is the write's last statement: sent on `last`, the transaction's commit can go with it.
    */
-  async finish(deltaOf?: string): Promise<{ dialog: Dialog; delta?: DeltaRows }> {
+  async finish(deltaOf?: string, last: SqlRunner = this.transaction): Promise<{ dialog: Dialog; delta?: DeltaRows }> {
     const head = this.#head;
     const withHeld = this.#held.withHeld();
     const [row] = await run<{ row: unknown } & ReturnedDelta>(
@@ -387,7 +388,7 @@ export class DialogWrite {
         ${this.#cleared ? Prisma.sql`, "clearedAtSeq" = ${this.#seq}::int` : Prisma.empty}
         ${this.#cleared || !isNoUsage(this.#usage) ? Prisma.sql`, ${dialogUsageSets(this.#usage, this.#cleared)}` : Prisma.empty}
         WHERE id = ${this.dialog.id} RETURNING to_jsonb("Dialog") AS row${this.#held.deltaColumns(deltaOf)}`,
-      this.transaction,
+      last,
     );
     return { dialog: rowFromJson("Dialog", row!.row) as Dialog, delta: deltaRowsOf(row!) };
   }

@@ -1,6 +1,8 @@
 // Taking a dialog for one write: its row locked FOR UPDATE (or a new one inserted) in the write's
 // transaction, and the transaction itself (writeDialog), which runs the work on a DialogWrite and
-// commits. Nothing is visible to anyone, nor published, before the commit.
+// commits. Nothing is visible to anyone, nor published, before the commit. On PostgreSQL the
+// transaction's BEGIN travels with the lock and its COMMIT with the dialog row's statement
+// (src/db/postgres-database.ts), so a write of two statements is two round trips.
 import { Prisma } from "../generated/prisma/client.js";
 import type { Dialog } from "../generated/prisma/client.js";
 import { NotFoundError } from "../errors.js";
@@ -42,7 +44,9 @@ export async function writeDialog<T>(
           : await lockDialog(session, target, now, store.retentionMs);
       const write = new DialogWrite(dialog, session, now, store.prices);
       const value = await work(write);
-      const { dialog: row, delta } = await write.finish("id" in target ? target.withResponse?.id : undefined);
+      // The dialog row is the last statement: the commit goes out with it (one round trip).
+      const commits = { query: <R>(sql: string, params?: unknown[]) => session.queryAndCommit<R>(sql, params) };
+      const { dialog: row, delta } = await write.finish("id" in target ? target.withResponse?.id : undefined, commits);
       charges = write.charges;
       return { value, dialog: row, previousSeq: dialog.lastSeq, seq: write.seq, delta };
     });
