@@ -1,11 +1,10 @@
 // The statements a generated turn sends to the database, counted through the statement log (not
 // timed): each one is a round trip whose sending cost more than its work in the profiles
 // (docs/performance.md, "Generation at wire speed"). A turn continuing a kept response sends its
-// admission check, the parent lookup, the opening write, for its answer and its end together (one
+// admission check, the parent lookup, the opening write, the in-flight text's row (a short answer
+// is committed before a checkpoint is due: none is sent), for its answer and its end together (one
 // write) the lock that reads the response and one statement (the turn knows its dialog: no
-// lookup), and the read of its own events that keeps its context. Its answer's in-flight text is
-// opened where the turn's own last write left the response, without reading the row (a short
-// answer is committed before a checkpoint is due: none is sent). Its two committed writes return
+// lookup), and the read of its own events that keeps its context. Its two committed writes return
 // their delta's rows, so with Redis none is read back to travel with its delta, and the count is
 // the same with Redis and without. An MCP turn's appends (its listing, the model's call, the
 // call's result) are likewise the lock and one statement each: no dialog lookup, no look-up of the
@@ -54,9 +53,7 @@ async function turn(input: string, previousResponseId?: string) {
 }
 
 // The most a turn may send, with Redis or without.
-const MOST = 6;
-/** The read of a response's row that opens its in-flight text (src/services/in-flight-checkpoints.ts). */
-const textRowReads = (sent: string[]) => sent.filter((sql) => sql.includes(`SELECT r.*, d."tenantId"`));
+const MOST = 7;
 /** A checkpoint of in-flight text (src/services/in-flight-checkpoints.ts). */
 const checkpoints = (sent: string[]) =>
   sent.filter((sql) => /UPDATE "Response" SET "inFlightPart" = \$\d+::int/.test(sql));
@@ -72,7 +69,6 @@ describe("statements per generated turn", () => {
       );
       expect(dialogLookups(sent)).toEqual([]);
       expect(checkpoints(sent)).toEqual([]);
-      expect(textRowReads(sent)).toEqual([]);
       previous = id;
     }
     // No committed write of these turns was read back for its delta (with Redis: to carry it).
@@ -111,8 +107,6 @@ describe("statements of an MCP turn", () => {
     // The turn knows its dialog, and the call its result answers: it wrote them.
     expect(dialogLookups(sent)).toEqual([]);
     expect(sent.filter((sql) => sql.includes(`SELECT e."callId", e."toolName"`))).toEqual([]);
-    // Its answer's text opens where the result's write left the response: no row read.
-    expect(textRowReads(sent)).toEqual([]);
     // The listing, the call, the result, and the answer with the end: the lock and one statement each.
     const locks = sent.filter((sql) => /FROM "Dialog" WHERE id = \$\d+ FOR UPDATE/.test(sql) && sql.includes("xmin"));
     const heldWrites = sent.filter((sql) => sql.trimStart().startsWith("WITH held0 AS"));

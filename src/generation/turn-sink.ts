@@ -55,8 +55,6 @@ export interface BegunTurn {
   context: StoredEvent[];
   /** How many of `context`'s events are the context the turn continues (the rest are its input). */
   continued: number;
-  /** The tenant whose turn it is (a stored turn's). */
-  tenantId?: string;
 }
 
 /** What a turn's context will be, known before its opening write commits (TurnSink.foresee). */
@@ -86,7 +84,7 @@ export interface TurnSink {
    * dialog is known, so the write does not look it up.
    */
   append(
-    turn: Pick<BegunTurn, "responseId" | "dialogId" | "tenantId">,
+    turn: Pick<BegunTurn, "responseId" | "dialogId">,
     events: HistoryEventInput[],
     ownCalls?: ReadonlyMap<string, string>,
   ): Promise<void>;
@@ -171,7 +169,6 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
         },
         start.tenantId,
         start.apiKeyId ?? null,
-        { oneWriter: true },
       );
       if (start.idempotency && !write.written) throw new EarlierTurn(write);
       tenants.rememberWrite(write, start.tenantId);
@@ -196,7 +193,6 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
         createdAt: response.createdAt,
         context: [...earlier, ...own],
         continued: earlier.length,
-        tenantId: start.tenantId,
       };
     },
     foresee: (start) => foreseenTurn(store, writes, start),
@@ -216,7 +212,7 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
           });
       }
     },
-    async append({ responseId, dialogId, tenantId }, events, ownCalls) {
+    async append({ responseId, dialogId }, events, ownCalls) {
       // Text and reasoning were streamed as in-flight text, which the writes commit (reasoning
       // when the answer starts, the answer together with the step's other events). Reasoning
       // with something to send back upstream is written whole, in place of its streamed text.
@@ -224,16 +220,7 @@ export function storedTurns({ store, writes, tenants }: StoredTurnsDeps): TurnSi
       // The turn is its response's one writer: a step that typed nothing has no open text to commit.
       const noTextTyped = !events.some((event) => event.ai || event.reasoning);
       if (others.length) {
-        // Its one writer: the next text it types opens where this write leaves the response.
-        const input = {
-          responseId,
-          dialogId: dialogId!,
-          events: others,
-          ownCalls,
-          noTextTyped,
-          writerTenantId: tenantId,
-        };
-        await writes.appendEvents(input);
+        await writes.appendEvents({ responseId, dialogId: dialogId!, events: others, ownCalls, noTextTyped });
       } else await writes.commitText(responseId);
     },
     async finish(turn, status, usage, error, at, answer) {

@@ -30,9 +30,6 @@ export interface StoredEnd {
   bytes?: number;
 }
 
-/** Where a response's next text opens (HeldTexts.nextTexts). */
-export type NextText = Pick<InFlightState, "dialogId" | "responseId" | "tenantId" | "part">;
-
 export interface HeldTexts {
   store: Store;
   live: LiveBus;
@@ -55,13 +52,6 @@ export interface HeldTexts {
    * refused one reads the head again: text-writes.ts). Dropped when the text is forgotten.
    */
   heads: Map<string, InFlightHead>;
-  /**
-   * responseId → where the next text of its one writer (the model loop) opens, as that writer's
-   * last write left the response (no text open, `part` its event count): the first delta opens the
-   * text from it, reading neither the held head nor the row (text-writes.ts). Set only by such a
-   * write (appendEvents with `writerTenantId`); any other operation on the response drops it.
-   */
-  nextTexts: Map<string, NextText>;
   /** One operation per response at a time in this instance. */
   queue: KeyedQueue;
   /**
@@ -90,7 +80,6 @@ export function createHeldTexts(store: Store, live: LiveBus, options: InFlightOp
     checkpoints: new Map(),
     stored: new Map(),
     heads: new Map(),
-    nextTexts: new Map(),
     queue: new KeyedQueue(),
     recoverable: null,
   };
@@ -135,7 +124,6 @@ export async function forget(
   held.checkpoints.delete(text.responseId);
   held.stored.delete(text.responseId);
   held.heads.delete(text.responseId);
-  held.nextTexts.delete(text.responseId);
   if (!erased) await clearCheckpoint(held.store, text.dialogId, text.responseId, held.clock());
 }
 
@@ -147,7 +135,6 @@ export async function dropText(held: HeldTexts, responseId: string) {
   held.checkpoints.delete(responseId);
   held.stored.delete(responseId);
   held.heads.delete(responseId);
-  held.nextTexts.delete(responseId);
 }
 
 /** A response that was finished meanwhile keeps no open text. */
@@ -162,26 +149,6 @@ export const ending = (write: WriteResult, part: number | undefined): EndingWrit
 
 export const notInProgress = (responseId: string, status: string) =>
   new NotInProgressError(responseId, status, "takes text");
-
-/** How many responses' next texts an instance remembers (the map is emptied when it grows this large). */
-const KNOWN_NEXT_TEXTS = 10_000;
-
-/** Remembers where the response's next text opens (HeldTexts.nextTexts). */
-export function rememberNextText(held: HeldTexts, next: NextText) {
-  if (held.nextTexts.size >= KNOWN_NEXT_TEXTS) held.nextTexts.clear();
-  held.nextTexts.set(next.responseId, next);
-}
-
-/**
- * Opens the text where its one writer's last write left the response (HeldTexts.nextTexts): held
- * at once, as openText holds one, without a read.
- */
-export async function openNextText(held: HeldTexts, next: NextText, input: TextDeltaInput): Promise<InFlightState> {
-  const state: InFlightState = { ...next, type: input.type, text: "", at: held.clock() };
-  await held.texts.put(state);
-  held.stored.set(state.responseId, { part: state.part, end: 0, bytes: 0 });
-  return state;
-}
 
 /** Opens a text for the response's next event (or takes up its checkpoint). */
 export async function openText(

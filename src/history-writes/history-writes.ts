@@ -27,11 +27,10 @@ import { sweepExpired, type SweepOptions } from "../services/retention.js";
 import type { CreateResponseInput } from "../services/write-result.js";
 import type { Store } from "../store/store.js";
 import { type ContextCache, createContextCache } from "./context-cache.js";
-import { createHeldTexts, dropText, rememberNextText, textOf, textsOfDialog } from "./held-texts.js";
+import { createHeldTexts, dropText, textOf, textsOfDialog } from "./held-texts.js";
 import type { InFlightOptions, TextDeltaInput } from "./in-flight-input.js";
 import * as lifecycle from "./lifecycle-writes.js";
 import { appendTextDelta, type TextWriterOptions } from "./text-writes.js";
-import { eventCountOf } from "../vocabulary/event-counts.js";
 import { keepTurnContext, readEarlierContext, type TurnPlace } from "./turn-contexts.js";
 
 export type { InFlightState, InFlightType } from "../vocabulary/in-flight.js";
@@ -83,24 +82,9 @@ export function createHistoryWrites(
       storeConversation(store, conversation, tenantId),
 
     // Responses.
-    /**
-     * The turn's usage is charged to `apiKeyId` (docs/usage.md). `oneWriter`: the caller (the model
-     * loop) is the new response's one writer, so its first text opens without a read (`nextTexts`).
-     */
-    createResponse: async (
-      input: CreateResponseInput,
-      tenantId: string,
-      apiKeyId: string | null = null,
-      { oneWriter = false } = {},
-    ) => {
-      const write = await committed(createResponse(store, input, tenantId, apiKeyId));
-      const response = write.written?.response;
-      if (oneWriter && response?.status === "IN_PROGRESS") {
-        const { dialogId, responseId } = write;
-        rememberNextText(held, { dialogId, responseId, tenantId, part: eventCountOf(response) });
-      }
-      return write;
-    },
+    /** The turn's usage is charged to `apiKeyId` (docs/usage.md). */
+    createResponse: (input: CreateResponseInput, tenantId: string, apiKeyId: string | null = null) =>
+      committed(createResponse(store, input, tenantId, apiKeyId)),
     /** A response nobody continues, with its events; its open text is dropped. */
     deleteResponse: (id: string, dialogId: string) =>
       held.queue.run(id, async () => {

@@ -8,9 +8,8 @@ import type { HistoryEventInput } from "../vocabulary/events.js";
 import type { InFlightState } from "../vocabulary/in-flight.js";
 import { idleStreamingResponses } from "../services/in-flight-checkpoints.js";
 import * as lifecycle from "../services/response-lifecycle.js";
-import { ending, forget, forgetIfFinished, type HeldTexts, heldText, rememberNextText } from "./held-texts.js";
+import { ending, forget, forgetIfFinished, type HeldTexts, heldText } from "./held-texts.js";
 import { type EndingWrite, eventOf } from "./in-flight-input.js";
-import { eventCountOf } from "../vocabulary/event-counts.js";
 
 /**
  * A write that commits (or drops) the open text erases its checkpoint in the same transaction;
@@ -44,14 +43,10 @@ export async function commitAndPublish(held: HeldTexts, text: InFlightState | nu
 
 /** Ends the step: the open text becomes one AI/REASONING event with its seq. */
 export const commitText = (held: HeldTexts, responseId: string) =>
-  held.queue.run(responseId, async () => {
-    held.nextTexts.delete(responseId);
-    return commitAndPublish(held, await heldText(held, responseId));
-  });
+  held.queue.run(responseId, async () => commitAndPublish(held, await heldText(held, responseId)));
 
 export const appendEvents = (held: HeldTexts, input: lifecycle.AppendEventsInput) =>
   held.queue.run(input.responseId, async () => {
-    held.nextTexts.delete(input.responseId);
     // The model loop's steps with no text typed since its last write: none is open, none is read.
     const text = input.noTextTyped ? null : await heldText(held, input.responseId);
     if (!text?.text) {
@@ -60,7 +55,7 @@ export const appendEvents = (held: HeldTexts, input: lifecycle.AppendEventsInput
         dialogId: text?.dialogId ?? input.dialogId,
       });
       if (text) await forget(held, text, { erased: true });
-      return published(held, nextTextAfter(held, input, ending(write, text?.part)));
+      return published(held, ending(write, text?.part));
     }
     // The streamed text is the step before these events: one write, one delta. Events that begin
     // with that text written whole (with what the model loop keeps beside it) take its place.
@@ -69,21 +64,8 @@ export const appendEvents = (held: HeldTexts, input: lifecycle.AppendEventsInput
       .appendEvents(held.store, { ...input, events }, endsText(text))
       .catch(forgetIfFinished(held, text));
     await forget(held, text, { erased: true });
-    return published(held, nextTextAfter(held, input, ending(write, text.part)));
+    return published(held, ending(write, text.part));
   });
-
-/**
- * After a write of the response's one writer (`writerTenantId`), which leaves no text open: where
- * its next text opens, from the response's row as the write returned it (its event count).
- */
-function nextTextAfter(held: HeldTexts, input: lifecycle.AppendEventsInput, write: EndingWrite) {
-  const { writerTenantId: tenantId } = input;
-  if (tenantId && write.delta && write.status === "IN_PROGRESS") {
-    const { dialogId, responseId } = write;
-    rememberNextText(held, { dialogId, responseId, tenantId, part: eventCountOf(write.delta.response) });
-  }
-  return write;
-}
 
 /** Whether `events` begin with the open text's own event (same kind, same text). */
 function writtenWhole(text: InFlightState, events: lifecycle.AppendEventsInput["events"]) {
@@ -100,7 +82,6 @@ function writtenWhole(text: InFlightState, events: lifecycle.AppendEventsInput["
  */
 export const completeResponse = (held: HeldTexts, input: lifecycle.CompleteResponseInput) =>
   held.queue.run(input.responseId, async () => {
-    held.nextTexts.delete(input.responseId);
     const { answer, ...end } = input;
     const text = await heldText(held, input.responseId);
     const dialogId = input.dialogId ?? text?.dialogId;
@@ -155,7 +136,6 @@ function cutToFit(event: HistoryEventInput, limit: number): HistoryEventInput {
 
 export const interruptResponse = (held: HeldTexts, input: lifecycle.InterruptResponseInput) =>
   held.queue.run(input.responseId, async () => {
-    held.nextTexts.delete(input.responseId);
     const text = await heldText(held, input.responseId);
     const keepsText = input.behavior !== "DISCARD" && input.partialText == null;
     if (keepsText && text?.type === "REASONING" && text.text) {
@@ -174,7 +154,6 @@ export const interruptResponse = (held: HeldTexts, input: lifecycle.InterruptRes
  */
 export const cancelResponse = (held: HeldTexts, responseId: string) =>
   held.queue.run(responseId, async () => {
-    held.nextTexts.delete(responseId);
     const text = await heldText(held, responseId);
     if (text?.type === "REASONING" && text.text) return endAfterThought(held, text, "CANCELLED");
     const partialText = text?.type === "AI" && text.text ? text.text : null;
@@ -200,7 +179,6 @@ export async function endIdleResponses(held: HeldTexts): Promise<string[]> {
   const ended: string[] = [];
   for (const { id } of await idleStreamingResponses(held.store, new Date(now - idleTimeoutMs))) {
     await held.queue.run(id, async () => {
-      held.nextTexts.delete(id);
       const text = await heldText(held, id);
       if (text && now - text.at < idleTimeoutMs) return; // a delta came after the checkpoint
       try {

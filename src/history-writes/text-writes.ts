@@ -14,7 +14,7 @@ import { NotFoundError, TextOffsetError } from "../errors.js";
 import { headOf } from "../live/in-flight-store.js";
 import type { InFlightHead } from "../vocabulary/in-flight.js";
 import { saveCheckpoint, statusOf } from "../services/in-flight-checkpoints.js";
-import { forget, type HeldTexts, notInProgress, openNextText, openText } from "./held-texts.js";
+import { forget, type HeldTexts, notInProgress, openText } from "./held-texts.js";
 import { checkDelta, checkSize, type TextDeltaInput, type TextPosition } from "./in-flight-input.js";
 import { commitAndPublish } from "./lifecycle-writes.js";
 
@@ -34,9 +34,6 @@ export function appendTextDelta(
 ): Promise<TextPosition> {
   checkDelta(input, held.options.maxDeltaChars);
   return held.queue.run(input.responseId, async () => {
-    // Where its one writer's last write left the response, when that is the last thing done to it.
-    const next = held.nextTexts.get(input.responseId);
-    held.nextTexts.delete(input.responseId);
     // The head this instance's last append left, when the delta goes on the same text: the append
     // checks it (part, type, length) as it applies; refused, the delta is taken again from the head held.
     const known = held.heads.get(input.responseId);
@@ -45,10 +42,7 @@ export function appendTextDelta(
       if ("responseId" in position) return position;
       held.heads.delete(input.responseId);
     }
-    const taking =
-      next && (tenantId == null || next.tenantId === tenantId)
-        ? { text: headOf(await openNextText(held, next, input)), opened: true }
-        : await textTakingDelta(held, input, tenantId);
+    const taking = await textTakingDelta(held, input, tenantId);
     if (taking.opened && options.firstCheckpointAtBound && !held.checkpoints.has(input.responseId)) {
       held.checkpoints.set(input.responseId, { at: held.clock(), length: taking.text.length });
     }

@@ -35,12 +35,6 @@ export interface AppendEventsInput {
    * of the GraphQL input either.
    */
   noTextTyped?: boolean;
-  /**
-   * The caller is the response's one writer, of this tenant (the model loop): the write leaves no
-   * text open, so the next text it types opens where the write left the response, without a read
-   * (src/history-writes/held-texts.ts, `nextTexts`). Not part of the GraphQL input either.
-   */
-  writerTenantId?: string;
 }
 
 /**
