@@ -13,8 +13,34 @@ import { startTestMcpServer } from "./support/mcp-servers.js";
 /** Each round trip: the texts sent in it, in order. */
 const trips: string[][] = [];
 const open = new WeakMap<object, { unanswered: number; trip: string[] }>();
+
+// The same on the wire: a round trip begins when a message that the server answers with
+// ReadyForQuery (a simple Query, 'Q', or an extended query's Sync, 'S') is written while none is
+// unanswered on that connection. Without pipelining each query waits for the one before on the
+// wire, whatever the calls above look like.
+let wireTrips = 0;
+type Wire = {
+  stream: { write: (chunk: Buffer, ...rest: unknown[]) => boolean };
+  prependListener(event: string, listener: () => void): void;
+};
+const watched = new WeakSet<object>();
+function watchWire(connection: Wire) {
+  if (watched.has(connection)) return;
+  watched.add(connection);
+  let unanswered = 0;
+  const write = connection.stream.write.bind(connection.stream);
+  connection.stream.write = (chunk: Buffer, ...rest: unknown[]) => {
+    const answered = chunk[0] === 0x51 || (chunk[0] === 0x53 && chunk.length === 5);
+    if (answered && unanswered++ === 0) wireTrips++;
+    return write(chunk, ...rest);
+  };
+  // Before pg's own listener, which may send the next query at once.
+  connection.prependListener("readyForQuery", () => void unanswered--);
+}
+
 const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
+  watchWire((this as { connection: Wire }).connection);
   const config = args[0] as string | { text?: string };
   const text = (typeof config === "string" ? config : (config?.text ?? "")).trim();
   let state = open.get(this);
@@ -52,6 +78,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("round trips of an MCP turn's wr
       { output: [{ text: "3" }] },
     );
     const from = trips.length;
+    const wireFrom = wireTrips;
     const response = await g.openai.responses.create({
       model: "stand-in-1",
       input: "Add 1 and 2",
@@ -68,5 +95,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("round trips of an MCP turn's wr
     const committed = turn.filter((trip) => trip.includes("COMMIT"));
     expect(committed.length, shown).toBe(4);
     for (const trip of committed) expect(trip.map((sql) => sql.startsWith("WITH held0 AS") || sql), shown).toEqual([true, "COMMIT"]); // prettier-ignore
+    // And on the wire: as many round trips as the calls above group (BEGIN and its lock in one).
+    expect(wireTrips - wireFrom, shown).toBe(turn.length);
   });
 });

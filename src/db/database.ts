@@ -14,8 +14,10 @@ export interface TransactionSession extends Session {
   /**
    * Runs the transaction's last statement and commits it, answering the statement's rows once the
    * commit is done. On PostgreSQL COMMIT goes out right behind the statement, not after its answer:
-   * one round trip for both (a statement that fails aborts the transaction, and the COMMIT behind it
-   * then rolls it back). Nothing may be sent on the session after it.
+   * one round trip for both (a statement the server refuses aborts the transaction, and the COMMIT
+   * behind it then rolls it back; one with a parameter the driver must convert, which it could
+   * refuse before sending, goes alone and the commit follows its answer). Nothing may be sent on
+   * the session after it.
    */
   queryAndCommit<T>(sql: string, params?: unknown[]): Promise<T[]>;
 }

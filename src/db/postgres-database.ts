@@ -175,6 +175,17 @@ export function openPostgres(url: string, options: PostgresOptions) {
 }
 
 /**
+ * A parameter node-postgres cannot refuse before sending: a scalar, a buffer, or an array of them
+ * (written out element by element). An object is converted by JSON.stringify or its own
+ * toPostgres, either of which may throw.
+ */
+const sentAsIs = (value: unknown): boolean =>
+  value == null ||
+  ["string", "number", "boolean", "bigint"].includes(typeof value) ||
+  Buffer.isBuffer(value) ||
+  (Array.isArray(value) && value.every(sentAsIs));
+
+/**
  * A transaction whose BEGIN goes out with its first statement and whose COMMIT goes out with its
  * last (`queryAndCommit`): the pool's clients pipeline (a statement is sent without waiting for the
  * answer to the one before), so a write of two statements waits for the server twice, not four
@@ -207,6 +218,10 @@ async function pipelinedTransaction<T>(
       )),
     query: <R>(sql: string, params?: unknown[]) => timed(sql, () => withBegin([], send<R>(sql, params)), params),
     queryAndCommit: <R>(sql: string, params?: unknown[]) => {
+      // A parameter node-postgres must convert (an object, an array) can be refused before the
+      // statement leaves, and the COMMIT behind it would then commit the transaction without it:
+      // such a statement is sent alone, and the transaction commits after its answer.
+      if (params && !params.every(sentAsIs)) return session.query<R>(sql, params);
       ended = true;
       // Sent one behind the other: COMMIT does not wait for the statement's answer.
       const sent = () => {
