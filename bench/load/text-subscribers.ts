@@ -4,6 +4,7 @@
 import { once } from "node:events";
 import WebSocket, { WebSocketServer } from "ws";
 import { createDeliveryTally, openInBatches } from "../lib/delivery-tally.js";
+import { rawSubscription } from "../lib/raw-graphql-ws.js";
 
 const url = process.env.WS_URL!;
 const subscribers = Number(process.env.SUBSCRIBERS);
@@ -30,25 +31,12 @@ function openViewers(wsUrl: string, count: number, tally: ReturnType<typeof crea
     tally.arrive(text.offset);
   }
   function connect(index: number) {
-    // The protocol spoken directly, as bench/load/ws-subscribers.ts does, so this process keeps up.
-    const socket = new WebSocket(wsUrl, "graphql-transport-ws");
-    socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init" })));
-    socket.on("message", (data) => {
-      const message = JSON.parse(data.toString()) as { type: string; payload?: any };
-      if (message.type === "connection_ack") {
-        socket.send(
-          JSON.stringify({
-            id: "1",
-            type: "subscribe",
-            payload: { query: SUBSCRIPTION, variables: { dialogId, afterSeq } },
-          }),
-        );
-      } else if (message.type === "next") {
-        if (message.payload.errors) console.error(`[text ${index}]`, JSON.stringify(message.payload.errors));
-        else received(index, message.payload.data.historyDelta.text);
-      } else if (message.type === "ping") socket.send(JSON.stringify({ type: "pong" }));
-    });
-    socket.on("error", (error) => console.error(`[text ${index}]`, error.message));
+    const socket = rawSubscription(
+      wsUrl,
+      { query: SUBSCRIPTION, variables: { dialogId, afterSeq } },
+      (data) => received(index, data.historyDelta.text),
+      `text ${index}`,
+    );
     closers.push(() => socket.close());
   }
   return {

@@ -4,6 +4,7 @@
 // with delivery latencies and, per write, how many subscribers got it missing or twice.
 import WebSocket from "ws";
 import { createDeliveryTally, openInBatches } from "../lib/delivery-tally.js";
+import { rawSubscription } from "../lib/raw-graphql-ws.js";
 
 const url = process.env.WS_URL!;
 const subscribers = Number(process.env.SUBSCRIBERS);
@@ -40,26 +41,12 @@ function connect(index: number) {
     closers.push(() => socket.close());
     return;
   }
-  // The graphql-transport-ws protocol spoken directly: a full client state machine per socket
-  // would make this process, not the server, the bottleneck at thousands of subscribers.
-  const socket = new WebSocket(url, "graphql-transport-ws");
-  socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init" })));
-  socket.on("message", (data) => {
-    const message = JSON.parse(data.toString()) as { type: string; payload?: any };
-    if (message.type === "connection_ack") {
-      socket.send(
-        JSON.stringify({
-          id: "1",
-          type: "subscribe",
-          payload: { query: SUBSCRIPTION, variables: { dialogId, afterSeq } },
-        }),
-      );
-    } else if (message.type === "next") {
-      if (message.payload.errors) console.error(`[graphql-ws ${index}]`, JSON.stringify(message.payload.errors));
-      else received(index, message.payload.data.historyDelta.seq);
-    } else if (message.type === "ping") socket.send(JSON.stringify({ type: "pong" }));
-  });
-  socket.on("error", (error) => console.error(`[graphql-ws ${index}]`, error.message));
+  const socket = rawSubscription(
+    url,
+    { query: SUBSCRIPTION, variables: { dialogId, afterSeq } },
+    (data) => received(index, data.historyDelta.seq),
+    `graphql-ws ${index}`,
+  );
   closers.push(() => socket.close());
 }
 
