@@ -210,20 +210,21 @@ async function pipelinedTransaction<T>(
     if (failed) throw failed.reason;
     return (settled[1] as PromiseFulfilledResult<R[]>).value;
   };
+  const script = (sql: string) =>
+    withBegin(
+      [],
+      client.query(sql).then(() => []),
+    );
   const session: TransactionSession = {
-    runScript: async (sql) =>
-      void (await withBegin(
-        [],
-        client.query(sql).then(() => []),
-      )),
+    runScript: async (sql) => void (await script(sql)),
     query: <R>(sql: string, params?: unknown[]) => timed(sql, () => withBegin([], send<R>(sql, params)), params),
     queryAndCommit: <R>(sql: string, params?: unknown[]) => {
-      // A parameter node-postgres must convert (an object, an array) can be refused before the
-      // statement leaves, and the COMMIT behind it would then commit the transaction without it:
-      // such a statement is sent alone, and the transaction commits after its answer.
+      // A parameter node-postgres must convert (an object, or an array holding one) can be refused
+      // before the statement leaves, and the COMMIT behind it would then commit the transaction
+      // without it: such a statement is sent alone, and the transaction commits after its answer.
       if (params && !params.every(sentAsIs)) return session.query<R>(sql, params);
       ended = true;
-      // Sent one behind the other: COMMIT does not wait for the statement's answer.
+      // Sent one behind the other (the statement first): COMMIT does not wait for its answer.
       const sent = () => {
         const rows = send<R>(sql, params);
         return withBegin([client.query("COMMIT")], rows);
@@ -233,19 +234,13 @@ async function pipelinedTransaction<T>(
   };
   try {
     const result = await work(session);
-    if (!ended)
-      await withBegin(
-        [],
-        client.query("COMMIT").then(() => []),
-      );
+    if (!ended) await script("COMMIT");
     return result;
   } catch (error) {
     // After a queryAndCommit that failed, its COMMIT has already ended the transaction (rolled back).
-    if (!ended)
-      await withBegin(
-        [],
-        client.query("ROLLBACK").then(() => []),
-      );
+    // A ROLLBACK that fails too (the connection is gone: pg destroys it on a query timeout) does not
+    // hide the statement's own error; pg-pool drops a connection that is no longer queryable.
+    if (!ended) await script("ROLLBACK").catch(() => {});
     throw error;
   }
 }
